@@ -1,0 +1,44 @@
+# Two commands on a fresh machine: `make report` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: report test lint bench install dev clean
+
+# The virtual environment. Debian's Python needs python3-venv for `-m venv`:
+# install it when missing (we run as root on CI and fresh machines).
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || { command -v apt-get >/dev/null && apt-get update -qq \
+		&& apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamps: reinstall only when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+dev: $(VENV)/.installed-dev
+
+# The default scenario's report. Until the engine lands this stops after
+# checking the card database.
+report: install
+	$(BIN)/balance validate cards.yaml
+
+# The whole suite; pytest exits 5 when no test ran, and make fails with it.
+test: dev
+	$(BIN)/python -m pytest
+
+lint: dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: install
+	$(BIN)/python scripts/bench_load.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

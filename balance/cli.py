@@ -1,0 +1,132 @@
+"""The `balance` command: parse, call the Python API, print.
+
+Each command is a thin shell; a user's mistake (UserError) becomes one line
+on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .errors import EXIT_USER_ERROR, Problem, UserError
+from .games import GAMES, get_game
+
+app = typer.Typer(
+    help="Monte Carlo balance lab for racing card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,  # a traceback is a toolkit bug: keep it plain and complete
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+DEFAULT_CARDS = Path("cards.yaml")
+GameOption = Annotated[str, typer.Option("--game", "-g", help=f"Which game's database: {', '.join(GAMES)}.")]
+
+
+def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn a UserError into one line on stderr and exit code 2."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except UserError as exc:
+            err.print(f"error: {exc}", markup=False, soft_wrap=True)
+            raise typer.Exit(EXIT_USER_ERROR) from None
+
+    return wrapper
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"balance {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = None,
+) -> None:
+    """Monte Carlo balance lab for racing card games."""
+
+
+@app.command()
+@user_errors
+def validate(
+    paths: Annotated[
+        Optional[list[Path]], typer.Argument(help="Card databases to check (default: cards.yaml).", show_default=False)
+    ] = None,
+    game: GameOption = "horsepower",
+) -> None:
+    """Check card databases: print counts by type and flag, and any warnings."""
+    chosen = get_game(game)
+    for path in paths or [DEFAULT_CARDS]:
+        db = chosen.load_database(path)
+        summary = chosen.summary(db)
+        table = Table(title=f"{path} ({chosen.title})", title_justify="left")
+        table.add_column("type / flag")
+        table.add_column("cards", justify="right")
+        table.add_column("copies", justify="right")
+        for name, (distinct, copies) in summary.by_type.items():
+            table.add_row(name, str(distinct), str(copies))
+        table.add_section()
+        for name, (distinct, copies) in summary.by_flag.items():
+            table.add_row(f"flag {name}", str(distinct), str(copies))
+        out.print(table)
+        out.print(", ".join(f"{n} {pile}" for pile, n in summary.piles.items()))
+        for warning in summary.warnings:
+            out.print(f"[yellow]warning:[/yellow] {warning}", soft_wrap=True)
+        verdict = "ok" if not summary.warnings else f"ok, {len(summary.warnings)} warning(s)"
+        out.print(f"{path}: {verdict}")
+
+
+@app.command()
+@user_errors
+def cards(
+    type_: Annotated[Optional[str], typer.Option("--type", "-t", help="Only cards of this type.")] = None,
+    flag: Annotated[
+        Optional[str], typer.Option("--flag", "-f", help="Only cards with this flag (S, M, E, P, D).")
+    ] = None,
+    db_path: Annotated[Path, typer.Option("--db", help="The card database.")] = DEFAULT_CARDS,
+    game: GameOption = "horsepower",
+) -> None:
+    """List the card database as a table."""
+    chosen = get_game(game)
+    db = chosen.load_database(db_path)
+    types = sorted({c.type for c in db.cards})
+    if type_ is not None and type_ not in types:
+        raise UserError(Problem("--type", None, "type", f"unknown type {type_!r} (known: {', '.join(types)})"))
+    flags = sorted({f for c in db.cards for f in c.flags})
+    if flag is not None and flag not in flags:
+        raise UserError(Problem("--flag", None, "flag", f"unknown flag {flag!r} (known: {', '.join(flags)})"))
+    shown = [c for c in db.cards if (type_ is None or c.type == type_) and (flag is None or flag in c.flags)]
+    table = Table(title=f"{db_path}: {len(shown)} cards, {sum(c.count for c in shown)} copies", title_justify="left")
+    for column in ("id", "name", "type", "count", "flags", "text"):
+        table.add_column(column, justify="right" if column == "count" else "left", overflow="fold")
+    for card in shown:
+        table.add_row(card.id, card.name, card.type, str(card.count), "".join(sorted(card.flags)), card.text)
+    out.print(table)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""What every game in the registry provides.
+
+A game is data plus functions: how to load and check its card database, how
+to compile it into the engine's tables, and how to summarise it for
+`balance validate`. Later stages (simulate, log columns, trace) join here as
+each game gains them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    title: str
+    load_database: Callable[[str | Path], Any]  # path -> validated database; raises UserError
+    compile: Callable[[Any], Any]  # database -> read-only tables for the engine
+    summary: Callable[[Any], Summary]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What `balance validate` prints about a database."""
+
+    piles: dict[str, int]  # headline counts, e.g. parts / starters / debris / playbooks
+    by_type: dict[str, tuple[int, int]]  # type -> (distinct cards, copies)
+    by_flag: dict[str, tuple[int, int]]  # flag -> (distinct cards, copies)
+    warnings: tuple[Any, ...]  # errors.Problem

@@ -1,0 +1,30 @@
+"""Horsepower, the deckbuilding racer under design (rulebook:
+../shared/seeds/000_9a8499f91b0ba2fc.txt)."""
+
+from __future__ import annotations
+
+from ..base import Game, Summary
+from . import vocabulary as V
+from .compile import compile_database
+from .schema import Database, load_database
+
+
+def summarize(db: Database) -> Summary:
+    by_type = {t: (0, 0) for t in V.CARD_TYPES}
+    by_flag = {f: (0, 0) for f in V.FLAGS}
+    for card in db.cards:
+        distinct, copies = by_type[card.type]
+        by_type[card.type] = (distinct + 1, copies + card.count)
+        for flag in card.flags:
+            distinct, copies = by_flag[flag]
+            by_flag[flag] = (distinct + 1, copies + card.count)
+    return Summary(db.counts(), by_type, by_flag, db.warnings)
+
+
+GAME = Game(
+    name="horsepower",
+    title="Horsepower",
+    load_database=load_database,
+    compile=compile_database,
+    summary=summarize,
+)

@@ -1,0 +1,429 @@
+"""The Horsepower card database: what `cards.yaml` may say, checked with
+errors that point at the file and line.
+
+`load_database(path)` is the entry point: YAML → structure (pydantic) →
+effects (one model per op) → cross-references → a `Database` of plain,
+frozen values plus warnings for numbers that differ from the rulebook.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, create_model
+
+from ...errors import Problem, UserError, raise_first
+from ...validation import Strict, validate_model
+from ...yamlio import YamlDoc, load_yaml
+from . import vocabulary as V
+
+# The rulebook's numbers (1.1): counts that differ are warnings, not errors.
+RULEBOOK_COUNTS = {"parts": 77, "starters": 20, "debris": 18, "playbooks": 32}
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+NonNeg = Annotated[int, Field(ge=0)]
+Pos = Annotated[int, Field(ge=1)]
+CardType = Literal[V.CARD_TYPES]  # type: ignore[valid-type]
+PlayableType = Literal[V.PLAYABLE_TYPES]  # type: ignore[valid-type]
+Flag = Literal[tuple(V.FLAGS)]  # type: ignore[valid-type]
+Trigger = Literal[V.TRIGGERS]  # type: ignore[valid-type]
+CardId = Annotated[str, Field(pattern=ID_PATTERN)]
+
+
+# --- rules -----------------------------------------------------------------
+
+
+class DraftPool(Strict):
+    parts: NonNeg
+    playbooks: NonNeg
+
+
+class PitStop(Strict):
+    draw: Pos
+    keep: Pos
+
+
+class TypeLimits(Strict):
+    engine: NonNeg
+    frame: NonNeg
+    wheels: NonNeg
+    utility: NonNeg
+    investment: NonNeg
+
+
+class Rules(Strict):
+    track_length: Annotated[int, Field(ge=2)]
+    laps: Pos
+    auction_spaces: list[Pos]
+    incinerator_spaces: list[Pos]
+    starting_coins: NonNeg
+    hand_size: Pos
+    purchase_cost: NonNeg
+    refresh_cost: NonNeg
+    showroom_size: Pos
+    draft_pool: dict[int, DraftPool]
+    parts_drafted: NonNeg
+    playbooks_drafted: NonNeg
+    starting_deck: dict[str, Pos]
+    type_limits: TypeLimits
+    debris_card: str
+    debris_per_lap: NonNeg
+    die_sides: Annotated[int, Field(ge=2)]
+    dice_per_drive: Pos
+    min_drive: int
+    pit_stop: PitStop
+    multiplayer_min_players: Pos
+    max_rounds: Pos
+
+
+# --- cards and playbooks (effects are checked per op, below) ----------------
+
+
+class CardModel(Strict):
+    id: CardId
+    name: str
+    type: CardType
+    count: NonNeg
+    flags: list[Flag] = []
+    cost: NonNeg | None = None  # None: rules.purchase_cost
+    effects: list[dict[Any, Any]]
+    text: str
+
+
+class PlaybookModel(Strict):
+    id: CardId
+    name: str
+    count: Annotated[int, Field(ge=0, le=1)] = 1
+    effects: list[dict[Any, Any]]
+    text: str
+
+
+class DatabaseModel(Strict):
+    rules: dict[Any, Any]
+    cards: list[Any]
+    playbooks: list[Any]
+
+
+class Condition(Strict):
+    played: list[PlayableType] | None = None
+    leading: bool | None = None
+    last: bool | None = None
+    lap: Pos | list[Pos] | None = None
+    min_coins: NonNeg | None = None
+    min_puzzle_in_play: NonNeg | None = None
+    behind_leader: NonNeg | None = None
+
+
+def _nonzero(value: int) -> int:
+    if value == 0:
+        raise ValueError("must not be 0")
+    return value
+
+
+def _field_annotation(spec: V.FieldSpec) -> Any:
+    if spec.kind == "int":
+        checks = [Field(ge=spec.ge, le=spec.le)]
+        if spec.nonzero:
+            checks.append(AfterValidator(_nonzero))
+        return Annotated[int, *checks]
+    return Literal[V.CHOICES[spec.kind]]  # type: ignore[valid-type]
+
+
+def _op_model(op: V.OpSpec, on_playbook: bool) -> type[Strict]:
+    fields: dict[str, Any] = {"op": (Literal[op.name], ...), "if_": (Condition | None, Field(None, alias="if"))}
+    if on_playbook:
+        fields["when"] = (Trigger, ...)
+    for name, spec in op.fields.items():
+        default = ... if spec.required else spec.default
+        fields[name + "_"] = (_field_annotation(spec), Field(default, alias=name))
+    suffix = "Playbook" if on_playbook else "Card"
+    return create_model(f"{op.name.title().replace('_', '')}{suffix}Effect", __base__=Strict, **fields)
+
+
+OP_MODELS = {(name, pb): _op_model(op, pb) for name, op in V.OPS.items() for pb in (False, True)}
+
+
+# --- the validated database ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effect:
+    op: str
+    params: dict[str, Any]  # every field of the op, defaults filled in
+    condition: Condition | None
+    when: str | None  # Playbook trigger; None on cards (they resolve when played)
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    type: str
+    count: int
+    flags: frozenset[str]
+    cost: int | None
+    effects: tuple[Effect, ...]
+    text: str
+
+    @property
+    def group(self) -> str:
+        """starter, debris or parts: which pile of the rulebook's 1.1 it belongs to."""
+        if "S" in self.flags:
+            return "starter"
+        if "D" in self.flags or self.type == "debris":
+            return "debris"
+        return "parts"
+
+
+@dataclass(frozen=True)
+class Playbook:
+    id: str
+    name: str
+    count: int
+    effects: tuple[Effect, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Database:
+    source: str
+    rules: Rules
+    cards: tuple[Card, ...]
+    playbooks: tuple[Playbook, ...]
+    warnings: tuple[Problem, ...] = field(default=())
+
+    def card(self, card_id: str) -> Card:
+        return next(c for c in self.cards if c.id == card_id)
+
+    def counts(self) -> dict[str, int]:
+        """Copies per pile, as the rulebook counts them (1.1)."""
+        out = {"parts": 0, "starters": 0, "debris": 0, "playbooks": sum(p.count for p in self.playbooks)}
+        for card in self.cards:
+            out[{"parts": "parts", "starter": "starters", "debris": "debris"}[card.group]] += card.count
+        return out
+
+
+def load_database(path: str | Path) -> Database:
+    """Load and check a card database; raises UserError on the first mistake."""
+    return validate_database(load_yaml(path))
+
+
+def validate_database(doc: YamlDoc) -> Database:
+    label = _labeller(doc.data)
+    if not isinstance(doc.data, dict):
+        found = "an empty file" if doc.data is None else "no mapping"
+        raise UserError(
+            doc.problem((), f"{found}; a card database has the top-level keys rules, cards, playbooks", "file")
+        )
+    top, problems = validate_model(DatabaseModel, doc.data, doc, label=label)
+    raise_first(problems)
+    rules, problems = validate_model(Rules, top.rules, doc, ("rules",), label)
+    cards, playbooks = [], []
+    for section, model, out in (("cards", CardModel, cards), ("playbooks", PlaybookModel, playbooks)):
+        for i, raw in enumerate(getattr(top, section)):
+            item, item_problems = validate_model(model, raw, doc, (section, i), label)
+            problems += item_problems
+            if item is None:
+                continue
+            effects, effect_problems = _effects(item, doc, (section, i), label, on_playbook=section == "playbooks")
+            problems += effect_problems
+            out.append((i, item, effects))
+    raise_first(problems)
+    problems += _cross_checks(rules, cards, playbooks, doc, label)
+    raise_first(problems)
+    db = Database(
+        source=doc.source,
+        rules=rules,
+        cards=tuple(
+            Card(c.id, c.name, c.type, c.count, frozenset(c.flags), c.cost, effects, c.text) for _, c, effects in cards
+        ),
+        playbooks=tuple(Playbook(p.id, p.name, p.count, effects, p.text) for _, p, effects in playbooks),
+    )
+    return Database(db.source, db.rules, db.cards, db.playbooks, tuple(_warnings(db, cards, doc, label)))
+
+
+def _labeller(data: Any):
+    """Show list items of cards/playbooks by their id: cards.turbo_engine.effects.0.op."""
+
+    def label(path: tuple[Any, ...]) -> str:
+        parts = [str(p) for p in path]
+        if len(path) >= 2 and path[0] in ("cards", "playbooks") and isinstance(path[1], int):
+            try:
+                item_id = data[path[0]][path[1]].get("id")
+            except (KeyError, IndexError, TypeError, AttributeError):
+                item_id = None
+            if isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
+                parts[1] = item_id
+        return ".".join(parts) or "(top)"
+
+    return label
+
+
+def _effects(item, doc: YamlDoc, where, label, on_playbook: bool) -> tuple[tuple[Effect, ...], list[Problem]]:
+    effects, problems = [], []
+    for j, raw in enumerate(item.effects):
+        path = (*where, "effects", j)
+        op_name = raw.get("op")
+        if op_name is None:
+            problems.append(doc.problem(path, "required field missing", label((*path, "op"))))
+            continue
+        if op_name not in V.OPS:
+            known = ", ".join(V.OPS)
+            problems.append(
+                doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))
+            )
+            continue
+        if not on_playbook and "when" in raw:
+            problems.append(
+                doc.problem(
+                    (*path, "when"),
+                    "only Playbook effects have a trigger; a card resolves when played",
+                    label((*path, "when")),
+                )
+            )
+            continue
+        model, model_problems = validate_model(OP_MODELS[op_name, on_playbook], raw, doc, path, label)
+        problems += model_problems
+        if model is None:
+            continue
+        spec = V.OPS[op_name]
+        params = {name: getattr(model, name + "_") for name in spec.fields}
+        when = getattr(model, "when", None)
+        if on_playbook:
+            problem = _trigger_problem(spec, when, params)
+            if problem:
+                problems.append(doc.problem((*path, "when"), problem, label((*path, "when"))))
+        effects.append(Effect(op_name, params, model.if_, when))
+    return tuple(effects), problems
+
+
+def _trigger_problem(spec: V.OpSpec, when: str, params: dict[str, Any]) -> str | None:
+    allowed = V.TRIGGERS_BY_KIND[spec.kind]
+    if not allowed:
+        return f"op {spec.name!r} lasts until your next turn: only cards with the E flag may use it"
+    if when not in allowed:
+        return f"op {spec.name!r} is a {spec.kind}; on a Playbook it needs when: {' or '.join(allowed) if len(allowed) < 3 else 'any trigger but always'}"
+    if spec.name == "scrap" and params["from"] == "this":
+        return "a Playbook is never scrapped: use from: hand, garage or hand_or_garage"
+    return None
+
+
+def _cross_checks(rules: Rules, cards, playbooks, doc: YamlDoc, label) -> list[Problem]:
+    problems: list[Problem] = []
+    first_seen: dict[str, int] = {}
+    for section, items in (("cards", cards), ("playbooks", playbooks)):
+        for i, item, _ in items:
+            path = (section, i, "id")
+            line = doc.line_of(path)
+            if item.id in first_seen:
+                problems.append(
+                    doc.problem(
+                        path, f"duplicate id {item.id!r} (first defined at line {first_seen[item.id]})", label(path)
+                    )
+                )
+            else:
+                first_seen[item.id] = line
+    card_ids = {item.id for _, item, _ in cards}
+    for card_id in rules.starting_deck:
+        if card_id not in card_ids:
+            problems.append(doc.problem(("rules", "starting_deck", card_id), f"no card with id {card_id!r}"))
+    if rules.debris_card not in card_ids:
+        problems.append(doc.problem(("rules", "debris_card"), f"no card with id {rules.debris_card!r}"))
+
+    for name in ("auction_spaces", "incinerator_spaces"):
+        for k, space in enumerate(getattr(rules, name)):
+            if not 0 < space < rules.track_length:
+                problems.append(
+                    doc.problem(("rules", name, k), f"space {space} is off the track (1 to {rules.track_length - 1})")
+                )
+    shared = set(rules.auction_spaces) & set(rules.incinerator_spaces)
+    if shared:
+        problems.append(
+            doc.problem(("rules", "incinerator_spaces"), f"space(s) {sorted(shared)} are also Auction spaces")
+        )
+    for players, pool in rules.draft_pool.items():
+        path = ("rules", "draft_pool", players)
+        if players < 2:
+            problems.append(doc.problem(path, "a race needs at least 2 players"))
+        elif pool.parts < players * rules.parts_drafted:
+            problems.append(
+                doc.problem(path, f"{pool.parts} parts cannot give {players} players {rules.parts_drafted} each")
+            )
+        elif pool.playbooks < players * rules.playbooks_drafted:
+            problems.append(
+                doc.problem(
+                    path, f"{pool.playbooks} Playbooks cannot give {players} players {rules.playbooks_drafted} each"
+                )
+            )
+    if rules.pit_stop.keep > rules.pit_stop.draw:
+        problems.append(doc.problem(("rules", "pit_stop", "keep"), "cannot keep more Playbooks than drawn"))
+
+    for section, items in (("cards", cards), ("playbooks", playbooks)):
+        for i, item, effects in items:
+            for j, effect in enumerate(effects):
+                path = (section, i, "effects", j)
+                if section == "cards" and V.OPS[effect.op].kind == "duration" and "E" not in item.flags:
+                    problems.append(
+                        doc.problem(
+                            (*path, "op"),
+                            f"op {effect.op!r} lasts until your next turn: the card needs the E flag",
+                            label((*path, "op")),
+                        )
+                    )
+                laps = effect.condition.lap if effect.condition else None
+                for lap in [laps] if isinstance(laps, int) else laps or []:
+                    if lap > rules.laps:
+                        problems.append(
+                            doc.problem(
+                                (*path, "if", "lap"),
+                                f"lap {lap} does not exist (the race has {rules.laps})",
+                                label((*path, "if", "lap")),
+                            )
+                        )
+    return problems
+
+
+def _warnings(db: Database, cards, doc: YamlDoc, label) -> list[Problem]:
+    warnings = []
+    counts = db.counts()
+    for pile, expected in RULEBOOK_COUNTS.items():
+        if counts[pile] != expected:
+            warnings.append(
+                doc.problem(
+                    (pile if pile == "playbooks" else "cards",),
+                    f"{counts[pile]} {pile} (the rulebook has {expected})",
+                    f"count of {pile}",
+                )
+            )
+    most_players = max(db.rules.draft_pool, default=0)
+    for (i, _, _), card in zip(cards, db.cards, strict=True):
+        path = ("cards", i)
+        if card.type == "debris" and "D" not in card.flags:
+            warnings.append(doc.problem((*path, "flags"), "a debris card without the D flag", label((*path, "flags"))))
+        if "D" in card.flags and card.effects:
+            warnings.append(
+                doc.problem(
+                    (*path, "effects"), "Debris cannot be played: its effects never fire", label((*path, "effects"))
+                )
+            )
+        if "E" in card.flags and not any(V.OPS[e.op].kind == "duration" for e in card.effects):
+            warnings.append(
+                doc.problem(
+                    (*path, "flags"),
+                    "E flag but no effect that lasts (shield, slow): it just sits in play",
+                    label((*path, "flags")),
+                )
+            )
+        if card.id in db.rules.starting_deck and card.count < db.rules.starting_deck[card.id] * most_players:
+            warnings.append(
+                doc.problem(
+                    (*path, "count"),
+                    f"{card.count} copies cannot give {most_players} players their starting deck",
+                    label((*path, "count")),
+                )
+            )
+    return warnings

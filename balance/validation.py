@@ -1,0 +1,113 @@
+"""Schema checking shared by every input file: pydantic models that reject
+unknown keys and loose types, and the translation of pydantic's errors into
+one-line problems that point at the file and line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+
+from .errors import Problem
+from .yamlio import YamlDoc
+
+
+class Strict(BaseModel):
+    """A mapping in a user's file: known keys only, no silent type coercion."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys_only(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            known = [f.alias or name for name, f in cls.model_fields.items()]
+            for key in data:
+                if key not in known:
+                    raise PydanticCustomError(
+                        "unknown_key",
+                        "unknown field '{key}' (known: {known})",
+                        {"key": str(key), "known": ", ".join(known)},
+                    )
+        return data
+
+
+_TYPE_WORDS = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "string_type": "text",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "float_type": "a number",
+    "int_from_float": "an integer",
+    "frozen_set_type": "a list",
+}
+
+
+# What a list of allowed words is called, by the field that takes it.
+_CHOICE_WORDS = {"flags": "flag", "when": "trigger", "from": "zone", "played": "card type", "op": "op"}
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...] = (), label=None) -> Problem:
+    """One pydantic error → one readable problem.
+
+    `prefix` is where the validated value sits in the document; `label` turns
+    a path into the field name shown to the user (ids instead of indices).
+    """
+    kind = err["type"]
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    # Unions add the member's name (e.g. 'int', 'list[int]') to the location.
+    loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"int", "str", "bool"})))
+    path = prefix + loc
+    ctx = err.get("ctx") or {}
+    value = err.get("input")
+    if kind == "unknown_key":
+        path = path + (ctx["key"],)
+        message = err["msg"]
+    elif kind == "missing":
+        message = "required field missing"
+    elif kind == "literal_error":
+        word = next((p for p in reversed(path) if isinstance(p, str)), "value")
+        word = _CHOICE_WORDS.get(word, word)
+        known = ctx["expected"].replace("'", "").replace(" or ", ", ")
+        message = f"{_describe(value)} is not a known {word} (known: {known})"
+    elif kind in _TYPE_WORDS:
+        message = f"expected {_TYPE_WORDS[kind]}, got {_describe(value)}"
+    elif kind == "greater_than_equal":
+        message = f"must be at least {ctx['ge']}, got {_describe(value)}"
+    elif kind == "greater_than":
+        message = f"must be more than {ctx['gt']}, got {_describe(value)}"
+    elif kind == "less_than_equal":
+        message = f"must be at most {ctx['le']}, got {_describe(value)}"
+    elif kind == "string_pattern_mismatch":
+        message = f"{_describe(value)} must be snake_case (lower-case letters, digits and _)"
+    else:
+        message = err["msg"][0].lower() + err["msg"][1:]
+    field = label(path) if label else None
+    return doc.problem(path, message, field)
+
+
+def validate_model(
+    model: type[BaseModel], data: Any, doc: YamlDoc, prefix: tuple[Any, ...] = (), label=None
+) -> tuple[BaseModel | None, list[Problem]]:
+    """Validate `data` (found at `prefix` in `doc`) against `model`."""
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, [problem_from_error(doc, e, prefix, label) for e in exc.errors()]
