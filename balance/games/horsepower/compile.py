@@ -61,6 +61,7 @@ class RuleTable:
     pit_stop_keep: int
     multiplayer_min_players: int
     max_rounds: int
+    banana_blocked: str  # "next_free" or "lost": a Banana aimed at an occupied space (5.4)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -171,6 +172,7 @@ def compile_database(db: Database) -> Tables:
         pit_stop_keep=rules.pit_stop.keep,
         multiplayer_min_players=rules.multiplayer_min_players,
         max_rounds=rules.max_rounds,
+        banana_blocked=rules.banana_blocked,
     )
     cards = CardTable(
         ids=card_ids,

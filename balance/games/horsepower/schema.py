@@ -78,6 +78,7 @@ class Rules(Strict):
     pit_stop: PitStop
     multiplayer_min_players: Pos
     max_rounds: Pos
+    banana_blocked: Literal["next_free", "lost"]
 
 
 # --- cards and playbooks (effects are checked per op, below) ----------------

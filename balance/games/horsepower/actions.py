@@ -1,0 +1,117 @@
+"""Moving cards between piles, and the bots' valuations that choose which.
+
+Sub-batch convention as in effects.py: `idx` (n,) games, `actor` (n,) seats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import chance
+from .context import Ctx
+from .state import State
+
+
+def card_values(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, acquire: bool = False) -> np.ndarray:
+    """(n, K) what each card is worth to the actor's bot now, with its noise.
+
+    Coins fade lap by lap towards the profile's `late_coins`; when acquiring,
+    a card that scraps itself keeps only part of its value.
+    """
+    bots, laps = ctx.bots, ctx.tables.rules.laps
+    q = st.bots[idx, actor]
+    late = (st.lap[idx, actor].astype(np.float32) - 1) / max(laps - 1, 1)
+    fade = 1 - (1 - bots.late_coins[q]) * late
+    value = bots.card_value[q] - bots.card_coins[q] * (1 - fade)[:, None]
+    if acquire:
+        value = value * bots.one_shot[None, :]
+    return value + bots.noise[q][:, None] * chance.uniform(ctx.rng, value.shape)
+
+
+def threshold(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, base: np.ndarray | float = 0.0) -> np.ndarray:
+    """A yes/no decision's bar: the profile's base plus half its noise (so noise 1 is a coin flip)."""
+    q = st.bots[idx, actor]
+    return np.asarray(base, dtype=np.float32) + 0.5 * ctx.bots.noise[q]
+
+
+def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.ndarray) -> None:
+    """Each actor draws n cards into hand; an empty Deck takes the Garage reshuffled (3.4, 7.2)."""
+    if len(idx) == 0 or not (n > 0).any():
+        return
+    for step in range(int(n.max())):
+        want = step < n
+        deck = st.deck[idx, actor]
+        empty = want & (deck.sum(axis=1) == 0)
+        if empty.any():
+            rows, seats = idx[empty], actor[empty]
+            deck[empty] += st.garage[rows, seats]
+            st.garage[rows, seats] = 0
+        card = chance.draw_one(ctx.rng, deck, want)
+        st.deck[idx, actor] = deck
+        got = card >= 0
+        st.hand[idx[got], actor[got], card[got]] += 1
+
+
+def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
+    """(n,) the top card of each Parts Deck, -1 if none; an empty Parts Deck
+    takes the Showroom discard reshuffled (3.1.1)."""
+    parts = st.parts[idx]
+    empty = parts.sum(axis=1) == 0
+    if empty.any():
+        parts[empty] += st.showroom_discard[idx[empty]]
+        st.showroom_discard[idx[empty]] = 0
+    card = chance.draw_one(ctx.rng, parts, np.ones(len(idx), bool))
+    st.parts[idx] = parts
+    return card
+
+
+def fill_showroom(ctx: Ctx, st: State, idx: np.ndarray, slots: np.ndarray) -> None:
+    """Reveal a new card into each given empty slot (n,)."""
+    st.showroom[idx, slots] = reveal_part(ctx, st, idx)
+
+
+def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: str, count: np.ndarray) -> None:
+    """The actor may scrap up to `count` cards from hand, Garage or either: its bot
+    scraps its least valued cards while they are below its `scrap_below`."""
+    if len(idx) == 0:
+        return
+    below = ctx.bots.scrap_below[st.bots[idx, actor]]
+    for step in range(int(count.max())):
+        hand, garage = st.hand[idx, actor], st.garage[idx, actor]
+        pool = {"hand": hand, "garage": garage, "hand_or_garage": hand + garage}[zone]
+        value = card_values(ctx, st, idx, actor)
+        value = np.where(pool > 0, value, np.inf)
+        card = value.argmin(axis=1)
+        best = value[np.arange(len(idx)), card]
+        go = (step < count) & np.isfinite(best) & (best < threshold(ctx, st, idx, actor, below))
+        if not go.any():
+            return
+        g, p, k = idx[go], actor[go], card[go]
+        from_hand = st.hand[g, p, k] > 0 if zone != "garage" else np.zeros(len(g), bool)
+        st.hand[g[from_hand], p[from_hand], k[from_hand]] -= 1
+        st.garage[g[~from_hand], p[~from_hand], k[~from_hand]] -= 1
+        st.scrapyard[g, k] += 1
+        st.scrapped[g, p, k] += 1
+        if ctx.rec.on:
+            names = ctx.tables.cards.names
+            ctx.rec.say(g, lambda j: f"  seat {p[j]} scraps {names[k[j]]} from {'hand' if from_hand[j] else 'Garage'}")
+
+
+def give_debris(ctx: Ctx, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Debris from the supply into Garages, as far as the supply lasts (6.1). Returns (n,) given."""
+    debris = ctx.tables.rules.debris_card
+    given = np.zeros(len(g), np.int16)
+    # Several rows can name the same game; serve them in order, which np.add.at cannot.
+    order = np.argsort(g, kind="stable")
+    g_sorted = g[order]
+    want = count[order].astype(np.int32)
+    first = np.r_[True, g_sorted[1:] != g_sorted[:-1]]
+    group_start = np.maximum.accumulate(np.where(first, np.arange(len(g)), 0))
+    before = np.cumsum(want) - want
+    before = before - before[group_start]
+    supply = st.supply[g_sorted, debris].astype(np.int32)
+    got = np.clip(supply - before, 0, want)
+    given[order] = got
+    np.add.at(st.garage, (g, p, np.full(len(g), debris)), given)
+    np.subtract.at(st.supply, (g, np.full(len(g), debris)), given)
+    return given

@@ -1,0 +1,263 @@
+"""Heuristic bots: profiles are data (bots.yaml), decisions are arrays.
+
+Each card and Playbook gets a feature vector once per batch (what it does,
+in spaces of Drive per play); a profile's weights turn features into values;
+every decision is a masked argmax over values plus the profile's noise. The
+`random` profile has zero weights and noise 1: uniform among legal choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+import numpy as np
+import yaml
+from pydantic import Field
+
+from ...errors import UserError
+from ...validation import Strict, validate_model
+from ...yamlio import YamlDoc, parse_yaml
+from . import vocabulary as V
+from .compile import NONE, Tables
+
+FEATURES: tuple[str, ...] = ("drive", "coins", "draw", "thinning", "attack", "defense", "tempo")
+F = {name: i for i, name in enumerate(FEATURES)}
+PIT_CHOICES = ("auto", "always", "never")
+
+NonNegFloat = float
+
+
+class Weights(Strict):
+    drive: float = Field(ge=0)
+    coins: float = Field(ge=0)
+    draw: float = Field(ge=0)
+    thinning: float = Field(ge=0)
+    attack: float = Field(ge=0)
+    defense: float = Field(ge=0)
+    tempo: float = Field(ge=0)
+
+
+class Profile(Strict):
+    model_config = Strict.model_config | {"strict": False}  # YAML `1` is a fine float
+    noise: float = Field(ge=0)
+    weights: Weights
+    playbook: float = Field(ge=0)
+    late_coins: float = Field(ge=0)
+    buy_min: float
+    refreshes: int = Field(ge=0, le=10)
+    bid: float = Field(ge=0)
+    scrap_below: float
+    pit_stop: Literal["auto", "always", "never"]
+    pit_laps_left: int = Field(ge=1)
+
+
+def builtin_profiles() -> dict[str, Profile]:
+    text = resources.files(__package__).joinpath("bots.yaml").read_text()
+    doc = parse_yaml(text, "bots.yaml")
+    return {name: Profile.model_validate(raw) for name, raw in doc.data.items()}
+
+
+def resolve_profiles(overrides: dict[str, Any] | None, doc: YamlDoc | None = None, prefix=("bot_profiles",)):
+    """Built-in profiles with a scenario's overrides merged in (field by field).
+
+    An override naming an unknown profile defines a new one from `balanced`.
+    """
+    profiles = builtin_profiles()
+    for name, fields in (overrides or {}).items():
+        base = profiles.get(name, profiles["balanced"]).model_dump()
+        merged = _merge(base, fields if isinstance(fields, dict) else {})
+        model, problems = validate_model(Profile, merged, doc or YamlDoc("bot_profiles", merged), (*prefix, name))
+        if problems:
+            raise UserError(problems[0], len(problems) - 1)
+        profiles[name] = model
+    return profiles
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merge(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
+    return out
+
+
+@dataclass(frozen=True)
+class BotTable:
+    """The profiles playing a batch, as arrays indexed by profile number."""
+
+    names: tuple[str, ...]  # (Q,)
+    noise: np.ndarray  # (Q,) float32
+    weights: np.ndarray  # (Q, F) float32
+    playbook: np.ndarray  # (Q,)
+    late_coins: np.ndarray  # (Q,)
+    buy_min: np.ndarray  # (Q,)
+    refreshes: np.ndarray  # (Q,) int
+    bid: np.ndarray  # (Q,)
+    scrap_below: np.ndarray  # (Q,)
+    pit_stop: np.ndarray  # (Q,) int8: index into PIT_CHOICES
+    pit_laps_left: np.ndarray  # (Q,) int
+    card_value: np.ndarray  # (Q, K) float32: value of owning / playing a card, first lap
+    card_coins: np.ndarray  # (Q, K) float32: the coins part of card_value (it fades by lap)
+    one_shot: np.ndarray  # (K,) float32: 1, or the fraction of value kept by a card that scraps itself
+    playbook_value: np.ndarray  # (Q, B) float32
+
+
+def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, players: int) -> BotTable:
+    chosen = [profiles[n] for n in names]
+    weights = np.array([[getattr(p.weights, f) for f in FEATURES] for p in chosen], dtype=np.float32)
+    card_feat, one_shot = card_features(tables, players)
+    pb_feat = playbook_features(tables, players)
+    coin_only = np.zeros_like(weights)
+    coin_only[:, F["coins"]] = weights[:, F["coins"]]
+    return BotTable(
+        names=tuple(names),
+        noise=np.array([p.noise for p in chosen], dtype=np.float32),
+        weights=weights,
+        playbook=np.array([p.playbook for p in chosen], dtype=np.float32),
+        late_coins=np.array([p.late_coins for p in chosen], dtype=np.float32),
+        buy_min=np.array([p.buy_min for p in chosen], dtype=np.float32),
+        refreshes=np.array([p.refreshes for p in chosen], dtype=np.int16),
+        bid=np.array([p.bid for p in chosen], dtype=np.float32),
+        scrap_below=np.array([p.scrap_below for p in chosen], dtype=np.float32),
+        pit_stop=np.array([PIT_CHOICES.index(p.pit_stop) for p in chosen], dtype=np.int8),
+        pit_laps_left=np.array([p.pit_laps_left for p in chosen], dtype=np.int16),
+        card_value=(card_feat @ weights.T).T.astype(np.float32),
+        card_coins=(card_feat @ coin_only.T).T.astype(np.float32),
+        one_shot=one_shot,
+        playbook_value=((pb_feat @ weights.T).T * np.array([p.playbook for p in chosen])[:, None]).astype(np.float32),
+    )
+
+
+# --- what cards do, in spaces per play -------------------------------------
+
+WIPE_OUT_SPACES = 5.0  # a skipped Drive Phase costs about one turn's movement
+BANANA_SPACES = 2.5  # a Banana ahead of someone hits often, not always
+DEBRIS_SPACES = 0.7  # a dead card in a deck of ~15 costs a little every shuffle
+CONDITION_ODDS = 0.5  # a conditional effect is counted at half its value
+ONE_SHOT_KEEP = 0.35  # a card that scraps itself is worth about a third of a permanent one
+
+# Triggers as plays of a card: how often a Playbook effect fires compared with
+# a card being played (a card in a ~12-card deck is played about every 2.4 turns).
+TRIGGER_RATE = {
+    "always": 2.4,
+    "turn_start": 2.4,
+    "buy": 1.0,
+    "auction": 0.5,
+    "incinerator": 0.3,
+    "lap_complete": 0.3,
+    "wiped_out": 0.3,
+    "pit_stop": 0.2,
+    "race_through": 0.2,
+}
+
+
+def _expected_best(n_dice: int, sides: int) -> float:
+    faces = np.arange(1, sides + 1)
+    cdf = faces / sides
+    return float(np.sum(faces * (cdf**n_dice - (cdf - 1 / sides) ** n_dice)))
+
+
+def _row_features(tables: Tables, r: int, players: int) -> np.ndarray:
+    e, rules = tables.effects, tables.rules
+    op = list(V.OPS)[e.op[r]]
+    value = float(e.value[r])
+    target = V.TARGETS[e.target[r]] if e.target[r] != NONE else None
+    n_targets = players - 1 if target == "all_others" else 1
+    per = V.PER_COUNTERS[e.per[r]] if e.per[r] != NONE else None
+    value *= {None: 1.0, "puzzle_in_play": 0.7, "lap": 2.0, "opponents_ahead": (players - 1) / 2, "playbooks": 1.5}[per]
+    conditional = any(
+        col[r] not in (0, NONE)
+        for col in (
+            e.if_played,
+            e.if_leading,
+            e.if_last,
+            e.if_laps,
+            e.if_min_coins,
+            e.if_min_puzzle,
+            e.if_behind_leader,
+        )
+    )
+    f = np.zeros(len(FEATURES))
+    mean_die = (rules.die_sides + 1) / 2
+    if op == "drive":
+        f[F["drive"]] = value
+    elif op == "dice":
+        best = V.DICE_KEEP[e.keep[r]] == "best"
+        gain = _expected_best(1 + int(value), rules.die_sides) - mean_die if best else mean_die * value
+        f[F["drive"]] = gain
+    elif op == "reroll":
+        f[F["drive"]] = sum(mean_die - x for x in range(1, min(int(value), rules.die_sides + 1))) / rules.die_sides
+    elif op == "coins":
+        f[F["coins"]] = value
+    elif op == "discount":
+        f[F["coins"]] = 0.7 * value
+    elif op == "free_refresh":
+        f[F["coins"]] = 0.3 * value
+    elif op == "steal_coins":
+        f[F["coins"]] = 0.6 * value * n_targets
+        f[F["attack"]] = 0.4 * value * n_targets
+    elif op == "draw":
+        f[F["draw"]] = value
+    elif op == "hand_size":
+        f[F["tempo"]] = value
+    elif op == "extra_play":
+        f[F["tempo"]] = 1.5 * value
+    elif op == "scrap":
+        if V.SCRAP_FROM[e.scrap_from[r]] != "this":
+            f[F["thinning"]] = value
+    elif op == "wipe_out":
+        f[F["attack"] if target != "self" else F["drive"]] = (
+            (1 if target != "self" else -1) * WIPE_OUT_SPACES * n_targets
+        )
+    elif op == "banana":
+        f[F["attack"] if target != "self" else F["drive"]] = (1 if target != "self" else -1) * BANANA_SPACES * n_targets
+    elif op == "push":
+        if target == "self":
+            f[F["drive"]] = value
+        else:
+            f[F["attack"]] = -value * n_targets
+    elif op == "give_debris":
+        if target == "self":
+            f[F["drive"]] = -DEBRIS_SPACES * value
+        else:
+            f[F["attack"]] = DEBRIS_SPACES * value * n_targets
+    elif op == "shield":
+        f[F["defense"]] = 2.0
+    elif op == "slow":
+        f[F["attack"]] = value * n_targets
+    return f * (CONDITION_ODDS if conditional else 1.0)
+
+
+def card_features(tables: Tables, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """(K, F) features per play of each card, and (K,) its one-shot factor."""
+    K = len(tables.cards.ids)
+    feats = np.zeros((K, len(FEATURES)))
+    one_shot = np.ones(K, dtype=np.float32)
+    e = tables.effects
+    scrap_this = list(V.OPS).index("scrap"), V.SCRAP_FROM.index("this")
+    for r in np.flatnonzero(~e.owner_is_playbook):
+        k = e.owner[r]
+        feats[k] += _row_features(tables, r, players)
+        if (e.op[r], e.scrap_from[r]) == scrap_this:
+            one_shot[k] = ONE_SHOT_KEEP
+    unplayable = tables.cards.type == V.CARD_TYPES.index("debris")
+    feats[unplayable, F["drive"]] -= 1.0  # a dead card takes a hand slot
+    return feats.astype(np.float32), one_shot
+
+
+def playbook_features(tables: Tables, players: int) -> np.ndarray:
+    """(B, F) features of each Playbook, scaled to plays of a card."""
+    feats = np.zeros((len(tables.playbooks.ids), len(FEATURES)))
+    e = tables.effects
+    for r in np.flatnonzero(e.owner_is_playbook):
+        feats[e.owner[r]] += _row_features(tables, r, players) * TRIGGER_RATE[V.TRIGGERS[e.trigger[r]]]
+    return feats.astype(np.float32)
+
+
+def known_profiles_message(profiles: dict[str, Profile]) -> str:
+    return ", ".join(profiles)
+
+
+def dump_profiles(profiles: dict[str, Profile]) -> str:
+    return yaml.safe_dump({n: p.model_dump() for n, p in profiles.items()}, sort_keys=False)

@@ -1,0 +1,85 @@
+"""Setting up a batch (rulebook 2.1-2.6): Parts Deck by player count, the
+snake draft, starting decks, opening hands, Showroom and coins."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import chance
+from .actions import card_values, draw_cards, fill_showroom
+from .context import Ctx
+from .state import State, empty_state
+
+
+def snake_order(players: int, rounds: int) -> list[int]:
+    """1 → P, P → 1, 1 → P... (2.3)."""
+    forward = list(range(players))
+    return [p for r in range(rounds) for p in (forward if r % 2 == 0 else forward[::-1])]
+
+
+def setup(ctx: Ctx, seats: np.ndarray) -> State:
+    """A new batch: `seats` (G, P) is the bot profile index of each seat (seat 0 plays first)."""
+    t, rules = ctx.tables, ctx.tables.rules
+    G, P = seats.shape
+    K, B = len(t.cards.ids), len(t.playbooks.ids)
+    st = empty_state(G, P, K, B, rules.showroom_size, rules.track_length, rules.laps)
+    st.bots[:] = seats
+    st.parts[:] = t.parts_deck(P)
+    st.playbook_deck[:] = t.playbooks.count
+    st.supply[:] = t.cards.count - t.parts_deck(P) - P * rules.starting_deck
+    all_games = np.arange(G)
+
+    # 2.2: the draft pool
+    pool = np.zeros((G, K), np.int16)
+    for _ in range(rules.draft_parts[P]):
+        card = chance.draw_one(ctx.rng, st.parts, np.ones(G, bool))
+        np.add.at(pool, (all_games[card >= 0], card[card >= 0]), 1)
+    pb_pool = np.zeros((G, B), np.int8)
+    for _ in range(rules.draft_playbooks[P]):
+        pb = chance.draw_one(ctx.rng, st.playbook_deck, np.ones(G, bool))
+        np.add.at(pb_pool, (all_games[pb >= 0], pb[pb >= 0]), 1)
+
+    # 2.3: snake draft, exactly parts_drafted parts and playbooks_drafted Playbooks each
+    parts_taken = np.zeros((G, P), np.int16)
+    pbs_taken = np.zeros((G, P), np.int16)
+    rounds = rules.parts_drafted + rules.playbooks_drafted
+    for pick, p in enumerate(snake_order(P, rounds), start=1):
+        seat = np.full(G, p)
+        q = st.bots[:, p]
+        card_v = np.where(pool > 0, card_values(ctx, st, all_games, seat, acquire=True), -np.inf)
+        pb_v = ctx.bots.playbook_value[q] + ctx.bots.noise[q][:, None] * chance.uniform(ctx.rng, (G, B))
+        pb_v = np.where(pb_pool > 0, pb_v, -np.inf)
+        card_v[parts_taken[:, p] >= rules.parts_drafted] = -np.inf
+        pb_v[pbs_taken[:, p] >= rules.playbooks_drafted] = -np.inf
+        take_pb = pb_v.max(axis=1) > card_v.max(axis=1)
+        k, b = card_v.argmax(axis=1), pb_v.argmax(axis=1)
+        g = all_games[~take_pb]
+        pool[g, k[~take_pb]] -= 1
+        st.deck[g, p, k[~take_pb]] += 1
+        st.drafted[g, p, k[~take_pb]] += 1
+        first = st.draft_pick[g, p, k[~take_pb]] == 0
+        st.draft_pick[g[first], p, k[~take_pb][first]] = pick
+        parts_taken[g, p] += 1
+        g = all_games[take_pb]
+        pb_pool[g, b[take_pb]] -= 1
+        st.playbooks[g, p, b[take_pb]] += 1
+        st.drafted_playbook[g, p] = b[take_pb]
+        pbs_taken[g, p] += 1
+        if ctx.rec.on:
+            names, pb_names = ctx.tables.cards.names, ctx.tables.playbooks.names
+            ctx.rec.say(
+                all_games,
+                lambda j, p=p, pick=pick: (
+                    f"  pick {pick}: seat {p} drafts " + (f"Playbook {pb_names[b[j]]}" if take_pb[j] else names[k[j]])
+                ),
+            )
+    st.playbook_deck += pb_pool  # leftover Playbooks back into the Playbook Deck (2.3)
+
+    # 2.4-2.6: starting decks, opening hands, Showroom, coins
+    st.deck += rules.starting_deck.astype(np.int16)[None, None, :]
+    for p in range(P):
+        draw_cards(ctx, st, all_games, np.full(G, p), np.full(G, rules.hand_size))
+    for slot in range(rules.showroom_size):
+        fill_showroom(ctx, st, all_games, np.full(G, slot))
+    st.coins[:] = rules.starting_coins
+    return st

@@ -1,0 +1,31 @@
+"""Simulate a batch of Horsepower games: set up, then rounds until done."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .bots import BotTable
+from .compile import Tables
+from .context import Ctx
+from .draft import setup
+from .recorder import NULL, Recorder
+from .state import State
+from .turn import play_rounds
+
+
+def simulate(
+    tables: Tables,
+    bots: BotTable,
+    seats: np.ndarray,
+    rng: np.random.Generator,
+    rec: Recorder = NULL,
+    after_turn: Callable[[State, int], None] | None = None,
+) -> State:
+    """Play len(seats) games; seats (G, P) gives each seat's bot (an index into
+    `bots`), seat 0 playing first. Returns the final state: `winner` -1 marks a
+    game stopped by rules.max_rounds."""
+    ctx = Ctx(tables, bots, rng, rec)
+    st = setup(ctx, np.asarray(seats, dtype=np.int16))
+    return play_rounds(ctx, st, after_turn)

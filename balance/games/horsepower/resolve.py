@@ -1,0 +1,255 @@
+"""Resolving instant effects and moving markers: the parts of the rules that
+call each other (a push lands on an Auction, a Wipe Out fires a Playbook, a
+lap completion wins the game). Sub-batch convention as in effects.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import vocabulary as V
+from .actions import draw_cards, give_debris, scrap_choice
+from .auction import run_auction
+from .compile import SPACE_AUCTION, SPACE_INCINERATOR
+from .context import Ctx
+from .effects import TRIGGER, Turn, conditions, per_counts, situation, targets
+from .state import State
+
+BANANA_BLOCKED = ("next_free", "lost")
+
+
+def fire_card(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, card: np.ndarray) -> None:
+    """The instant effects of the card each game's active seat just played."""
+    fire_instants(ctx, st, turn, idx, np.full(len(idx), turn.seat), ctx.look.card_fires[card])
+
+
+def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, trigger: str) -> None:
+    """The actor's Playbook effects with this trigger."""
+    table = ctx.look.trigger_fires[TRIGGER[trigger]]
+    if len(idx) == 0 or not table.any():
+        return
+    fire_instants(ctx, st, turn, idx, actor, st.playbooks[idx, actor].astype(np.int32) @ table)
+
+
+def fire_instants(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, fire: np.ndarray) -> None:
+    live = st.running[idx]
+    fire = fire * live[:, None]
+    cols = np.flatnonzero(fire.any(axis=0))
+    if len(cols) == 0:
+        return
+    look, e = ctx.look, ctx.tables.effects
+    rows = look.instant_rows[cols]
+    sit = situation(ctx, st, idx, actor)
+    fired = fire[:, cols] * conditions(ctx, st, idx, actor, rows, sit)
+    amount = np.zeros(fire.shape, np.int32)
+    amount[:, cols] = fired * per_counts(ctx, st, idx, actor, rows, sit) * e.value[rows].astype(np.int32)[None, :]
+    hit = np.zeros(fire.shape, bool)
+    hit[:, cols] = fired > 0
+    for group in look.groups:
+        if not hit[:, group.cols].any():
+            continue
+        a = amount[:, group.cols].sum(axis=1)
+        m = hit[:, group.cols].any(axis=1) & st.running[idx]
+        if m.any():
+            _apply(ctx, st, turn, group.op, group.target, group.scrap_from, idx[m], actor[m], a[m])
+
+
+def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx, actor, a) -> None:
+    rec, n = ctx.rec, len(idx)
+    if op == "coins":
+        st.coins[idx, actor] += a.astype(np.int16)
+        if rec.on:
+            rec.say(idx, lambda j: f"  seat {actor[j]} gains {a[j]} coin(s)")
+        return
+    if op == "draw":
+        draw_cards(ctx, st, idx, actor, a)
+        if rec.on:
+            rec.say(idx, lambda j: f"  seat {actor[j]} draws {a[j]} card(s)")
+        return
+    if op == "scrap":
+        scrap_choice(ctx, st, idx, actor, V.SCRAP_FROM[zone], a)
+        return
+    if op == "shield":
+        st.shield[idx, actor] = True
+        if rec.on:
+            rec.say(idx, lambda j: f"  seat {actor[j]} is shielded until its next turn")
+        return
+    sit = situation(ctx, st, idx, actor)
+    victims = targets(ctx, st, idx, actor, target, sit)
+    P = victims.shape[1]
+    if not victims.any():
+        if rec.on:
+            rec.say(idx, lambda j: f"  {op} ({V.TARGETS[target]}): nobody to target")
+        return
+    if op == "steal_coins":
+        take = np.minimum(st.coins[idx], a[:, None]) * victims
+        st.coins[idx] -= take.astype(np.int16)
+        st.coins[idx, actor] += take.sum(axis=1).astype(np.int16)
+        if rec.on:
+            rec.say(idx, lambda j: f"  seat {actor[j]} takes {take[j].tolist()} coins by seat")
+    elif op == "slow":
+        st.slow[idx, actor] += (victims * a[:, None]).astype(np.int16)
+        if rec.on:
+            rec.say(
+                idx,
+                lambda j: (
+                    f"  seats {np.flatnonzero(victims[j]).tolist()} lose {a[j]} Drive until seat {actor[j]}'s next turn"
+                ),
+            )
+    elif op == "give_debris":
+        g, p = np.nonzero(victims)
+        given = give_debris(ctx, st, idx[g], p, a[g])
+        if rec.on:
+            rec.say(idx[g], lambda j: f"  seat {p[j]} gets {given[j]} Debris")
+    elif op == "wipe_out":
+        wipe_out(ctx, st, turn, idx, victims)
+    elif op == "banana":
+        place_bananas(ctx, st, idx, victims, a, turn.seat)
+    elif op == "push":
+        move(ctx, st, turn, idx, victims, np.broadcast_to(a[:, None], (n, P)).astype(np.int32), cause="pushed")
+    else:  # pragma: no cover - the vocabulary is closed; a new op must be handled here
+        raise NotImplementedError(op)
+
+
+def in_turn_order(seat: int, P: int):
+    """Seats from the active one clockwise: the order of simultaneous effects (3.3)."""
+    return [(seat + off) % P for off in range(P)]
+
+
+def wipe_out(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, victims: np.ndarray) -> None:
+    """Wipe Out the victims (n, P); an already Wiped Out player is not wiped again (5.3)."""
+    new = victims & ~st.wiped[idx]
+    st.wiped[idx] |= new
+    P = victims.shape[1]
+    for p in in_turn_order(turn.seat, P):
+        m = new[:, p] & st.running[idx]
+        if m.any():
+            if ctx.rec.on:
+                ctx.rec.say(idx[m], lambda _j, p=p: f"  seat {p} is Wiped Out")
+            fire_trigger(ctx, st, turn, idx[m], np.full(int(m.sum()), p), "wiped_out")
+
+
+def place_bananas(ctx: Ctx, st: State, idx: np.ndarray, victims: np.ndarray, distance: np.ndarray, seat: int) -> None:
+    """A Banana `distance` spaces ahead of each victim (5.4): never on an occupied
+    space; past the lap's end it is lost; rules.banana_blocked says what an
+    occupied space does."""
+    L = ctx.tables.rules.track_length
+    n, P = victims.shape
+    spaces = np.arange(L + 1)
+    for p in in_turn_order(seat, P):
+        m = victims[:, p]
+        if not m.any():
+            continue
+        g = idx[m]
+        want = st.pos[g, p].astype(np.int32) + distance[m]
+        occupied = (st.pos[g][:, :, None] == spaces[None, None, :]).any(axis=1)  # (m, L+1)
+        if ctx.tables.rules.banana_blocked == "next_free":
+            free = ~occupied & (spaces[None, :] >= want[:, None]) & (spaces[None, :] < L)
+            where = np.where(free.any(axis=1), free.argmax(axis=1), -1)
+        else:
+            ok = (want < L) & ~occupied[np.arange(len(g)), np.minimum(want, L)]
+            where = np.where(ok, want, -1)
+        placed = where >= 0
+        st.bananas[g[placed], where[placed]] += 1
+        if ctx.rec.on:
+            ctx.rec.say(
+                g,
+                lambda j, p=p: (
+                    f"  Banana ahead of seat {p}: "
+                    + (f"placed on space {where[j]}" if placed[j] else "no free space, not placed")
+                ),
+            )
+
+
+def move(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, movers: np.ndarray, delta: np.ndarray, cause: str) -> None:
+    """Move markers (movers (n, P), delta (n, P) spaces, negative = back), one
+    player at a time in turn order. Bananas landed on or passed through wipe
+    out and are removed; reaching the lap's end stops there and completes the
+    lap (6.1); then the space landed on takes effect (3.3)."""
+    L = ctx.tables.rules.track_length
+    P = movers.shape[1]
+    spaces = np.arange(L + 1)
+    for p in in_turn_order(turn.seat, P):
+        m = movers[:, p] & (delta[:, p] != 0) & st.running[idx]
+        if not m.any():
+            continue
+        g, d = idx[m], delta[m, p]
+        old = st.pos[g, p].astype(np.int32)
+        new = np.clip(old + d, 0, L)
+        lo, hi = np.minimum(old, new), np.maximum(old, new)
+        # the spaces passed through or landed on, never the one left
+        path = (spaces[None, :] >= lo[:, None]) & (spaces[None, :] <= hi[:, None]) & (spaces[None, :] != old[:, None])
+        hits = (st.bananas[g] * path).sum(axis=1)
+        st.bananas[g] = np.where(path, 0, st.bananas[g])
+        st.pos[g, p] = new
+        if ctx.rec.on:
+            ctx.rec.say(
+                g,
+                lambda j, p=p: (
+                    f"  seat {p} {cause} {old[j]} -> {new[j]}" + (f" (lap {st.lap[g[j], p]})" if new[j] < L else "")
+                ),
+            )
+        slipped = hits > 0
+        if slipped.any():
+            wiped = np.zeros((len(g), P), bool)
+            wiped[:, p] = slipped
+            if ctx.rec.on:
+                ctx.rec.say(g[slipped], lambda j: f"  seat {p} hits {hits[slipped][j]} Banana(s)")
+            wipe_out(ctx, st, turn, g, wiped)
+        done = (new == L) & st.running[g]
+        if done.any():
+            complete_lap(ctx, st, turn, g[done], np.full(int(done.sum()), p))
+        stay = (new < L) & st.running[g]
+        if stay.any():
+            land(ctx, st, turn, g[stay], np.full(int(stay.sum()), p))
+
+
+def complete_lap(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray) -> None:
+    """Reaching the end of the lap (6.1, 6.3): the last lap wins at once;
+    otherwise Debris, Deck and Garage reshuffled, and the next lap from space 0."""
+    rules = ctx.tables.rules
+    last = st.lap[idx, actor] >= rules.laps
+    winners = idx[last]
+    first = st.winner[winners] < 0  # of several finishing in one effect, the first in turn order wins
+    st.winner[winners[first]] = actor[last][first]
+    st.running[winners] = False
+    if ctx.rec.on:
+        ctx.rec.say(winners, lambda j: f"  seat {actor[last][j]} completes lap {rules.laps} and WINS")
+    g, p = idx[~last], actor[~last]
+    if len(g) == 0:
+        return
+    given = give_debris(ctx, st, g, p, np.full(len(g), rules.debris_per_lap))
+    st.deck[g, p] += st.garage[g, p]
+    st.garage[g, p] = 0
+    st.lap[g, p] += 1
+    st.pos[g, p] = 0
+    st.lap_done[g, p] = True
+    if ctx.rec.on:
+        ctx.rec.say(
+            g,
+            lambda j: (
+                f"  seat {p[j]} completes lap {st.lap[g[j], p[j]] - 1}: {given[j]} Debris, Deck and Garage reshuffled"
+            ),
+        )
+    fire_trigger(ctx, st, turn, g, p, "lap_complete")
+
+
+def land(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray) -> None:
+    """The space a marker was placed on takes effect (3.3, 5.1, 5.2)."""
+    kind = ctx.tables.rules.space_kind[st.pos[idx, actor]]
+    auction = kind == SPACE_AUCTION
+    if auction.any():
+        g, p = idx[auction], actor[auction]
+        if ctx.rec.on:
+            ctx.rec.say(g, lambda j: f"  seat {p[j]} lands on an Auction space")
+        fire_trigger(ctx, st, turn, g, p, "auction")
+        live = st.running[g]
+        run_auction(ctx, st, g[live], p[live])
+    incinerator = kind == SPACE_INCINERATOR
+    if incinerator.any():
+        g, p = idx[incinerator], actor[incinerator]
+        if ctx.rec.on:
+            ctx.rec.say(g, lambda j: f"  seat {p[j]} lands on an Incinerator")
+        fire_trigger(ctx, st, turn, g, p, "incinerator")
+        live = st.running[g]
+        scrap_choice(ctx, st, g[live], p[live], "hand_or_garage", np.ones(int(live.sum()), np.int32))

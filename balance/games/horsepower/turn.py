@@ -1,0 +1,335 @@
+"""One turn of one seat, in every running game of the batch (rulebook 3),
+and the game loop around it.
+
+All games are in step: seat s plays its turn in every game at once. A game
+that has ended is simply no longer `running`; a Pit Stop turn is masked out of
+the normal phases. Every phase works on `idx`, the games in this turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from . import chance
+from . import vocabulary as V
+from .actions import card_values, draw_cards, fill_showroom, reveal_part, threshold
+from .context import Ctx
+from .effects import Turn, modifier_totals
+from .resolve import fire_card, fire_trigger, in_turn_order, move
+from .state import State
+
+PLAY_ORDER = tuple(V.PLAYABLE_TYPES.index(t) for t in ("investment", "utility", "engine", "frame", "wheels"))
+EXTRA_PLAY_ROUNDS = 2  # how many times extra plays (extra_play) are offered after the normal ones
+SHOP_STEPS = 8  # buys plus refreshes a bot may make in one turn, at most
+
+
+def play_turn(ctx: Ctx, st: State, seat: int) -> None:
+    G, P, K = st.shape
+    act = st.running.copy()
+    turn = Turn(
+        seat=seat,
+        scrap_at_end=np.zeros((G, K), np.int16),
+        start_mods={},
+        refreshes=np.zeros(G, np.int16),
+    )
+    s = seat
+    # Start of turn: this seat's (E) cards expire, its shield and slows end (3.4, 7.2).
+    st.garage[act, s] += st.lingering[act, s]
+    st.lingering[act, s] = 0
+    st.shield[act, s] = False
+    st.slow[act, s, :] = 0
+    st.turns[act, s] += 1
+    lap_index = np.clip(st.lap[act, s] - 1, 0, st.lap_turns.shape[2] - 1)
+    st.lap_turns[np.flatnonzero(act), s, lap_index] += 1
+
+    pit = act & st.pit_next[:, s]
+    if pit.any():
+        pit_stop(ctx, st, turn, np.flatnonzero(pit))
+    idx = np.flatnonzero(act & ~pit)
+    if len(idx):
+        if ctx.rec.on:
+            ctx.rec.say(idx, lambda j: _turn_header(ctx, st, idx[j], s))
+        actor = np.full(len(idx), s)
+        for name, value in modifier_totals(ctx, st, idx, actor, when="turn_start").items():
+            turn.start_mods[name] = np.zeros((G, *value.shape[1:]), value.dtype)
+            turn.start_mods[name][idx] = value
+        fire_trigger(ctx, st, turn, idx, actor, "turn_start")
+        play_phase(ctx, st, turn, idx)
+        shop_phase(ctx, st, turn, idx)
+        drive_phase(ctx, st, turn, idx)
+        end_phase(ctx, st, turn, idx)
+    lap_decisions(ctx, st, turn, np.flatnonzero(act))
+
+
+def _turn_header(ctx: Ctx, st: State, g: int, s: int) -> str:
+    hand = _cards_text(ctx, st.hand[g, s])
+    return (
+        f"Round {st.round[g]}, seat {s} ({ctx.bots.names[st.bots[g, s]]}): lap {st.lap[g, s]} space {st.pos[g, s]}, "
+        f"{st.coins[g, s]} coins{', Wiped Out' if st.wiped[g, s] else ''}; hand: {hand}"
+    )
+
+
+def _cards_text(ctx: Ctx, counts: np.ndarray) -> str:
+    names = ctx.tables.cards.names
+    return ", ".join(f"{names[k]}" + (f" x{counts[k]}" if counts[k] > 1 else "") for k in np.flatnonzero(counts)) or "-"
+
+
+def _merged_mods(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> dict[str, np.ndarray]:
+    """Modifiers in force now: cards in play, `always` Playbooks, and this turn's turn_start ones."""
+    mods = modifier_totals(ctx, st, idx, np.full(len(idx), turn.seat))
+    return {name: value + turn.start_mods[name][idx] for name, value in mods.items()}
+
+
+def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
+    """3.1: at most type_limits cards of each type, one at a time (investments
+    first, so cards they draw can still be played)."""
+    s, look = turn.seat, ctx.look
+    limits = ctx.tables.rules.type_limits.astype(np.int32)
+    played_n = np.zeros((len(idx), len(limits)), np.int32)
+    actor = np.full(len(idx), s)
+
+    def play_one(t: int, allowed: np.ndarray) -> None:
+        hand = st.hand[idx, s]
+        cand = (hand > 0) & (look.type_of == t)[None, :] & look.playable[None, :]
+        cand &= (allowed & st.running[idx])[:, None]
+        if not cand.any():
+            return
+        value = np.where(cand, card_values(ctx, st, idx, actor), -np.inf)
+        k = value.argmax(axis=1)
+        go = cand.any(axis=1) & (value[np.arange(len(idx)), k] > threshold(ctx, st, idx, actor))
+        g, k = idx[go], k[go]
+        st.hand[g, s, k] -= 1
+        st.play[g, s, k] += 1
+        st.played[g, s, k] += 1
+        played_n[go, t] += 1
+        turn.scrap_at_end[g, k] += look.scrap_this[k]
+        if ctx.rec.on:
+            ctx.rec.say(g, lambda j: f"  plays {ctx.tables.cards.names[k[j]]}")
+        fire_card(ctx, st, turn, g, k)
+
+    for t in PLAY_ORDER:
+        play_one(t, played_n[:, t] < limits[t])
+    for _ in range(EXTRA_PLAY_ROUNDS):
+        allowance = limits[None, :] + _merged_mods(ctx, st, turn, idx)["extra_play"]
+        more = played_n < allowance
+        if not more.any():
+            break
+        for t in PLAY_ORDER:
+            if more[:, t].any():
+                play_one(t, played_n[:, t] < allowance[:, t])
+
+
+def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
+    """3.1.1: buy from the Showroom and refresh it, as often as coins allow."""
+    rules, s = ctx.tables.rules, turn.seat
+    n = len(idx)
+    rows = np.arange(n)
+    actor = np.full(n, s)
+    mods = _merged_mods(ctx, st, turn, idx)
+    free_left = mods["free_refresh"].copy()
+    q = st.bots[idx, s]
+    done = np.zeros(n, bool)
+    for _ in range(SHOP_STEPS):
+        live = ~done & st.running[idx]
+        if not live.any():
+            break
+        show = st.showroom[idx]
+        coins = st.coins[idx, s].astype(np.int32)
+        price = np.maximum(ctx.tables.cards.cost[np.maximum(show, 0)] - mods["discount"][:, None], 0)
+        can = (show >= 0) & (price <= coins[:, None])
+        value = card_values(ctx, st, idx, actor, acquire=True)[rows[:, None], np.maximum(show, 0)]
+        value = np.where(can, value, -np.inf)
+        slot = value.argmax(axis=1)
+        buy = live & can.any(axis=1) & (value[rows, slot] > threshold(ctx, st, idx, actor, ctx.bots.buy_min[q]))
+
+        pay = np.where(free_left > 0, 0, rules.refresh_cost)
+        stock = st.parts[idx].sum(axis=1) + st.showroom_discard[idx].sum(axis=1)
+        cheapest = np.where(show >= 0, price, 10**6).min(axis=1)
+        room = live & ~buy & (turn.refreshes[idx] < ctx.bots.refreshes[q]) & (coins >= pay) & (stock > 0)
+        noise = ctx.bots.noise[q]
+        still_afford = (coins - pay >= np.minimum(cheapest, rules.purchase_cost)).astype(np.float32)
+        refresh = room & ((1 - noise) * still_afford + noise * chance.uniform(ctx.rng, (n,)) > 0.5)
+
+        if buy.any():
+            g, sl = idx[buy], slot[buy]
+            card = st.showroom[g, sl]
+            st.coins[g, s] -= price[buy, sl].astype(np.int16)
+            st.garage[g, s, card] += 1
+            st.bought[g, s, card] += 1
+            st.showroom[g, sl] = -1
+            if ctx.rec.on:
+                ctx.rec.say(g, lambda j: f"  buys {ctx.tables.cards.names[card[j]]} for {price[buy, sl][j]} coin(s)")
+            fill_showroom(ctx, st, g, sl)
+            fire_trigger(ctx, st, turn, g, np.full(len(g), s), "buy")
+        if refresh.any():
+            g = idx[refresh]
+            st.coins[g, s] -= pay[refresh].astype(np.int16)
+            free_left[refresh] -= (pay[refresh] == 0).astype(np.int32)
+            turn.refreshes[g] += 1
+            old = st.showroom[g]
+            for slot_i in range(old.shape[1]):
+                has = old[:, slot_i] >= 0
+                np.add.at(st.showroom_discard, (g[has], old[has, slot_i]), 1)
+            st.showroom[g] = -1
+            for slot_i in range(old.shape[1]):
+                st.showroom[g, slot_i] = reveal_part(ctx, st, g)
+            if ctx.rec.on:
+                ctx.rec.say(
+                    g,
+                    lambda j: (
+                        f"  refreshes the Showroom ({'free' if pay[refresh][j] == 0 else f'{pay[refresh][j]} coin'})"
+                    ),
+                )
+        done |= ~(buy | refresh)
+
+
+def roll_drive(ctx: Ctx, mods: dict[str, np.ndarray]) -> np.ndarray:
+    """(n, D) dice and (n,) the Drive roll (3.2.2): the best `dice_per_drive` of
+    the base dice plus `keep: best` extras, plus every `keep: sum` extra; each
+    die below a reroll threshold rolled once more."""
+    rules = ctx.tables.rules
+    n = len(mods["drive"])
+    base, best, extra = rules.dice_per_drive, mods["dice_best"], mods["dice_sum"]
+    D = base + int(best.max(initial=0)) + int(extra.max(initial=0))
+    dice = chance.roll(ctx.rng, (n, D), rules.die_sides)
+    again = chance.roll(ctx.rng, (n, D), rules.die_sides)
+    dice = np.where(dice < mods["reroll"][:, None], again, dice)
+    col = np.arange(D)[None, :]
+    first = col < (base + best)[:, None]
+    kept = -np.sort(-np.where(first, dice, 0), axis=1)[:, :base].sum(axis=1)
+    summed = np.where(~first & (col < (base + best + extra)[:, None]), dice, 0).sum(axis=1)
+    used = col < (base + best + extra)[:, None]
+    return np.where(used, dice, 0), kept + summed
+
+
+def drive_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
+    """3.2: Drive = played Drive + the roll; a Wiped Out player skips it and
+    loses the marker; a negative total moves nothing."""
+    s = turn.seat
+    # A lap completed during the Play Phase stops the marker at the lap's end
+    # for this turn (6.1: excess is not carried forward).
+    live = st.running[idx] & ~st.lap_done[idx, s]
+    wiped = live & st.wiped[idx, s]
+    st.wiped[idx[wiped], s] = False
+    if ctx.rec.on:
+        ctx.rec.say(idx[wiped], lambda j: f"  seat {s} is Wiped Out: no Drive this turn, marker removed")
+    go = live & ~wiped
+    g = idx[go]
+    if len(g) == 0:
+        return
+    mods = _merged_mods(ctx, st, turn, g)
+    dice, rolled = roll_drive(ctx, mods)
+    slowed = st.slow[g, :, s].sum(axis=1)
+    total = mods["drive"] + rolled - slowed
+    moved = np.maximum(total, ctx.tables.rules.min_drive)
+    if ctx.rec.on:
+        ctx.rec.say(
+            g,
+            lambda j: (
+                f"  Drive: cards {mods['drive'][j]:+d}, dice {dice[j][dice[j] > 0].tolist()} -> {rolled[j]}"
+                + (f", slowed -{slowed[j]}" if slowed[j] else "")
+                + f" = {total[j]}"
+            ),
+        )
+    movers = np.zeros((len(g), st.pos.shape[1]), bool)
+    movers[:, s] = True
+    delta = np.zeros(movers.shape, np.int32)
+    delta[:, s] = moved
+    move(ctx, st, turn, g, movers, delta, cause="drives")
+
+
+def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
+    """3.4: play area and hand to the Garage ((E) cards stay in play), draw a new hand."""
+    s, look = turn.seat, ctx.look
+    g = idx[st.running[idx]]
+    if len(g) == 0:
+        return
+    extra = _merged_mods(ctx, st, turn, g)["hand_size"]
+    play = st.play[g, s]
+    scrap = np.minimum(turn.scrap_at_end[g], play)
+    play = play - scrap
+    st.scrapyard[g] += scrap
+    st.scrapped[g, s] += scrap
+    lasting = play * look.is_expires[None, :]
+    st.lingering[g, s] += lasting
+    st.garage[g, s] += play - lasting + st.hand[g, s]
+    st.play[g, s] = 0
+    st.hand[g, s] = 0
+    draw_cards(ctx, st, g, np.full(len(g), s), np.maximum(ctx.tables.rules.hand_size + extra, 0))
+
+
+def pit_stop(ctx: Ctx, st: State, turn: Turn, g: np.ndarray) -> None:
+    """6.2 Option A: the skipped turn draws Playbooks and keeps the best."""
+    rules, s = ctx.tables.rules, turn.seat
+    n = len(g)
+    drawn = np.full((n, rules.pit_stop_draw), -1)
+    deck = st.playbook_deck[g]
+    for i in range(rules.pit_stop_draw):
+        drawn[:, i] = chance.draw_one(ctx.rng, deck, np.ones(n, bool))
+    q = st.bots[g, s]
+    value = ctx.bots.playbook_value[q][np.arange(n)[:, None], np.maximum(drawn, 0)]
+    value = value + ctx.bots.noise[q][:, None] * chance.uniform(ctx.rng, value.shape)
+    value = np.where(drawn >= 0, value, -np.inf)
+    order = np.argsort(-value, axis=1)
+    for i in range(rules.pit_stop_draw):
+        b = drawn[np.arange(n), order[:, i]]
+        keep = (b >= 0) & (i < rules.pit_stop_keep)
+        st.playbooks[g[keep], s, b[keep]] += 1
+        st.pit_playbooks[g[keep], s, b[keep]] += 1
+        back = (b >= 0) & ~keep
+        deck[back, b[back]] += 1
+    st.playbook_deck[g] = deck
+    st.pit_next[g, s] = False
+    if ctx.rec.on:
+        names = ctx.tables.playbooks.names
+        ctx.rec.say(
+            g,
+            lambda j: (
+                f"Round {st.round[g[j]]}, seat {s}: Pit Stop, draws "
+                + ", ".join(names[b] for b in drawn[j] if b >= 0)
+                + f"; keeps {names[drawn[j][order[j, 0]]] if drawn[j][order[j, 0]] >= 0 else 'nothing'}"
+            ),
+        )
+    fire_trigger(ctx, st, turn, g, np.full(n, s), "pit_stop")
+
+
+def lap_decisions(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
+    """6.2: after the End Phase, each player who completed a lap this turn
+    chooses Pit Stop or Race Through (in turn order from the active player)."""
+    laps = ctx.tables.rules.laps
+    P = st.pos.shape[1]
+    for p in in_turn_order(turn.seat, P):
+        m = st.lap_done[idx, p] & st.running[idx]
+        if not m.any():
+            continue
+        g = idx[m]
+        q = st.bots[g, p]
+        rule = ctx.bots.pit_stop[q]
+        laps_left = laps - st.lap[g, p] + 1
+        noise = ctx.bots.noise[q]
+        auto = (1 - noise) * (laps_left >= ctx.bots.pit_laps_left[q]) + noise * chance.uniform(ctx.rng, (len(g),)) > 0.5
+        pit = np.select([rule == 1, rule == 2], [True, False], auto) & (st.playbook_deck[g].sum(axis=1) > 0)
+        st.pit_next[g[pit], p] = True
+        st.pit_stops[g[pit], p] += 1
+        st.lap_done[g, p] = False
+        if ctx.rec.on:
+            ctx.rec.say(g, lambda j, p=p: f"  seat {p} chooses {'a Pit Stop' if pit[j] else 'to Race Through'}")
+        fire_trigger(ctx, st, turn, g[~pit], np.full(int((~pit).sum()), p), "race_through")
+
+
+def play_rounds(ctx: Ctx, st: State, after_turn: Callable[[State, int], None] | None = None) -> State:
+    """Rounds until every game has a winner or reached rules.max_rounds.
+    `after_turn(state, seat)`, if given, is called after every turn (the rules checker)."""
+    P = st.pos.shape[1]
+    for _ in range(ctx.tables.rules.max_rounds):
+        if not st.running.any():
+            break
+        st.round[st.running] += 1
+        for s in range(P):
+            play_turn(ctx, st, s)
+            if after_turn is not None:
+                after_turn(st, s)
+    st.running[:] = False
+    return st
