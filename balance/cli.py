@@ -120,6 +120,22 @@ def cards(
     out.print(table)
 
 
+@app.command()
+@user_errors
+def trace(
+    scenario: Annotated[Path, typer.Argument(help="The scenario file.")],
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
+    game: Annotated[int, typer.Option("--game", "-k", help="Which game of the run, from 0.")] = 0,
+) -> None:
+    """Print one game turn by turn: draft, hands, plays, buys, rolls, moves, spaces, laps, winner."""
+    from .scenario import load_scenario
+
+    loaded = load_scenario(scenario)
+    chosen = get_game(loaded.model.game, loaded.source, loaded.doc.line_of(("game",)))
+    text = chosen.trace(loaded, loaded.model.seed if seed is None else seed, game)
+    sys.stdout.write(text)
+
+
 def main() -> None:
     try:
         app()

@@ -21,6 +21,7 @@ class Game:
     load_database: Callable[[str | Path], Any]  # path -> validated database; raises UserError
     compile: Callable[[Any], Any]  # database -> read-only tables for the engine
     summary: Callable[[Any], Summary]
+    trace: Callable[[Any, int, int], str]  # (scenario, seed, game index) -> the game in words
 
 
 @dataclass(frozen=True)

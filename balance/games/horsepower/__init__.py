@@ -7,6 +7,7 @@ from ..base import Game, Summary
 from . import vocabulary as V
 from .compile import compile_database
 from .schema import Database, load_database
+from .trace import trace_game
 
 
 def summarize(db: Database) -> Summary:
@@ -27,4 +28,5 @@ GAME = Game(
     load_database=load_database,
     compile=compile_database,
     summary=summarize,
+    trace=trace_game,
 )

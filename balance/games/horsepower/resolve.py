@@ -28,7 +28,19 @@ def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
     table = ctx.look.trigger_fires[TRIGGER[trigger]]
     if len(idx) == 0 or not table.any():
         return
-    fire_instants(ctx, st, turn, idx, actor, st.playbooks[idx, actor].astype(np.int32) @ table)
+    owned = st.playbooks[idx, actor].astype(np.int32)
+    fire = owned @ table
+    if ctx.rec.on:
+        names = ctx.tables.playbooks.names
+        firing = owned * table.any(axis=1)[None, :]
+        ctx.rec.say(
+            idx[firing.any(axis=1)],
+            lambda j: (
+                f"  Playbook {', '.join(names[b] for b in np.flatnonzero(firing[firing.any(axis=1)][j]))}"
+                f" ({trigger.replace('_', ' ')}) for seat {actor[firing.any(axis=1)][j]}:"
+            ),
+        )
+    fire_instants(ctx, st, turn, idx, actor, fire)
 
 
 def fire_instants(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, fire: np.ndarray) -> None:

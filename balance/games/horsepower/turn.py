@@ -25,15 +25,21 @@ EXTRA_PLAY_ROUNDS = 2  # how many times extra plays (extra_play) are offered aft
 SHOP_STEPS = 8  # buys plus refreshes a bot may make in one turn, at most
 
 
+def new_turn(st: State, seat: int) -> Turn:
+    G, P, K = st.shape
+    n_types = len(V.PLAYABLE_TYPES)
+    no_mods = {
+        name: np.zeros(G, np.int32)
+        for name in ("drive", "dice_sum", "dice_best", "reroll", "discount", "free_refresh", "hand_size")
+    }
+    no_mods["extra_play"] = np.zeros((G, n_types), np.int32)
+    return Turn(seat=seat, scrap_at_end=np.zeros((G, K), np.int16), start_mods=no_mods, refreshes=np.zeros(G, np.int16))
+
+
 def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     G, P, K = st.shape
     act = st.running.copy()
-    turn = Turn(
-        seat=seat,
-        scrap_at_end=np.zeros((G, K), np.int16),
-        start_mods={},
-        refreshes=np.zeros(G, np.int16),
-    )
+    turn = new_turn(st, seat)
     s = seat
     # Start of turn: this seat's (E) cards expire, its shield and slows end (3.4, 7.2).
     st.garage[act, s] += st.lingering[act, s]
@@ -53,7 +59,6 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
             ctx.rec.say(idx, lambda j: _turn_header(ctx, st, idx[j], s))
         actor = np.full(len(idx), s)
         for name, value in modifier_totals(ctx, st, idx, actor, when="turn_start").items():
-            turn.start_mods[name] = np.zeros((G, *value.shape[1:]), value.dtype)
             turn.start_mods[name][idx] = value
         fire_trigger(ctx, st, turn, idx, actor, "turn_start")
         play_phase(ctx, st, turn, idx)
