@@ -58,3 +58,28 @@ def test_same_seed_same_games():
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
     c = simulate(T, bots, seats, np.random.default_rng(8))
     assert not np.array_equal(a.played, c.played)
+
+
+def test_a_games_modifiers_do_not_depend_on_the_rest_of_the_batch():
+    """Regression: an unconditional effect once read as false when another game's
+    row carried a `behind_leader` condition and this player led."""
+    from balance.games.horsepower.context import Ctx
+    from balance.games.horsepower.draft import setup
+    from balance.games.horsepower.effects import modifier_totals
+    from balance.games.horsepower.recorder import Recorder
+    from balance.games.horsepower.turn import new_turn, play_phase, play_turn
+
+    bots = bot_table(resolve_profiles(None), MIXES[4], T, 4)
+    ctx = Ctx(T, bots, np.random.default_rng(3), Recorder())
+    st = setup(ctx, np.tile(np.arange(4), (200, 1)))
+    for _ in range(3):
+        for s in range(4):
+            play_turn(ctx, st, s)
+    idx = np.flatnonzero(st.running)
+    play_phase(ctx, st, new_turn(ctx, st, 0), idx)
+    seat = np.zeros(len(idx), int)
+    batched = modifier_totals(ctx, st, idx, seat)
+    for j, g in enumerate(idx):
+        alone = modifier_totals(ctx, st, np.array([g]), np.array([0]))
+        for name, value in alone.items():
+            assert np.array_equal(value[0], batched[name][j]), (name, g)

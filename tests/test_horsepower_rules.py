@@ -93,7 +93,7 @@ def test_3_1_at_most_one_card_of_each_type():
     hp.clear_hands(st)
     hp.no_playbooks(st)
     hp.deal(t, st, 0, {"v8_block": 5})
-    play_phase(ctx, st, new_turn(st, 0), np.arange(8))
+    play_phase(ctx, st, new_turn(ctx, st, 0), np.arange(8))
     assert (st.play[:, 0, hp.card(t, "v8_block")] == 1).all()
     assert (st.hand[:, 0, hp.card(t, "v8_block")] == 4).all()
 
@@ -104,7 +104,7 @@ def test_3_1_extra_play_allows_a_second_engine():
     hp.clear_hands(st)
     hp.no_playbooks(st)
     hp.deal(t, st, 0, {"v8_block": 3, "dual_mount_frame": 1})
-    play_phase(ctx, st, new_turn(st, 0), np.arange(8))
+    play_phase(ctx, st, new_turn(ctx, st, 0), np.arange(8))
     assert (st.play[:, 0, hp.card(t, "v8_block")] == 2).all()
 
 
@@ -115,7 +115,7 @@ def test_3_1_1_purchases_cost_3_go_to_the_garage_and_are_replaced():
     st.showroom[:] = v8
     st.coins[:, 0] = 7
     garage_before = st.garage[:, 0].sum(axis=1)
-    shop_phase(ctx, st, new_turn(st, 0), np.arange(8))
+    shop_phase(ctx, st, new_turn(ctx, st, 0), np.arange(8))
     assert (st.bought[:, 0].sum(axis=1) == 2).all() and (st.bought[:, 0, v8] >= 1).all(), "as many as coins allow"
     assert (st.coins[:, 0] == 1).all()
     assert (st.garage[:, 0].sum(axis=1) == garage_before + 2).all()
@@ -127,7 +127,7 @@ def test_3_1_1_refresh_costs_one_coin_and_discards_all_four():
     st.coins[:, 0] = 4
     old = st.showroom.copy()
     discard_before = st.showroom_discard.sum(axis=1)
-    shop_phase(ctx, st, new_turn(st, 0), np.arange(8))
+    shop_phase(ctx, st, new_turn(ctx, st, 0), np.arange(8))
     assert (st.coins[:, 0] == 3).all()
     assert (st.showroom_discard.sum(axis=1) == discard_before + 4).all()
     for g in range(8):
@@ -141,7 +141,7 @@ def test_3_1_1_parts_deck_depletion_reshuffles_the_showroom_discard():
     st.showroom_discard += st.parts
     st.parts[:] = 0
     st.coins[:, 0] = 3
-    shop_phase(ctx, st, new_turn(st, 0), np.arange(8))
+    shop_phase(ctx, st, new_turn(ctx, st, 0), np.arange(8))
     assert (st.bought[:, 0].sum(axis=1) >= 1).all()
     assert (st.showroom[:, 0] >= 0).all()
     assert (st.showroom_discard.sum(axis=1) == 0).all(), "the discard became the new Parts Deck"
@@ -158,7 +158,7 @@ def test_3_2_drive_is_played_drive_plus_one_die():
     st.play[:, 0, hp.card(T, "stock_engine")] = 1  # +2 Drive
     st.deck[:, 0, hp.card(T, "stock_engine")] -= 1
     hp.no_playbooks(st)
-    drive_phase(ctx, st, new_turn(st, 0), np.arange(G))
+    drive_phase(ctx, st, new_turn(ctx, st, 0), np.arange(G))
     counts = np.bincount(st.pos[:, 0], minlength=9)
     assert counts[:3].sum() == 0 and counts[3:9].sum() == G
     assert np.abs(counts[3:9] / G - 1 / 6).max() < 4.5 * np.sqrt(1 / 6 * 5 / 6 / G)
@@ -168,14 +168,14 @@ def test_3_2_3_a_negative_total_does_not_move():
     ctx, st = hp.batch(T, 2, games=16)
     hp.no_playbooks(st)
     st.slow[:, 1, 0] = 10  # seat 1's Road Block: seat 0 loses 10 Drive
-    drive_phase(ctx, st, new_turn(st, 0), np.arange(16))
+    drive_phase(ctx, st, new_turn(ctx, st, 0), np.arange(16))
     assert (st.pos[:, 0] == 0).all()
 
 
 def test_3_2_3_wiped_out_skips_the_drive_and_loses_the_marker():
     ctx, st = hp.batch(T, 2, games=16)
     st.wiped[:, 0] = True
-    drive_phase(ctx, st, new_turn(st, 0), np.arange(16))
+    drive_phase(ctx, st, new_turn(ctx, st, 0), np.arange(16))
     assert (st.pos[:, 0] == 0).all() and not st.wiped[:, 0].any()
 
 
@@ -261,7 +261,7 @@ def test_3_3_landing_on_an_auction_space_by_a_push_runs_the_auction():
     ctx, st = hp.batch(T, 2, games=8)
     st.pos[:, 1] = 7
     parts_before, discard_before = st.parts.sum(axis=1), st.showroom_discard.sum(axis=1)
-    move(ctx, st, new_turn(st, 0), np.arange(8), one_hot_seat(8, 2, 1), np.full((8, 2), 3), "pushed")
+    move(ctx, st, new_turn(ctx, st, 0), np.arange(8), one_hot_seat(8, 2, 1), np.full((8, 2), 3), "pushed")
     assert (st.pos[:, 1] == 10).all()
     assert (st.parts.sum(axis=1) == parts_before - 1).all(), "one card revealed"
     won = st.auction_won.sum(axis=(1, 2))
@@ -275,7 +275,7 @@ def test_5_2_incinerator_scraps_a_card_from_hand_or_garage():
     st.garage[:, 0, debris] += 1
     st.supply[:, debris] -= 1
     st.pos[:, 0] = 12
-    move(ctx, st, new_turn(st, 0), np.arange(8), one_hot_seat(8, 2, 0), np.full((8, 2), 3), "drives")
+    move(ctx, st, new_turn(ctx, st, 0), np.arange(8), one_hot_seat(8, 2, 0), np.full((8, 2), 3), "drives")
     assert (st.scrapyard[:, debris] == 1).all() and (st.garage[:, 0, debris] == 0).all()
 
 
@@ -287,8 +287,8 @@ def test_5_3_a_wiped_out_player_cannot_be_wiped_out_again():
     t = hp.tables(second_wind)
     ctx, st = hp.batch(t, 2, games=4)
     victims = one_hot_seat(4, 2, 1)
-    wipe_out(ctx, st, new_turn(st, 0), np.arange(4), victims)
-    wipe_out(ctx, st, new_turn(st, 0), np.arange(4), victims)
+    wipe_out(ctx, st, new_turn(ctx, st, 0), np.arange(4), victims)
+    wipe_out(ctx, st, new_turn(ctx, st, 0), np.arange(4), victims)
     assert st.wiped[:, 1].all() and (st.coins[:, 1] == 4).all(), "the trigger fired once"
 
 
@@ -296,7 +296,7 @@ def test_5_4_bananas_passed_through_wipe_out_and_are_removed_even_stacked():
     ctx, st = hp.batch(T, 2, games=4)
     st.bananas[:, 3] = 1
     st.bananas[:, 5] = 2
-    move(ctx, st, new_turn(st, 0), np.arange(4), one_hot_seat(4, 2, 0), np.full((4, 2), 6), "drives")
+    move(ctx, st, new_turn(ctx, st, 0), np.arange(4), one_hot_seat(4, 2, 0), np.full((4, 2), 6), "drives")
     assert st.wiped[:, 0].all() and (st.bananas.sum(axis=1) == 0).all() and (st.pos[:, 0] == 6).all()
 
 
@@ -321,7 +321,7 @@ def test_3_3_simultaneous_moves_resolve_in_turn_order_from_the_active_player():
     ctx, st = hp.batch(T, 4, games=1, watch=0)
     movers = np.ones((1, 4), bool)
     movers[0, 1] = False
-    move(ctx, st, new_turn(st, 1), np.arange(1), movers, np.full((1, 4), 2), "pushed")
+    move(ctx, st, new_turn(ctx, st, 1), np.arange(1), movers, np.full((1, 4), 2), "pushed")
     order = [int(line.split()[1]) for line in ctx.rec.lines if "pushed" in line]
     assert order == [2, 3, 0]
 
@@ -334,7 +334,7 @@ def test_3_4_end_phase_discards_and_draws_five_reshuffling_the_garage():
     st.garage[:, 0] += st.deck[:, 0]
     st.deck[:, 0] = 0
     st.deck[:, 0, hp.card(T, "stock_engine")] += 0
-    end_phase(ctx, st, new_turn(st, 0), np.arange(8))
+    end_phase(ctx, st, new_turn(ctx, st, 0), np.arange(8))
     assert (st.hand[:, 0].sum(axis=1) == 5).all()
     assert ((st.deck[:, 0] + st.garage[:, 0]).sum(axis=1) == 5).all()
     assert violations(st, T) == []
@@ -346,7 +346,7 @@ def test_3_4_expiring_cards_stay_in_play_until_the_owners_next_turn():
     st.play[:, 0, road_block] = 1
     st.parts[:, road_block] -= 1
     st.slow[:, 0, 1] = 2
-    end_phase(ctx, st, new_turn(st, 0), np.arange(4))
+    end_phase(ctx, st, new_turn(ctx, st, 0), np.arange(4))
     assert (st.lingering[:, 0, road_block] == 1).all() and (st.garage[:, 0, road_block] == 0).all()
     play_turn(ctx, st, 1)  # the slow is still on during seat 1's turn
     assert (st.slow[:, 0, 1] == 2).all()
@@ -359,7 +359,7 @@ def test_7_2_scrap_this_card_goes_to_the_scrapyard():
     ctx, st = hp.batch(T, 2, games=4)
     hp.clear_hands(st)
     hp.deal(T, st, 0, {"nitrous_tank": 1})
-    turn = new_turn(st, 0)
+    turn = new_turn(ctx, st, 0)
     play_phase(ctx, st, turn, np.arange(4))
     end_phase(ctx, st, turn, np.arange(4))
     k = hp.card(T, "nitrous_tank")
@@ -376,7 +376,7 @@ def test_6_1_reaching_50_stops_there_adds_debris_and_reshuffles():
     st.garage[:, 0] += st.hand[:, 0]
     st.hand[:, 0] = 0
     cards_before = (st.deck + st.garage)[:, 0].sum(axis=1)
-    move(ctx, st, new_turn(st, 0), np.arange(4), one_hot_seat(4, 2, 0), np.full((4, 2), 9), "drives")
+    move(ctx, st, new_turn(ctx, st, 0), np.arange(4), one_hot_seat(4, 2, 0), np.full((4, 2), 9), "drives")
     assert (st.lap[:, 0] == 2).all() and (st.pos[:, 0] == 0).all()
     assert (st.garage[:, 0].sum(axis=1) == 0).all()
     assert (st.deck[:, 0].sum(axis=1) == cards_before + 1).all()
@@ -388,7 +388,7 @@ def test_6_1_reaching_50_stops_there_adds_debris_and_reshuffles():
 def test_6_2_pit_stop_skips_a_turn_and_gains_a_playbook_or_race_through(choice):
     ctx, st = hp.batch(T, 2, games=4, profiles={"robot": {**hp.ROBOT, "pit_stop": choice}})
     st.lap[:, 0], st.lap_done[:, 0] = 2, True
-    lap_decisions(ctx, st, new_turn(st, 0), np.arange(4))
+    lap_decisions(ctx, st, new_turn(ctx, st, 0), np.arange(4))
     assert st.pit_next[:, 0].all() == (choice == "always")
     deck_before = st.playbook_deck.sum(axis=1)
     play_turn(ctx, st, 0)
@@ -405,7 +405,7 @@ def test_6_3_completing_lap_3_wins_at_once():
     ctx, st = hp.batch(T, 2, games=4)
     st.lap[:, 0], st.pos[:, 0] = 3, 49
     st.lap[:, 1], st.pos[:, 1] = 3, 49
-    complete_lap(ctx, st, new_turn(st, 0), np.arange(4), np.zeros(4, int))
+    complete_lap(ctx, st, new_turn(ctx, st, 0), np.arange(4), np.zeros(4, int))
     assert (st.winner == 0).all() and not st.running.any()
     play_rounds(ctx, st)
     assert (st.pos[:, 1] == 49).all(), "nobody moves after the game has ended"
@@ -415,11 +415,11 @@ def test_6_3_simultaneous_finish_by_an_effect_goes_to_the_first_in_turn_order():
     ctx, st = hp.batch(T, 4, games=2)
     st.lap[:], st.pos[:] = 3, 45
     movers = np.array([[True, True, False, True]] * 2)
-    move(ctx, st, new_turn(st, 2), np.arange(2), movers, np.full((2, 4), 9), "pushed")
+    move(ctx, st, new_turn(ctx, st, 2), np.arange(2), movers, np.full((2, 4), 9), "pushed")
     assert (st.winner == 3).all(), "from active seat 2: seat 3 is first clockwise"
     ctx, st = hp.batch(T, 4, games=2)
     st.lap[:], st.pos[:] = 3, 45
-    move(ctx, st, new_turn(st, 2), np.arange(2), np.ones((2, 4), bool), np.full((2, 4), 9), "pushed")
+    move(ctx, st, new_turn(ctx, st, 2), np.arange(2), np.ones((2, 4), bool), np.full((2, 4), 9), "pushed")
     assert (st.winner == 2).all(), "during the active player's turn, the active player wins"
 
 

@@ -12,8 +12,11 @@ from .context import Ctx
 from .state import State
 
 
-def card_values(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, acquire: bool = False) -> np.ndarray:
-    """(n, K) what each card is worth to the actor's bot now, with its noise.
+def card_values(
+    ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, acquire: bool = False, cards: np.ndarray | None = None
+) -> np.ndarray:
+    """What cards are worth to the actor's bot now, with its noise: (n, K) for
+    every card, or (n, J) for the given card indices `cards` (n, J).
 
     Coins fade lap by lap towards the profile's `late_coins`; when acquiring,
     a card that scraps itself keeps only part of its value.
@@ -21,10 +24,15 @@ def card_values(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, acquire
     bots, laps = ctx.bots, ctx.tables.rules.laps
     q = st.bots[idx, actor]
     late = (st.lap[idx, actor].astype(np.float32) - 1) / max(laps - 1, 1)
-    fade = 1 - (1 - bots.late_coins[q]) * late
-    value = bots.card_value[q] - bots.card_coins[q] * (1 - fade)[:, None]
+    fade = (1 - (1 - bots.late_coins[q]) * late)[:, None]
+    if cards is None:
+        value = bots.card_value[q] - bots.card_coins[q] * (1 - fade)
+        keep = bots.one_shot[None, :]
+    else:
+        value = bots.card_value[q[:, None], cards] - bots.card_coins[q[:, None], cards] * (1 - fade)
+        keep = bots.one_shot[cards]
     if acquire:
-        value = value * bots.one_shot[None, :]
+        value = value * keep
     return value + bots.noise[q][:, None] * chance.uniform(ctx.rng, value.shape)
 
 
@@ -35,21 +43,22 @@ def threshold(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, base: np.
 
 
 def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.ndarray) -> None:
-    """Each actor draws n cards into hand; an empty Deck takes the Garage reshuffled (3.4, 7.2)."""
+    """Each actor draws n cards into hand; when the Deck runs out the Garage is
+    reshuffled into it and the drawing goes on (3.4, 7.2). One actor per game."""
     if len(idx) == 0 or not (n > 0).any():
         return
-    for step in range(int(n.max())):
-        want = step < n
-        deck = st.deck[idx, actor]
-        empty = want & (deck.sum(axis=1) == 0)
-        if empty.any():
-            rows, seats = idx[empty], actor[empty]
-            deck[empty] += st.garage[rows, seats]
-            st.garage[rows, seats] = 0
-        card = chance.draw_one(ctx.rng, deck, want)
-        st.deck[idx, actor] = deck
-        got = card >= 0
-        st.hand[idx[got], actor[got], card[got]] += 1
+    deck, garage, hand = st.deck[idx, actor], st.garage[idx, actor], st.hand[idx, actor]
+    drawn = chance.draw_many(ctx.rng, deck, n)
+    short = n - drawn.sum(axis=1)
+    refill = short > 0
+    if refill.any():
+        deck[refill] += garage[refill]
+        garage[refill] = 0
+        more = deck[refill]
+        drawn[refill] += chance.draw_many(ctx.rng, more, short[refill])
+        deck[refill] = more
+    hand += drawn
+    st.deck[idx, actor], st.garage[idx, actor], st.hand[idx, actor] = deck, garage, hand
 
 
 def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:

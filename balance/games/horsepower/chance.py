@@ -20,14 +20,51 @@ def draw_one(rng: np.random.Generator, counts: np.ndarray, mask: np.ndarray) -> 
     Returns (N,) the card index drawn, -1 where the row was masked out or empty.
     """
     u = rng.random(counts.shape[0])
-    total = counts.sum(axis=1, dtype=np.int32)
+    cum = counts.cumsum(axis=1, dtype=np.int32)
+    total = cum[:, -1]
     ok = mask & (total > 0)
     pick = (u * total).astype(np.int32)
-    card = (counts.cumsum(axis=1, dtype=np.int32) <= pick[:, None]).sum(axis=1)
-    card = np.where(ok, card, -1)
+    card = np.where(ok, (cum > pick[:, None]).argmax(axis=1), -1)
     rows = np.flatnonzero(ok)
     counts[rows, card[rows]] -= 1
     return card
+
+
+def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Take min(n, total) random copies out of each row of `counts` (N, K), in
+    place, without replacement. Returns (N, K) the counts drawn.
+
+    Positions in the implicit sorted pile are chosen one by one among those not
+    yet taken (a vectorised Floyd's method), so one cumulative sum serves all draws.
+    """
+    N, K = counts.shape
+    cum = counts.cumsum(axis=1, dtype=np.int32)
+    total = cum[:, -1] if K else np.zeros(N, np.int32)
+    take = np.minimum(n, total)
+    chosen: list[np.ndarray] = []  # ascending per row: positions already taken
+    drawn = np.zeros_like(counts)
+    rows = np.arange(N)
+    for i in range(int(take.max(initial=0))):
+        u = rng.random(N)
+        live = i < take
+        pos = (u * np.maximum(total - i, 1)).astype(np.int32)
+        for c in chosen:  # skip over taken positions, in ascending order
+            pos += pos >= c
+        card = (cum > pos[:, None]).argmax(axis=1)
+        drawn[rows[live], card[live]] += 1  # one card per row and step: no repeated index
+        chosen = sorted_insert(chosen, np.where(live, pos, np.iinfo(np.int32).max))
+    counts -= drawn
+    return drawn
+
+
+def sorted_insert(chosen: list[np.ndarray], new: np.ndarray) -> list[np.ndarray]:
+    """Insert `new` into the per-row ascending columns `chosen`."""
+    out, carry = [], new
+    for c in chosen:
+        out.append(np.minimum(c, carry))
+        carry = np.maximum(c, carry)
+    out.append(carry)
+    return out
 
 
 def roll(rng: np.random.Generator, shape: tuple[int, ...], sides: int) -> np.ndarray:

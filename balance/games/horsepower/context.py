@@ -16,6 +16,18 @@ from .recorder import Recorder
 OP = {name: i for i, name in enumerate(V.OPS)}
 INSTANT_KINDS = ("instant", "duration")
 
+# What modifier ops add up to: one column each (extra plays by type). Rerolls
+# take the highest threshold, not a sum, so they have no column.
+MOD_COLUMNS: tuple[str, ...] = (
+    "drive",
+    "dice_sum",
+    "dice_best",
+    "discount",
+    "free_refresh",
+    "hand_size",
+    *(f"extra_{t}" for t in V.PLAYABLE_TYPES),
+)
+
 
 @dataclass(frozen=True)
 class RowGroup:
@@ -32,16 +44,27 @@ class Lookups:
     instant_rows: np.ndarray  # (R,) effect rows of instant and duration ops (cards and Playbooks)
     card_fires: np.ndarray  # (K + 1, R) int8: card k played fires these instant rows; row K (= card -1) fires none
     trigger_fires: np.ndarray  # (T, B, R) int8: Playbook b fires these instant rows on trigger t
+    trigger_playbooks: tuple[np.ndarray, ...]  # per trigger t: the Playbooks with instant effects on it
     groups: tuple[RowGroup, ...]
+    group_of: np.ndarray  # (R,) the group of each instant row
     modifier_rows: np.ndarray  # (M,) effect rows of modifier ops
     modifier_card: np.ndarray  # (M,) card index, -1 for a Playbook row
     modifier_playbook: np.ndarray  # (M,) Playbook index, -1 for a card row
     modifier_when: np.ndarray  # (M,) TRIGGERS code, NONE for a card row
+    modifier_op: np.ndarray  # (M,) op code
+    modifier_column: np.ndarray  # (M,) index into MOD_COLUMNS, -1 for a reroll
+    modifier_plain: np.ndarray  # (M,) bool: no condition, no counter, not a reroll: a fixed amount per copy
+    card_mod: np.ndarray  # (K, C) float32: plain card modifiers per copy in play, by MOD_COLUMNS
+    playbook_mod: dict[str, np.ndarray]  # trigger -> (B, C) float32: plain Playbook modifiers
+    conditional_extra_play: bool  # some extra_play effect has a condition or counter
+    turn_start_modifiers: np.ndarray  # Playbooks with turn_start modifier effects
     scrap_this: np.ndarray  # (K,) bool: the card scraps itself when played
     is_expires: np.ndarray  # (K,) bool
     is_puzzle: np.ndarray  # (K,) bool
     playable: np.ndarray  # (K,) bool
     type_of: np.ndarray  # (K,) int8
+    type_bit: np.ndarray  # (K,) int32: 1 << type for playable cards, 0 for Debris
+    cards_of_type: tuple[np.ndarray, ...]  # per playable type: indices of its cards
 
 
 def build_lookups(tables: Tables) -> Lookups:
@@ -65,23 +88,67 @@ def build_lookups(tables: Tables) -> Lookups:
     groups = tuple(
         RowGroup(list(V.OPS)[op], target, zone, np.array(cols)) for (op, target, zone), cols in sorted(keys.items())
     )
+    group_of = np.zeros(len(instant), np.int32)
+    for i, group in enumerate(groups):
+        group_of[group.cols] = i
     modifier = np.flatnonzero(row_kind == "modifier")
+    column = np.full(len(modifier), -1)
+    for i, r in enumerate(modifier):
+        op = list(V.OPS)[e.op[r]]
+        if op == "dice":
+            column[i] = MOD_COLUMNS.index("dice_best" if V.DICE_KEEP[e.keep[r]] == "best" else "dice_sum")
+        elif op == "extra_play":
+            column[i] = MOD_COLUMNS.index(f"extra_{V.PLAYABLE_TYPES[e.card_type[r]]}")
+        elif op != "reroll":
+            column[i] = MOD_COLUMNS.index(op)
+    conditional = (
+        (e.if_played != 0)
+        | (e.if_leading != NONE)
+        | (e.if_last != NONE)
+        | (e.if_laps != 0)
+        | (e.if_min_coins != 0)
+        | (e.if_min_puzzle != 0)
+        | (e.if_behind_leader != 0)
+        | (e.per != NONE)
+    )[modifier]
+    plain = ~conditional & (column >= 0)
+    card_mod = np.zeros((K, len(MOD_COLUMNS)), np.float32)
+    playbook_mod = {t: np.zeros((B, len(MOD_COLUMNS)), np.float32) for t in ("always", "turn_start")}
+    for i in np.flatnonzero(plain):
+        r = modifier[i]
+        if e.owner_is_playbook[r]:
+            playbook_mod[V.TRIGGERS[e.trigger[r]]][e.owner[r], column[i]] += e.value[r]
+        else:
+            card_mod[e.owner[r], column[i]] += e.value[r]
     scrap_this = np.zeros(K, bool)
     scrap_this[e.owner[is_scrap_this & ~e.owner_is_playbook]] = True
     return Lookups(
         instant_rows=instant,
         card_fires=card_fires,
         trigger_fires=trigger_fires,
+        trigger_playbooks=tuple(np.flatnonzero(trigger_fires[t].any(axis=1)) for t in range(len(V.TRIGGERS))),
         groups=groups,
+        group_of=group_of,
         modifier_rows=modifier,
         modifier_card=np.where(e.owner_is_playbook[modifier], -1, e.owner[modifier]),
         modifier_playbook=np.where(e.owner_is_playbook[modifier], e.owner[modifier], -1),
         modifier_when=e.trigger[modifier],
+        modifier_op=e.op[modifier],
+        modifier_column=column,
+        modifier_plain=plain,
+        card_mod=card_mod,
+        playbook_mod=playbook_mod,
+        conditional_extra_play=bool(((e.op[modifier] == OP["extra_play"]) & ~plain).any()),
+        turn_start_modifiers=np.unique(
+            e.owner[modifier][e.owner_is_playbook[modifier] & (e.trigger[modifier] == V.TRIGGERS.index("turn_start"))]
+        ),
         scrap_this=scrap_this,
         is_expires=tables.cards.has_flag("E"),
         is_puzzle=tables.cards.has_flag("P"),
         playable=tables.cards.type != V.CARD_TYPES.index("debris"),
         type_of=tables.cards.type,
+        type_bit=np.where(tables.cards.type < len(V.PLAYABLE_TYPES), 1 << tables.cards.type.astype(np.int32), 0),
+        cards_of_type=tuple(np.flatnonzero(tables.cards.type == t) for t in range(len(V.PLAYABLE_TYPES))),
     )
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import vocabulary as V
 from .compile import NONE
-from .context import OP, Ctx
+from .context import MOD_COLUMNS, OP, Ctx
 from .state import State
 
 TARGET = {name: i for i, name in enumerate(V.TARGETS)}
@@ -30,18 +30,14 @@ class Turn:
     scrap_at_end: np.ndarray  # (G, K) int16: played cards that scrap themselves at the End Phase
     start_mods: dict[str, np.ndarray]  # modifier -> (G,) turn_start Playbook totals this turn ((G, 5) for extra_play)
     refreshes: np.ndarray  # (G,) int16: Showroom refreshes made this turn
-
-
-def progress(st: State, L: int) -> np.ndarray:
-    """(G, P) race progress: laps done times L plus the space."""
-    return (st.lap.astype(np.int32) - 1) * L + st.pos
+    plain: np.ndarray  # (G, C) float32: plain modifiers of the active seat (its always-Playbooks and cards in play)
 
 
 @dataclass
 class Situation:
     """What conditions and counters read, for (idx, actor)."""
 
-    prog: np.ndarray  # (n, P)
+    prog: np.ndarray  # (n, P) race progress: laps done times L plus the space
     mine: np.ndarray  # (n,)
     rank: np.ndarray  # (n, P) seats clockwise from the actor: 0 = actor, 1 = next...
     play: np.ndarray  # (n, K) the actor's play area this turn
@@ -49,7 +45,7 @@ class Situation:
 
 def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> Situation:
     P = st.lap.shape[1]
-    prog = progress(st, ctx.tables.rules.track_length)[idx]
+    prog = (st.lap[idx].astype(np.int32) - 1) * ctx.tables.rules.track_length + st.pos[idx]
     n = len(idx)
     return Situation(
         prog=prog,
@@ -92,9 +88,8 @@ def conditions(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
     ok = np.ones((n, len(rows)), bool)
     played = e.if_played[rows]
     if played.any():
-        present = np.zeros(n, np.int32)
-        for t in range(len(V.PLAYABLE_TYPES)):
-            present |= ((sit.play * (look.type_of == t)).sum(axis=1) > 0).astype(np.int32) << t
+        bits = np.where(sit.play > 0, look.type_bit[None, :], 0)
+        present = np.bitwise_or.reduce(bits, axis=1)
         ok &= (present[:, None] & played[None, :]) == played[None, :]
     others = sit.rank > 0
     for column, test in ((e.if_leading, "leading"), (e.if_last, "last")):
@@ -111,14 +106,15 @@ def conditions(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
         ok &= (laps[None, :] == 0) | ((bit[:, None] & laps[None, :]) != 0)
     coins = e.if_min_coins[rows]
     if coins.any():
-        ok &= st.coins[idx, actor][:, None] >= coins[None, :]
+        ok &= (coins[None, :] == 0) | (st.coins[idx, actor][:, None] >= coins[None, :])
     puzzle = e.if_min_puzzle[rows]
     if puzzle.any():
-        ok &= (sit.play * look.is_puzzle).sum(axis=1)[:, None] >= puzzle[None, :]
+        ok &= (puzzle[None, :] == 0) | ((sit.play * look.is_puzzle).sum(axis=1)[:, None] >= puzzle[None, :])
     behind = e.if_behind_leader[rows]
     if behind.any():
         lead = np.where(others, sit.prog, -(10**6)).max(axis=1)
-        ok &= (lead - sit.mine)[:, None] >= behind[None, :]
+        # 0 means "no condition": a leader is behind by a negative amount
+        ok &= (behind[None, :] == 0) | ((lead - sit.mine)[:, None] >= behind[None, :])
     return ok
 
 
@@ -144,50 +140,66 @@ def per_counts(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
     return out
 
 
+def plain_modifiers(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> np.ndarray:
+    """(n, C) the plain modifiers of the actor's cards in play and `always` Playbooks."""
+    look = ctx.look
+    total = st.playbooks[idx, actor].astype(np.float32) @ look.playbook_mod["always"]
+    return total + st.play[idx, actor].astype(np.float32) @ look.card_mod
+
+
 def modifier_totals(
-    ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, when: str = "always"
+    ctx: Ctx,
+    st: State,
+    idx: np.ndarray,
+    actor: np.ndarray,
+    when: str = "always",
+    plain: np.ndarray | None = None,
+    ops: tuple[str, ...] | None = None,
 ) -> dict[str, np.ndarray]:
     """Totals of modifier ops for the actor: its cards in play plus its Playbooks'
-    `always` effects, or (when='turn_start') only its Playbooks' turn_start ones."""
+    `always` effects, or (when='turn_start') only its Playbooks' turn_start ones.
+
+    Plain modifiers (a fixed amount per copy) are one matrix product; only the
+    rows with conditions, counters or rerolls are evaluated one by one, and only
+    in the games where they are in play. The engine passes `plain` (kept up to
+    date card by card during the turn) to skip even that product, and `ops`
+    when it needs only some totals."""
     look, e = ctx.look, ctx.tables.effects
     n = len(idx)
-    rows = look.modifier_rows
-    trig = TRIGGER[when]
-    fire = np.zeros((n, len(rows)), np.int32)
     pb = st.playbooks[idx, actor]
     is_pb = look.modifier_playbook >= 0
-    pb_rows = is_pb & (look.modifier_when == trig)
-    if pb_rows.any():
-        fire[:, pb_rows] = pb[:, look.modifier_playbook[pb_rows]]
+    slow = ~look.modifier_plain & np.where(is_pb, look.modifier_when == TRIGGER[when], when == "always")
+    if ops is not None:  # the caller reads only these: skip the other conditional rows
+        slow &= np.isin(look.modifier_op, [OP[o] for o in ops])
     if when == "always":
-        card_rows = ~is_pb
-        if card_rows.any():
-            fire[:, card_rows] = st.play[idx, actor][:, look.modifier_card[card_rows]]
-    out = {
-        name: np.zeros(n, np.int32)
-        for name in ("drive", "dice_sum", "dice_best", "reroll", "discount", "free_refresh", "hand_size")
-    }
-    out["extra_play"] = np.zeros((n, len(V.PLAYABLE_TYPES)), np.int32)
-    active = fire.any(axis=0)
-    if not active.any():
-        return out
-    rows, fire = rows[active], fire[:, active]
-    sit = situation(ctx, st, idx, actor)
-    amount = fire * conditions(ctx, st, idx, actor, rows, sit) * per_counts(ctx, st, idx, actor, rows, sit)
-    value = e.value[rows].astype(np.int32)
-    ops = e.op[rows]
-    total = amount * value[None, :]
-    out["drive"] = total[:, ops == OP["drive"]].sum(axis=1)
-    dice = ops == OP["dice"]
-    best = e.keep[rows] == V.DICE_KEEP.index("best")
-    out["dice_sum"] = total[:, dice & ~best].sum(axis=1)
-    out["dice_best"] = total[:, dice & best].sum(axis=1)
-    reroll = ops == OP["reroll"]
-    if reroll.any():
-        out["reroll"] = np.where(amount[:, reroll] > 0, value[reroll][None, :], 0).max(axis=1)
-    for name in ("discount", "free_refresh", "hand_size"):
-        out[name] = total[:, ops == OP[name]].sum(axis=1)
-    extra = ops == OP["extra_play"]
-    for col in np.flatnonzero(extra):
-        out["extra_play"][:, e.card_type[rows[col]]] += total[:, col]
+        play = st.play[idx, actor]
+        total = plain_modifiers(ctx, st, idx, actor) if plain is None else plain.copy()
+    else:
+        total = pb.astype(np.float32) @ look.playbook_mod[when]
+    reroll = np.zeros(n, np.int32)
+    if slow.any():
+        pos = np.flatnonzero(slow)
+        fire = np.where(
+            is_pb[pos][None, :],
+            pb[:, np.maximum(look.modifier_playbook[pos], 0)],
+            play[:, np.maximum(look.modifier_card[pos], 0)] if when == "always" else 0,
+        ).astype(np.int32)
+        games = fire.any(axis=1)
+        if games.any():
+            sub, who, fire = idx[games], actor[games], fire[games]
+            rows = look.modifier_rows[pos]
+            sit = situation(ctx, st, sub, who)
+            amount = fire * conditions(ctx, st, sub, who, rows, sit) * per_counts(ctx, st, sub, who, rows, sit)
+            value = e.value[rows].astype(np.int32)
+            column = look.modifier_column[pos]
+            summed = column >= 0
+            onehot = np.zeros((len(pos), len(MOD_COLUMNS)), np.float32)
+            onehot[np.flatnonzero(summed), column[summed]] = 1
+            total[games] += (amount * value[None, :]).astype(np.float32) @ onehot
+            if (~summed).any():
+                reroll[games] = np.where(amount[:, ~summed] > 0, value[~summed][None, :], 0).max(axis=1)
+    total = np.rint(total).astype(np.int32)
+    out = {name: total[:, i] for i, name in enumerate(MOD_COLUMNS[:6])}
+    out["reroll"] = reroll
+    out["extra_play"] = total[:, 6:]
     return out

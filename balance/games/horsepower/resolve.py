@@ -24,46 +24,50 @@ def fire_card(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, card: np.ndarray
 
 
 def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, trigger: str) -> None:
-    """The actor's Playbook effects with this trigger."""
-    table = ctx.look.trigger_fires[TRIGGER[trigger]]
-    if len(idx) == 0 or not table.any():
+    """The actor's Playbook effects with this trigger, in the games where it owns one."""
+    t = TRIGGER[trigger]
+    books = ctx.look.trigger_playbooks[t]  # the few Playbooks with effects on this trigger
+    if len(idx) == 0 or len(books) == 0:
         return
-    owned = st.playbooks[idx, actor].astype(np.int32)
-    fire = owned @ table
+    owned = st.playbooks[idx[:, None], actor[:, None], books[None, :]].astype(np.int32)  # (n, b)
+    games = owned.any(axis=1)
+    if not games.any():
+        return
+    idx, actor, owned = idx[games], actor[games], owned[games]
     if ctx.rec.on:
         names = ctx.tables.playbooks.names
-        firing = owned * table.any(axis=1)[None, :]
         ctx.rec.say(
-            idx[firing.any(axis=1)],
+            idx,
             lambda j: (
-                f"  Playbook {', '.join(names[b] for b in np.flatnonzero(firing[firing.any(axis=1)][j]))}"
-                f" ({trigger.replace('_', ' ')}) for seat {actor[firing.any(axis=1)][j]}:"
+                f"  Playbook {', '.join(names[b] for b in books[owned[j] > 0])}"
+                f" ({trigger.replace('_', ' ')}) for seat {actor[j]}:"
             ),
         )
-    fire_instants(ctx, st, turn, idx, actor, fire)
+    fire_instants(ctx, st, turn, idx, actor, owned @ ctx.look.trigger_fires[t][books])
 
 
 def fire_instants(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, fire: np.ndarray) -> None:
-    live = st.running[idx]
-    fire = fire * live[:, None]
-    cols = np.flatnonzero(fire.any(axis=0))
-    if len(cols) == 0:
+    """Resolve the instant rows `fire` (n, R) says fired: conditions, counters,
+    then each group of rows (one op and target) applied to the games it hit."""
+    fire = fire * st.running[idx][:, None]
+    games = fire.any(axis=1)
+    if not games.any():
         return
+    idx, actor, fire = idx[games], actor[games], fire[games]
+    cols = np.flatnonzero(fire.any(axis=0))
     look, e = ctx.look, ctx.tables.effects
     rows = look.instant_rows[cols]
     sit = situation(ctx, st, idx, actor)
     fired = fire[:, cols] * conditions(ctx, st, idx, actor, rows, sit)
-    amount = np.zeros(fire.shape, np.int32)
-    amount[:, cols] = fired * per_counts(ctx, st, idx, actor, rows, sit) * e.value[rows].astype(np.int32)[None, :]
-    hit = np.zeros(fire.shape, bool)
-    hit[:, cols] = fired > 0
-    for group in look.groups:
-        if not hit[:, group.cols].any():
-            continue
-        a = amount[:, group.cols].sum(axis=1)
-        m = hit[:, group.cols].any(axis=1) & st.running[idx]
+    amount = fired * per_counts(ctx, st, idx, actor, rows, sit) * e.value[rows].astype(np.int32)[None, :]
+    groups = look.group_of[cols]
+    for group in np.unique(groups):
+        mine = groups == group
+        m = (fired[:, mine] > 0).any(axis=1) & st.running[idx]
         if m.any():
-            _apply(ctx, st, turn, group.op, group.target, group.scrap_from, idx[m], actor[m], a[m])
+            spec = look.groups[group]
+            a = amount[:, mine].sum(axis=1)
+            _apply(ctx, st, turn, spec.op, spec.target, spec.scrap_from, idx[m], actor[m], a[m])
 
 
 def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx, actor, a) -> None:
@@ -188,11 +192,15 @@ def move(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, movers: np.ndarray, d
         g, d = idx[m], delta[m, p]
         old = st.pos[g, p].astype(np.int32)
         new = np.clip(old + d, 0, L)
-        lo, hi = np.minimum(old, new), np.maximum(old, new)
-        # the spaces passed through or landed on, never the one left
-        path = (spaces[None, :] >= lo[:, None]) & (spaces[None, :] <= hi[:, None]) & (spaces[None, :] != old[:, None])
-        hits = (st.bananas[g] * path).sum(axis=1)
-        st.bananas[g] = np.where(path, 0, st.bananas[g])
+        hits = np.zeros(len(g), np.int32)
+        peeled = st.bananas[g].any(axis=1)  # only games with Bananas on the track need the path
+        if peeled.any():
+            b, o, nw = g[peeled], old[peeled], new[peeled]
+            lo, hi = np.minimum(o, nw), np.maximum(o, nw)
+            # the spaces passed through or landed on, never the one left
+            path = (spaces[None, :] >= lo[:, None]) & (spaces[None, :] <= hi[:, None]) & (spaces[None, :] != o[:, None])
+            hits[peeled] = (st.bananas[b] * path).sum(axis=1)
+            st.bananas[b] = np.where(path, 0, st.bananas[b])
         st.pos[g, p] = new
         if ctx.rec.on:
             ctx.rec.say(

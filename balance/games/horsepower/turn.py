@@ -15,8 +15,8 @@ import numpy as np
 from . import chance
 from . import vocabulary as V
 from .actions import card_values, draw_cards, fill_showroom, reveal_part, threshold
-from .context import Ctx
-from .effects import Turn, modifier_totals
+from .context import MOD_COLUMNS, Ctx
+from .effects import Turn, modifier_totals, plain_modifiers
 from .resolve import fire_card, fire_trigger, in_turn_order, move
 from .state import State
 
@@ -25,7 +25,8 @@ EXTRA_PLAY_ROUNDS = 2  # how many times extra plays (extra_play) are offered aft
 SHOP_STEPS = 8  # buys plus refreshes a bot may make in one turn, at most
 
 
-def new_turn(st: State, seat: int) -> Turn:
+def new_turn(ctx: Ctx, st: State, seat: int) -> Turn:
+    """Bookkeeping for seat's turn; its plain modifiers start from what it has in play now."""
     G, P, K = st.shape
     n_types = len(V.PLAYABLE_TYPES)
     no_mods = {
@@ -33,13 +34,21 @@ def new_turn(st: State, seat: int) -> Turn:
         for name in ("drive", "dice_sum", "dice_best", "reroll", "discount", "free_refresh", "hand_size")
     }
     no_mods["extra_play"] = np.zeros((G, n_types), np.int32)
-    return Turn(seat=seat, scrap_at_end=np.zeros((G, K), np.int16), start_mods=no_mods, refreshes=np.zeros(G, np.int16))
+    plain = np.zeros((G, len(MOD_COLUMNS)), np.float32)
+    live = np.flatnonzero(st.running)
+    plain[live] = plain_modifiers(ctx, st, live, np.full(len(live), seat))
+    return Turn(
+        seat=seat,
+        scrap_at_end=np.zeros((G, K), np.int16),
+        start_mods=no_mods,
+        refreshes=np.zeros(G, np.int16),
+        plain=plain,
+    )
 
 
 def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     G, P, K = st.shape
     act = st.running.copy()
-    turn = new_turn(st, seat)
     s = seat
     # Start of turn: this seat's (E) cards expire, its shield and slows end (3.4, 7.2).
     st.garage[act, s] += st.lingering[act, s]
@@ -50,6 +59,7 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     lap_index = np.clip(st.lap[act, s] - 1, 0, st.lap_turns.shape[2] - 1)
     st.lap_turns[np.flatnonzero(act), s, lap_index] += 1
 
+    turn = new_turn(ctx, st, seat)  # after expiry: the play area is empty now
     pit = act & st.pit_next[:, s]
     if pit.any():
         pit_stop(ctx, st, turn, np.flatnonzero(pit))
@@ -58,8 +68,11 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
         if ctx.rec.on:
             ctx.rec.say(idx, lambda j: _turn_header(ctx, st, idx[j], s))
         actor = np.full(len(idx), s)
-        for name, value in modifier_totals(ctx, st, idx, actor, when="turn_start").items():
-            turn.start_mods[name][idx] = value
+        books = ctx.look.turn_start_modifiers
+        owns = st.playbooks[idx[:, None], s, books[None, :]].any(axis=1) if len(books) else np.zeros(len(idx), bool)
+        if owns.any():
+            for name, value in modifier_totals(ctx, st, idx[owns], actor[owns], when="turn_start").items():
+                turn.start_mods[name][idx[owns]] = value
         fire_trigger(ctx, st, turn, idx, actor, "turn_start")
         play_phase(ctx, st, turn, idx)
         shop_phase(ctx, st, turn, idx)
@@ -81,9 +94,12 @@ def _cards_text(ctx: Ctx, counts: np.ndarray) -> str:
     return ", ".join(f"{names[k]}" + (f" x{counts[k]}" if counts[k] > 1 else "") for k in np.flatnonzero(counts)) or "-"
 
 
-def _merged_mods(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> dict[str, np.ndarray]:
-    """Modifiers in force now: cards in play, `always` Playbooks, and this turn's turn_start ones."""
-    mods = modifier_totals(ctx, st, idx, np.full(len(idx), turn.seat))
+def _merged_mods(
+    ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, ops: tuple[str, ...] | None = None
+) -> dict[str, np.ndarray]:
+    """Modifiers in force now: cards in play, `always` Playbooks, and this turn's
+    turn_start ones (only `ops` evaluated exactly, when given)."""
+    mods = modifier_totals(ctx, st, idx, np.full(len(idx), turn.seat), plain=turn.plain[idx], ops=ops)
     return {name: value + turn.start_mods[name][idx] for name, value in mods.items()}
 
 
@@ -96,28 +112,38 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     actor = np.full(len(idx), s)
 
     def play_one(t: int, allowed: np.ndarray) -> None:
-        hand = st.hand[idx, s]
-        cand = (hand > 0) & (look.type_of == t)[None, :] & look.playable[None, :]
-        cand &= (allowed & st.running[idx])[:, None]
-        if not cand.any():
+        cols = look.cards_of_type[t]  # the playable cards of type t
+        pos = np.flatnonzero(allowed & st.running[idx])
+        cand = st.hand[idx[pos][:, None], s, cols[None, :]] > 0  # (m, J)
+        has = cand.any(axis=1)
+        pos, cand = pos[has], cand[has]
+        if len(pos) == 0:
             return
-        value = np.where(cand, card_values(ctx, st, idx, actor), -np.inf)
-        k = value.argmax(axis=1)
-        go = cand.any(axis=1) & (value[np.arange(len(idx)), k] > threshold(ctx, st, idx, actor))
-        g, k = idx[go], k[go]
+        g, who = idx[pos], actor[pos]
+        value = card_values(ctx, st, g, who, cards=np.broadcast_to(cols, cand.shape))
+        value = np.where(cand, value, -np.inf)
+        pick = value.argmax(axis=1)
+        go = value[np.arange(len(pos)), pick] > threshold(ctx, st, g, who)
+        g, k = g[go], cols[pick[go]]
         st.hand[g, s, k] -= 1
         st.play[g, s, k] += 1
         st.played[g, s, k] += 1
-        played_n[go, t] += 1
+        played_n[pos[go], t] += 1
         turn.scrap_at_end[g, k] += look.scrap_this[k]
+        turn.plain[g] += look.card_mod[k]
         if ctx.rec.on:
             ctx.rec.say(g, lambda j: f"  plays {ctx.tables.cards.names[k[j]]}")
         fire_card(ctx, st, turn, g, k)
 
     for t in PLAY_ORDER:
         play_one(t, played_n[:, t] < limits[t])
+    extra_cols = slice(MOD_COLUMNS.index("extra_engine"), None)
     for _ in range(EXTRA_PLAY_ROUNDS):
-        allowance = limits[None, :] + _merged_mods(ctx, st, turn, idx)["extra_play"]
+        if look.conditional_extra_play:
+            extra = _merged_mods(ctx, st, turn, idx, ops=("extra_play",))["extra_play"]
+        else:  # only plain extra plays exist: no need to evaluate conditions
+            extra = np.rint(turn.plain[idx, extra_cols]).astype(np.int32) + turn.start_mods["extra_play"][idx]
+        allowance = limits[None, :] + extra
         more = played_n < allowance
         if not more.any():
             break
@@ -129,65 +155,65 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
 def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     """3.1.1: buy from the Showroom and refresh it, as often as coins allow."""
     rules, s = ctx.tables.rules, turn.seat
-    n = len(idx)
-    rows = np.arange(n)
-    actor = np.full(n, s)
-    mods = _merged_mods(ctx, st, turn, idx)
-    free_left = mods["free_refresh"].copy()
-    q = st.bots[idx, s]
-    done = np.zeros(n, bool)
+    mods = _merged_mods(ctx, st, turn, idx, ops=("discount", "free_refresh"))
+    discount = np.zeros(st.coins.shape[0], np.int32)
+    discount[idx] = mods["discount"]
+    free_left = np.zeros(st.coins.shape[0], np.int32)
+    free_left[idx] = mods["free_refresh"]
+    shopping = idx[st.running[idx]]
     for _ in range(SHOP_STEPS):
-        live = ~done & st.running[idx]
-        if not live.any():
+        if len(shopping) == 0:
             break
-        show = st.showroom[idx]
-        coins = st.coins[idx, s].astype(np.int32)
-        price = np.maximum(ctx.tables.cards.cost[np.maximum(show, 0)] - mods["discount"][:, None], 0)
+        g = shopping
+        n = len(g)
+        rows = np.arange(n)
+        actor = np.full(n, s)
+        q = st.bots[g, s]
+        show = st.showroom[g]
+        coins = st.coins[g, s].astype(np.int32)
+        price = np.maximum(ctx.tables.cards.cost[np.maximum(show, 0)] - discount[g][:, None], 0)
         can = (show >= 0) & (price <= coins[:, None])
-        value = card_values(ctx, st, idx, actor, acquire=True)[rows[:, None], np.maximum(show, 0)]
+        value = card_values(ctx, st, g, actor, acquire=True, cards=np.maximum(show, 0))
         value = np.where(can, value, -np.inf)
         slot = value.argmax(axis=1)
-        buy = live & can.any(axis=1) & (value[rows, slot] > threshold(ctx, st, idx, actor, ctx.bots.buy_min[q]))
+        buy = can.any(axis=1) & (value[rows, slot] > threshold(ctx, st, g, actor, ctx.bots.buy_min[q]))
 
-        pay = np.where(free_left > 0, 0, rules.refresh_cost)
-        stock = st.parts[idx].sum(axis=1) + st.showroom_discard[idx].sum(axis=1)
+        pay = np.where(free_left[g] > 0, 0, rules.refresh_cost)
+        stock = st.parts[g].sum(axis=1) + st.showroom_discard[g].sum(axis=1)
         cheapest = np.where(show >= 0, price, 10**6).min(axis=1)
-        room = live & ~buy & (turn.refreshes[idx] < ctx.bots.refreshes[q]) & (coins >= pay) & (stock > 0)
+        room = ~buy & (turn.refreshes[g] < ctx.bots.refreshes[q]) & (coins >= pay) & (stock > 0)
         noise = ctx.bots.noise[q]
         still_afford = (coins - pay >= np.minimum(cheapest, rules.purchase_cost)).astype(np.float32)
         refresh = room & ((1 - noise) * still_afford + noise * chance.uniform(ctx.rng, (n,)) > 0.5)
 
         if buy.any():
-            g, sl = idx[buy], slot[buy]
-            card = st.showroom[g, sl]
-            st.coins[g, s] -= price[buy, sl].astype(np.int16)
-            st.garage[g, s, card] += 1
-            st.bought[g, s, card] += 1
-            st.showroom[g, sl] = -1
+            b, sl = g[buy], slot[buy]
+            card = st.showroom[b, sl]
+            paid = price[buy, sl]
+            st.coins[b, s] -= paid.astype(np.int16)
+            st.garage[b, s, card] += 1
+            st.bought[b, s, card] += 1
+            st.showroom[b, sl] = -1
             if ctx.rec.on:
-                ctx.rec.say(g, lambda j: f"  buys {ctx.tables.cards.names[card[j]]} for {price[buy, sl][j]} coin(s)")
-            fill_showroom(ctx, st, g, sl)
-            fire_trigger(ctx, st, turn, g, np.full(len(g), s), "buy")
+                ctx.rec.say(b, lambda j: f"  buys {ctx.tables.cards.names[card[j]]} for {paid[j]} coin(s)")
+            fill_showroom(ctx, st, b, sl)
+            fire_trigger(ctx, st, turn, b, np.full(len(b), s), "buy")
         if refresh.any():
-            g = idx[refresh]
-            st.coins[g, s] -= pay[refresh].astype(np.int16)
-            free_left[refresh] -= (pay[refresh] == 0).astype(np.int32)
-            turn.refreshes[g] += 1
-            old = st.showroom[g]
+            r = g[refresh]
+            cost = pay[refresh]
+            st.coins[r, s] -= cost.astype(np.int16)
+            free_left[r] -= (cost == 0).astype(np.int32)
+            turn.refreshes[r] += 1
+            old = st.showroom[r]
             for slot_i in range(old.shape[1]):
                 has = old[:, slot_i] >= 0
-                np.add.at(st.showroom_discard, (g[has], old[has, slot_i]), 1)
-            st.showroom[g] = -1
+                np.add.at(st.showroom_discard, (r[has], old[has, slot_i]), 1)
+            st.showroom[r] = -1
             for slot_i in range(old.shape[1]):
-                st.showroom[g, slot_i] = reveal_part(ctx, st, g)
+                st.showroom[r, slot_i] = reveal_part(ctx, st, r)
             if ctx.rec.on:
-                ctx.rec.say(
-                    g,
-                    lambda j: (
-                        f"  refreshes the Showroom ({'free' if pay[refresh][j] == 0 else f'{pay[refresh][j]} coin'})"
-                    ),
-                )
-        done |= ~(buy | refresh)
+                ctx.rec.say(r, lambda j: f"  refreshes the Showroom ({'free' if cost[j] == 0 else f'{cost[j]} coin'})")
+        shopping = g[(buy | refresh) & st.running[g]]
 
 
 def roll_drive(ctx: Ctx, mods: dict[str, np.ndarray]) -> np.ndarray:
@@ -224,7 +250,7 @@ def drive_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     g = idx[go]
     if len(g) == 0:
         return
-    mods = _merged_mods(ctx, st, turn, g)
+    mods = _merged_mods(ctx, st, turn, g, ops=("drive", "dice", "reroll"))
     dice, rolled = roll_drive(ctx, mods)
     slowed = st.slow[g, :, s].sum(axis=1)
     total = mods["drive"] + rolled - slowed
@@ -251,7 +277,7 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     g = idx[st.running[idx]]
     if len(g) == 0:
         return
-    extra = _merged_mods(ctx, st, turn, g)["hand_size"]
+    extra = _merged_mods(ctx, st, turn, g, ops=("hand_size",))["hand_size"]
     play = st.play[g, s]
     scrap = np.minimum(turn.scrap_at_end[g], play)
     play = play - scrap
