@@ -24,10 +24,12 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
-# The default scenario's report. Until the engine lands this stops after
-# checking the card database.
+# The default scenario's report. Until `balance run` and `balance report`
+# land it checks the card database and traces one game of the default scenario.
 report: install
 	$(BIN)/balance validate cards.yaml
+	$(BIN)/balance trace scenarios/four-player-mixed.yaml --seed 1 > reports/trace-four-player-mixed-seed1.txt
+	@echo "wrote reports/trace-four-player-mixed-seed1.txt"
 
 # The whole suite; pytest exits 5 when no test ran, and make fails with it.
 test: dev
@@ -37,8 +39,10 @@ lint: dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Speed figures for docs/performance.md (a few minutes; nothing is asserted).
 bench: install
 	$(BIN)/python scripts/bench_load.py
+	$(BIN)/python scripts/bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -436,3 +436,39 @@ def test_a_game_nobody_can_finish_stops_at_the_round_cap():
     ctx, st = hp.batch(t, 3, games=16)
     play_rounds(ctx, st)
     assert (st.winner == -1).all() and (st.round == 12).all() and (st.lap == 1).all()
+
+
+def test_7_2_draw_from_an_empty_deck_reshuffles_the_garage():
+    from balance.games.horsepower.actions import draw_cards
+
+    ctx, st = hp.batch(T, 2, games=8)
+    st.garage[:, 0] += st.deck[:, 0]
+    st.deck[:, 0] = 0
+    st.deck[:, 0, hp.card(T, "stock_engine")] += 0
+    garage = st.garage[:, 0].sum(axis=1).copy()
+    hand = st.hand[:, 0].sum(axis=1).copy()
+    draw_cards(ctx, st, np.arange(8), np.zeros(8, int), np.full(8, 2))
+    assert (st.hand[:, 0].sum(axis=1) == hand + 2).all()
+    assert (st.garage[:, 0].sum(axis=1) == 0).all() and (st.deck[:, 0].sum(axis=1) == garage - 2).all()
+    assert violations(st, T) == []
+
+
+def test_8_the_game_ends_the_moment_lap_3_is_completed():
+    ctx, st = hp.batch(T, 3, games=4)
+    hp.clear_hands(st)  # no attack can hold seat 1 back
+    hp.no_playbooks(st)
+    st.lap[:, 1], st.pos[:, 1] = 3, 49
+    st.lap[:, 2], st.pos[:, 2] = 3, 49
+    for seat in (0, 1, 2):
+        play_turn(ctx, st, seat)
+    assert (st.winner == 1).all(), "seat 1 moves at least 1 space and wins"
+    assert (st.pos[:, 2] == 49).all() and (st.turns[:, 2] == 0).all(), "seat 2 never gets its turn"
+
+
+def test_an_illegal_move_is_caught_by_the_rules_checker():
+    ctx, st = hp.batch(T, 2, games=4)
+    st.hand[1, 0, 0] -= 6  # as if a bot had played a card it does not hold
+    st.coins[2, 1] = -1
+    found = violations(st, T)
+    assert any("negative count in hand (game 1" in v for v in found)
+    assert any("negative coins (game 2" in v for v in found)
