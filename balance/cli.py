@@ -7,6 +7,7 @@ on stderr and exit code 2.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -134,6 +135,104 @@ def trace(
     chosen = get_game(loaded.model.game, loaded.source, loaded.doc.line_of(("game",)))
     text = chosen.trace(loaded, loaded.model.seed if seed is None else seed, game)
     sys.stdout.write(text)
+
+
+@app.command()
+@user_errors
+def run(
+    scenario: Annotated[Path, typer.Argument(help="The scenario file.")],
+    games: Annotated[
+        Optional[int], typer.Option("--games", "-n", help="Games to play (default: the scenario's).")
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    chunk_size: Annotated[
+        Optional[int], typer.Option("--chunk-size", help="Games per chunk (one batch, one part file).")
+    ] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Run directory (default: runs/<scenario name>).")
+    ] = None,
+    backend: Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")] = "loky",
+    scheduler: Annotated[
+        Optional[str], typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT.")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Finish an interrupted run: only the missing chunks.")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite a finished or unfinished run in --out.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    only_chunk: Annotated[
+        Optional[int], typer.Option("--only-chunk", help="Run one chunk in this process (to reproduce a failure).")
+    ] = None,
+) -> None:
+    """Simulate a scenario's games in parallel chunks into Parquet logs, then summarise win rates."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from .logs import load_run, win_rates
+    from .runner import ChunkFailed, RunOptions
+    from .runner import run as run_scenario
+
+    options = RunOptions(games, seed, chunk_size, jobs, out_dir, backend, scheduler, resume, force, only_chunk)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    started = time.perf_counter()
+    with Progress(*columns, console=err, disable=quiet, transient=False) as progress:
+        task = progress.add_task(str(scenario), total=None, rate="")
+        first: list[int] = []
+
+        def on_progress(done: int, total: int) -> None:
+            if not first:
+                first.append(done)
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            rate = (done - first[0]) / elapsed
+            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+
+        try:
+            result = run_scenario(scenario, options, on_progress)
+        except ChunkFailed as exc:
+            err.print(f"error: {exc}", markup=False, soft_wrap=True)
+            raise typer.Exit(1) from None
+    m = result.manifest
+    if only_chunk is not None:
+        out.print(f"chunk {only_chunk} done; logs in {result.out}")
+        return
+    tables = load_run(result.out)
+    for by in ("seat", "bot"):
+        rates = win_rates(tables["players"], by)
+        table = Table(title=f"win rate by {by}", title_justify="left")
+        for column in (by, "games", "wins", "win rate", "95% interval"):
+            table.add_column(column, justify="left" if column == by else "right")
+        for row in rates.iter_rows(named=True):
+            table.add_row(
+                str(row[by]),
+                f"{row['games']:,}",
+                f"{row['wins']:,}",
+                f"{row['win_rate']:.1%}",
+                f"{row['ci_low']:.1%} - {row['ci_high']:.1%}",
+            )
+        out.print(table)
+    ran = sum(m["chunks"][c][1] for c in result.ran_chunks)
+    speed = f", {ran / result.seconds:,.0f} games/s" if result.seconds > 0 and ran else ""
+    out.print(
+        f"{m['games']:,} games ({m['unfinished_games']} unfinished), seed {m['seed']}, "
+        f"{len(result.ran_chunks)} chunk(s) run in {result.seconds:.1f} s{speed}"
+    )
+    out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)")
 
 
 def main() -> None:

@@ -25,6 +25,8 @@ class YamlDoc:
     data: Any
     lines: dict[Path_, int] = field(default_factory=dict)  # path -> line of its value (1-based)
     key_lines: dict[Path_, int] = field(default_factory=dict)  # path -> line of its key
+    # path -> (file, line, field) of a value set from elsewhere (a scenario's overrides)
+    origins: dict[Path_, tuple[str, int | None, str]] = field(default_factory=dict)
 
     def line_of(self, path: Path_) -> int | None:
         """The line of the deepest known prefix of `path`.
@@ -41,6 +43,12 @@ class YamlDoc:
         return None
 
     def problem(self, path: Path_, message: str, field_name: str | None = None) -> Problem:
+        for end in range(len(path), 0, -1):
+            origin = self.origins.get(tuple(path[:end]))
+            if origin is not None:
+                source, line, name = origin
+                rest = ".".join(str(p) for p in path[end:])
+                return Problem(source, line, name + (f".{rest}" if rest else ""), message)
         return Problem(self.source, self.line_of(path), field_name or dotted(path), message)
 
 

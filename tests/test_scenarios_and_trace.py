@@ -86,7 +86,10 @@ def test_scenario_mistakes_are_one_line_errors(tmp_path, text, line, message):
 
 
 def test_players_must_be_a_draft_pool_size(tmp_path):
-    path = write(tmp_path, BASE.replace("players: 2", "players: 5").replace("[racer, random]", "[racer, random, racer, racer, racer]"))
+    path = write(
+        tmp_path,
+        BASE.replace("players: 2", "players: 5").replace("[racer, random]", "[racer, random, racer, racer, racer]"),
+    )
     with pytest.raises(UserError, match="5 players is not in the draft_pool"):
         from balance.games.horsepower.trace import trace_game
 

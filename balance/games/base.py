@@ -22,6 +22,8 @@ class Game:
     compile: Callable[[Any], Any]  # database -> read-only tables for the engine
     summary: Callable[[Any], Summary]
     trace: Callable[[Any, int, int], str]  # (scenario, seed, game index) -> the game in words
+    prepare: Callable[[Any], Any]  # scenario -> everything a chunk needs, validated (raises UserError)
+    play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng) -> log tables
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..base import Game, Summary
 from . import vocabulary as V
+from .chunk import chunk_tables_for, prepare
 from .compile import compile_database
 from .schema import Database, load_database
 from .trace import trace_game
@@ -29,4 +30,6 @@ GAME = Game(
     compile=compile_database,
     summary=summarize,
     trace=trace_game,
+    prepare=prepare,
+    play_chunk=chunk_tables_for,
 )

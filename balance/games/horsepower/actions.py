@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import chance
-from .context import Ctx
+from .context import LAP_OFFSET, Ctx
 from .state import State
 
 
@@ -16,24 +16,30 @@ def card_values(
     ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, acquire: bool = False, cards: np.ndarray | None = None
 ) -> np.ndarray:
     """What cards are worth to the actor's bot now, with its noise: (n, K) for
-    every card, or (n, J) for the given card indices `cards` (n, J).
+    every card, or (n, J) for the given card indices `cards` ((n, J), or (J,) for every row).
 
     Coins fade lap by lap towards the profile's `late_coins`; when acquiring,
     a card that scraps itself keeps only part of its value.
     """
-    bots, laps = ctx.bots, ctx.tables.rules.laps
     q = st.bots[idx, actor]
-    late = (st.lap[idx, actor].astype(np.float32) - 1) / max(laps - 1, 1)
-    fade = (1 - (1 - bots.late_coins[q]) * late)[:, None]
+    row = q.astype(np.intp) * 256 + st.lap[idx, actor] + LAP_OFFSET
+    table = ctx.values.acquire if acquire else ctx.values.own
     if cards is None:
-        value = bots.card_value[q] - bots.card_coins[q] * (1 - fade)
-        keep = bots.one_shot[None, :]
+        value = table[row]
+    elif cards.ndim == 1:  # the same cards in every row: gather the columns first, then whole rows
+        value = table[:, cards][row]
     else:
-        value = bots.card_value[q[:, None], cards] - bots.card_coins[q[:, None], cards] * (1 - fade)
-        keep = bots.one_shot[cards]
-    if acquire:
-        value = value * keep
-    return value + bots.noise[q][:, None] * chance.uniform(ctx.rng, value.shape)
+        value = table[row[:, None], cards]
+    return value + ctx.bots.noise[q][:, None] * chance.uniform(ctx.rng, value.shape)
+
+
+def card_value_of(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """(n,) card_values(..., acquire=True)[rows, card]: the value of one card per
+    row, drawing the same (n, K) noise but computing only the column needed."""
+    q = st.bots[idx, actor]
+    row = q.astype(np.intp) * 256 + st.lap[idx, actor] + LAP_OFFSET
+    noise = chance.uniform(ctx.rng, (len(idx), ctx.values.acquire.shape[1]))
+    return ctx.values.acquire[row, card] + ctx.bots.noise[q] * noise[np.arange(len(idx)), card]
 
 
 def threshold(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, base: np.ndarray | float = 0.0) -> np.ndarray:
@@ -47,7 +53,14 @@ def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.nd
     reshuffled into it and the drawing goes on (3.4, 7.2). One actor per game."""
     if len(idx) == 0 or not (n > 0).any():
         return
-    deck, garage, hand = st.deck[idx, actor], st.garage[idx, actor], st.hand[idx, actor]
+    deck, garage = st.deck[idx, actor], st.garage[idx, actor]
+    drawn = draw_from(ctx, deck, garage, n)
+    st.deck[idx, actor], st.garage[idx, actor] = deck, garage
+    st.hand[idx, actor] += drawn
+
+
+def draw_from(ctx: Ctx, deck: np.ndarray, garage: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """draw_cards on gathered piles (n, K), changed in place; returns (n, K) the cards drawn."""
     drawn = chance.draw_many(ctx.rng, deck, n)
     short = n - drawn.sum(axis=1)
     refill = short > 0
@@ -57,8 +70,7 @@ def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.nd
         more = deck[refill]
         drawn[refill] += chance.draw_many(ctx.rng, more, short[refill])
         deck[refill] = more
-    hand += drawn
-    st.deck[idx, actor], st.garage[idx, actor], st.hand[idx, actor] = deck, garage, hand
+    return drawn
 
 
 def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
@@ -101,6 +113,8 @@ def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: 
         st.garage[g[~from_hand], p[~from_hand], k[~from_hand]] -= 1
         st.scrapyard[g, k] += 1
         st.scrapped[g, p, k] += 1
+        if ctx.events is not None:
+            ctx.events.add("scrap", g, p, k, st.turns[g, p])
         if ctx.rec.on:
             names = ctx.tables.cards.names
             ctx.rec.say(g, lambda j: f"  seat {p[j]} scraps {names[k[j]]} from {'hand' if from_hand[j] else 'Garage'}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import chance
-from .actions import card_values, reveal_part, threshold
+from .actions import card_value_of, reveal_part, threshold
 from .context import Ctx
 from .state import State
 
@@ -30,7 +30,7 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     limit = np.zeros((n, P), np.int32)
     for p in range(P):
         seat = np.full(n, p)
-        value[:, p] = card_values(ctx, st, idx, seat, acquire=True)[rows, card]
+        value[:, p] = card_value_of(ctx, st, idx, seat, card)
         q = st.bots[idx, p]
         noise, coins = ctx.bots.noise[q], st.coins[idx, p].astype(np.int32)
         wish = (1 - noise) * ctx.bots.bid[q] * value[:, p] + noise * chance.uniform(ctx.rng, (n,)) * (coins + 1)
@@ -58,6 +58,9 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     st.garage[g, w, k] += 1
     st.auction_won[g, w, k] += 1
     st.auction_paid[g, w] += high[won].astype(np.int16)
+    st.coins_spent[g, w] += high[won].astype(np.int16)
+    if ctx.events is not None:
+        ctx.events.add("auction", g, w, k, st.turns[g, w], price=high[won])
 
     # Nobody bid: the free round, landing player first; players who passed may take it.
     free = ~won
@@ -70,6 +73,8 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     took = taker >= 0
     st.garage[idx[took], taker[took], card[took]] += 1
     st.auction_won[idx[took], taker[took], card[took]] += 1
+    if ctx.events is not None:
+        ctx.events.add("free_auction", idx[took], taker[took], card[took], st.turns[idx[took], taker[took]], price=0)
     left = free & ~took
     st.showroom_discard[idx[left], card[left]] += 1
 

@@ -166,18 +166,7 @@ def _row_features(tables: Tables, r: int, players: int) -> np.ndarray:
     n_targets = players - 1 if target == "all_others" else 1
     per = V.PER_COUNTERS[e.per[r]] if e.per[r] != NONE else None
     value *= {None: 1.0, "puzzle_in_play": 0.7, "lap": 2.0, "opponents_ahead": (players - 1) / 2, "playbooks": 1.5}[per]
-    conditional = any(
-        col[r] not in (0, NONE)
-        for col in (
-            e.if_played,
-            e.if_leading,
-            e.if_last,
-            e.if_laps,
-            e.if_min_coins,
-            e.if_min_puzzle,
-            e.if_behind_leader,
-        )
-    )
+    conditional = bool(e.has_condition()[r])
     f = np.zeros(len(FEATURES))
     mean_die = (rules.die_sides + 1) / 2
     if op == "drive":

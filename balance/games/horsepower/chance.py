@@ -43,6 +43,7 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
     take = np.minimum(n, total)
     chosen: list[np.ndarray] = []  # ascending per row: positions already taken
     drawn = np.zeros_like(counts)
+    flat = drawn.reshape(-1)  # a view: drawn is new and contiguous
     rows = np.arange(N)
     for i in range(int(take.max(initial=0))):
         u = rng.random(N)
@@ -51,7 +52,7 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
         for c in chosen:  # skip over taken positions, in ascending order
             pos += pos >= c
         card = (cum > pos[:, None]).argmax(axis=1)
-        drawn[rows[live], card[live]] += 1  # one card per row and step: no repeated index
+        flat[rows * K + card] += live  # one card per row and step: no repeated index
         chosen = sorted_insert(chosen, np.where(live, pos, np.iinfo(np.int32).max))
     counts -= drawn
     return drawn

@@ -118,6 +118,18 @@ class EffectTable:
     def __len__(self) -> int:
         return len(self.op)
 
+    def has_condition(self) -> np.ndarray:
+        """(N,) bool: the row has an `if:` (in each column 0 or NONE means "no condition")."""
+        return (
+            (self.if_played != 0)
+            | (self.if_leading != NONE)
+            | (self.if_last != NONE)
+            | (self.if_laps != 0)
+            | (self.if_min_coins != 0)
+            | (self.if_min_puzzle != 0)
+            | (self.if_behind_leader != 0)
+        )
+
     def rows(self, op: str) -> np.ndarray:
         """Row indices of one op."""
         return np.flatnonzero(self.op == list(V.OPS).index(op))

@@ -11,6 +11,7 @@ import numpy as np
 from . import vocabulary as V
 from .bots import BotTable
 from .compile import NONE, Tables
+from .events import Events
 from .recorder import Recorder
 
 OP = {name: i for i, name in enumerate(V.OPS)}
@@ -43,6 +44,7 @@ class RowGroup:
 class Lookups:
     instant_rows: np.ndarray  # (R,) effect rows of instant and duration ops (cards and Playbooks)
     card_fires: np.ndarray  # (K + 1, R) int8: card k played fires these instant rows; row K (= card -1) fires none
+    card_fires_any: np.ndarray  # (K + 1,) bool: the card fires some instant row
     trigger_fires: np.ndarray  # (T, B, R) int8: Playbook b fires these instant rows on trigger t
     trigger_playbooks: tuple[np.ndarray, ...]  # per trigger t: the Playbooks with instant effects on it
     groups: tuple[RowGroup, ...]
@@ -55,6 +57,7 @@ class Lookups:
     modifier_column: np.ndarray  # (M,) index into MOD_COLUMNS, -1 for a reroll
     modifier_plain: np.ndarray  # (M,) bool: no condition, no counter, not a reroll: a fixed amount per copy
     card_mod: np.ndarray  # (K, C) float32: plain card modifiers per copy in play, by MOD_COLUMNS
+    card_has_mod: np.ndarray  # (K,) bool: the card has some plain modifier
     playbook_mod: dict[str, np.ndarray]  # trigger -> (B, C) float32: plain Playbook modifiers
     conditional_extra_play: bool  # some extra_play effect has a condition or counter
     turn_start_modifiers: np.ndarray  # Playbooks with turn_start modifier effects
@@ -64,6 +67,7 @@ class Lookups:
     playable: np.ndarray  # (K,) bool
     type_of: np.ndarray  # (K,) int8
     type_bit: np.ndarray  # (K,) int32: 1 << type for playable cards, 0 for Debris
+    type_matrix: np.ndarray  # (K, T) float32: one-hot playable type of each card (Debris none)
     cards_of_type: tuple[np.ndarray, ...]  # per playable type: indices of its cards
 
 
@@ -101,16 +105,7 @@ def build_lookups(tables: Tables) -> Lookups:
             column[i] = MOD_COLUMNS.index(f"extra_{V.PLAYABLE_TYPES[e.card_type[r]]}")
         elif op != "reroll":
             column[i] = MOD_COLUMNS.index(op)
-    conditional = (
-        (e.if_played != 0)
-        | (e.if_leading != NONE)
-        | (e.if_last != NONE)
-        | (e.if_laps != 0)
-        | (e.if_min_coins != 0)
-        | (e.if_min_puzzle != 0)
-        | (e.if_behind_leader != 0)
-        | (e.per != NONE)
-    )[modifier]
+    conditional = (e.has_condition() | (e.per != NONE))[modifier]
     plain = ~conditional & (column >= 0)
     card_mod = np.zeros((K, len(MOD_COLUMNS)), np.float32)
     playbook_mod = {t: np.zeros((B, len(MOD_COLUMNS)), np.float32) for t in ("always", "turn_start")}
@@ -125,6 +120,7 @@ def build_lookups(tables: Tables) -> Lookups:
     return Lookups(
         instant_rows=instant,
         card_fires=card_fires,
+        card_fires_any=card_fires.any(axis=1),
         trigger_fires=trigger_fires,
         trigger_playbooks=tuple(np.flatnonzero(trigger_fires[t].any(axis=1)) for t in range(len(V.TRIGGERS))),
         groups=groups,
@@ -137,6 +133,7 @@ def build_lookups(tables: Tables) -> Lookups:
         modifier_column=column,
         modifier_plain=plain,
         card_mod=card_mod,
+        card_has_mod=card_mod.any(axis=1),
         playbook_mod=playbook_mod,
         conditional_extra_play=bool(((e.op[modifier] == OP["extra_play"]) & ~plain).any()),
         turn_start_modifiers=np.unique(
@@ -148,8 +145,33 @@ def build_lookups(tables: Tables) -> Lookups:
         playable=tables.cards.type != V.CARD_TYPES.index("debris"),
         type_of=tables.cards.type,
         type_bit=np.where(tables.cards.type < len(V.PLAYABLE_TYPES), 1 << tables.cards.type.astype(np.int32), 0),
+        type_matrix=(tables.cards.type[:, None] == np.arange(len(V.PLAYABLE_TYPES))[None, :]).astype(np.float32),
         cards_of_type=tuple(np.flatnonzero(tables.cards.type == t) for t in range(len(V.PLAYABLE_TYPES))),
     )
+
+
+LAP_OFFSET = 128  # st.lap is int8: row lap + LAP_OFFSET of a value table covers every possible lap
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """The bots' card values before noise, by (profile, lap): actions.card_values
+    reads one row instead of recomputing the lap fade every call."""
+
+    own: np.ndarray  # (Q * 256, K) float32: row q * 256 + lap + LAP_OFFSET
+    acquire: np.ndarray  # (Q * 256, K) float32: the same, one-shot cards discounted
+
+
+def build_card_values(bots: BotTable, laps: int) -> CardValues:
+    # Exactly the float32 operations card_values used to do per row, on every (q, lap).
+    Q = len(bots.noise)
+    lap = np.arange(-LAP_OFFSET, 256 - LAP_OFFSET).astype(np.int8)  # (256,)
+    q = np.repeat(np.arange(Q), 256)
+    lap = np.tile(lap, Q)
+    late = (lap.astype(np.float32) - 1) / max(laps - 1, 1)
+    fade = (1 - (1 - bots.late_coins[q]) * late)[:, None]
+    own = bots.card_value[q] - bots.card_coins[q] * (1 - fade)
+    return CardValues(own=own, acquire=own * bots.one_shot[None, :])
 
 
 @dataclass
@@ -158,10 +180,14 @@ class Ctx:
     bots: BotTable
     rng: np.random.Generator
     rec: Recorder
+    events: Events | None = None  # card events for the logs; None when nobody reads them
     look: Lookups = field(init=False)
+    values: CardValues = field(init=False)
+    cache: dict = field(init=False, default_factory=dict)  # other per-batch constants, computed on first use
 
     def __post_init__(self) -> None:
         self.look = build_lookups(self.tables)
+        self.values = build_card_values(self.bots, self.tables.rules.laps)
 
     @property
     def NONE(self) -> int:

@@ -60,11 +60,15 @@ def setup(ctx: Ctx, seats: np.ndarray) -> State:
         first = st.draft_pick[g, p, k[~take_pb]] == 0
         st.draft_pick[g[first], p, k[~take_pb][first]] = pick
         parts_taken[g, p] += 1
+        if ctx.events is not None:
+            ctx.events.add("draft", g, p, k[~take_pb], 0, pick=pick)
         g = all_games[take_pb]
         pb_pool[g, b[take_pb]] -= 1
         st.playbooks[g, p, b[take_pb]] += 1
         st.drafted_playbook[g, p] = b[take_pb]
         pbs_taken[g, p] += 1
+        if ctx.events is not None:
+            ctx.events.add("playbook_draft", g, p, b[take_pb], 0, pick=pick)
         if ctx.rec.on:
             names, pb_names = ctx.tables.cards.names, ctx.tables.playbooks.names
             ctx.rec.say(

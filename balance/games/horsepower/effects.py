@@ -9,6 +9,7 @@ that fire are given as a matrix `fire` (n, R) over Lookups.instant_rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -33,26 +34,41 @@ class Turn:
     plain: np.ndarray  # (G, C) float32: plain modifiers of the active seat (its always-Playbooks and cards in play)
 
 
-@dataclass
 class Situation:
-    """What conditions and counters read, for (idx, actor)."""
+    """What conditions and counters read, for (idx, actor). The play-area
+    figures are gathered only when a row asks for them (read them before the
+    state changes)."""
 
-    prog: np.ndarray  # (n, P) race progress: laps done times L plus the space
-    mine: np.ndarray  # (n,)
-    rank: np.ndarray  # (n, P) seats clockwise from the actor: 0 = actor, 1 = next...
-    play: np.ndarray  # (n, K) the actor's play area this turn
+    def __init__(self, ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, play: np.ndarray | None = None):
+        P = st.lap.shape[1]
+        self._ctx, self._st, self._idx, self._actor, self._play = ctx, st, idx, actor, play
+        # (n, P) race progress: laps done times L plus the space
+        self.prog = (st.lap[idx].astype(np.int32) - 1) * ctx.tables.rules.track_length + st.pos[idx]
+        self.mine = self.prog[np.arange(len(idx)), actor]  # (n,)
+        self.rank = (np.arange(P)[None, :] - actor[:, None]) % P  # (n, P) seats clockwise from the actor: 0 = actor
+
+    @property
+    def play(self) -> np.ndarray:
+        """(n, K) the actor's play area this turn."""
+        if self._play is None:
+            self._play = self._st.play[self._idx, self._actor]
+        return self._play
+
+    @cached_property
+    def puzzles(self) -> np.ndarray:
+        """(n,) puzzle cards in the actor's play area (a float32 product: exact for counts)."""
+        return (self.play.astype(np.float32) @ self._ctx.look.is_puzzle.astype(np.float32)).astype(np.int64)
+
+    @cached_property
+    def types_played(self) -> np.ndarray:
+        """(n,) bit mask of the card types in the actor's play area."""
+        look = self._ctx.look
+        per_type = (self.play > 0).astype(np.float32) @ look.type_matrix  # (n, T) cards of each type
+        return (per_type > 0) @ (1 << np.arange(per_type.shape[1], dtype=np.int32))
 
 
-def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> Situation:
-    P = st.lap.shape[1]
-    prog = (st.lap[idx].astype(np.int32) - 1) * ctx.tables.rules.track_length + st.pos[idx]
-    n = len(idx)
-    return Situation(
-        prog=prog,
-        mine=prog[np.arange(n), actor],
-        rank=(np.arange(P)[None, :] - actor[:, None]) % P,
-        play=st.play[idx, actor],
-    )
+def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, play: np.ndarray | None = None) -> Situation:
+    return Situation(ctx, st, idx, actor, play)
 
 
 def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, sit: Situation) -> np.ndarray:
@@ -83,13 +99,12 @@ def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, 
 
 def conditions(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np.ndarray, sit: Situation) -> np.ndarray:
     """(n, len(rows)) bool: the `if:` of each effect row holds."""
-    e, look = ctx.tables.effects, ctx.look
+    e = ctx.tables.effects
     n = len(idx)
     ok = np.ones((n, len(rows)), bool)
     played = e.if_played[rows]
     if played.any():
-        bits = np.where(sit.play > 0, look.type_bit[None, :], 0)
-        present = np.bitwise_or.reduce(bits, axis=1)
+        present = sit.types_played
         ok &= (present[:, None] & played[None, :]) == played[None, :]
     others = sit.rank > 0
     for column, test in ((e.if_leading, "leading"), (e.if_last, "last")):
@@ -109,7 +124,7 @@ def conditions(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
         ok &= (coins[None, :] == 0) | (st.coins[idx, actor][:, None] >= coins[None, :])
     puzzle = e.if_min_puzzle[rows]
     if puzzle.any():
-        ok &= (puzzle[None, :] == 0) | ((sit.play * look.is_puzzle).sum(axis=1)[:, None] >= puzzle[None, :])
+        ok &= (puzzle[None, :] == 0) | (sit.puzzles[:, None] >= puzzle[None, :])
     behind = e.if_behind_leader[rows]
     if behind.any():
         lead = np.where(others, sit.prog, -(10**6)).max(axis=1)
@@ -125,7 +140,7 @@ def per_counts(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
     out = np.ones((len(idx), len(rows)), np.int32)
     if (per == NONE).all():
         return out
-    puzzles = (sit.play * look.is_puzzle).sum(axis=1)
+    puzzles = sit.puzzles
     self_puzzle = np.where(e.owner_is_playbook[rows], 0, look.is_puzzle[e.owner[rows]])
     counters = {
         PER["puzzle_in_play"]: np.maximum(puzzles[:, None] - self_puzzle[None, :], 0),
@@ -147,6 +162,20 @@ def plain_modifiers(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> 
     return total + st.play[idx, actor].astype(np.float32) @ look.card_mod
 
 
+def _slow_modifiers(ctx: Ctx, when: str, ops: tuple[str, ...] | None) -> np.ndarray:
+    """Positions in the modifier rows that modifier_totals evaluates one by one
+    (conditions, counters, rerolls) for `when` and `ops`; fixed per batch, so cached."""
+    key = ("slow_modifiers", when, ops)
+    if key not in ctx.cache:
+        look = ctx.look
+        is_pb = look.modifier_playbook >= 0
+        slow = ~look.modifier_plain & np.where(is_pb, look.modifier_when == TRIGGER[when], when == "always")
+        if ops is not None:  # the caller reads only these: skip the other conditional rows
+            slow &= np.isin(look.modifier_op, [OP[o] for o in ops])
+        ctx.cache[key] = np.flatnonzero(slow)
+    return ctx.cache[key]
+
+
 def modifier_totals(
     ctx: Ctx,
     st: State,
@@ -166,34 +195,32 @@ def modifier_totals(
     when it needs only some totals."""
     look, e = ctx.look, ctx.tables.effects
     n = len(idx)
+    always = when == "always"
+    slow = _slow_modifiers(ctx, when, ops)
     pb = st.playbooks[idx, actor]
-    is_pb = look.modifier_playbook >= 0
-    slow = ~look.modifier_plain & np.where(is_pb, look.modifier_when == TRIGGER[when], when == "always")
-    if ops is not None:  # the caller reads only these: skip the other conditional rows
-        slow &= np.isin(look.modifier_op, [OP[o] for o in ops])
-    if when == "always":
-        play = st.play[idx, actor]
+    if always:
         total = plain_modifiers(ctx, st, idx, actor) if plain is None else plain.copy()
     else:
         total = pb.astype(np.float32) @ look.playbook_mod[when]
     reroll = np.zeros(n, np.int32)
-    if slow.any():
-        pos = np.flatnonzero(slow)
+    if len(slow):
+        is_pb = look.modifier_playbook[slow] >= 0
+        play = st.play[idx, actor] if always else None
         fire = np.where(
-            is_pb[pos][None, :],
-            pb[:, np.maximum(look.modifier_playbook[pos], 0)],
-            play[:, np.maximum(look.modifier_card[pos], 0)] if when == "always" else 0,
+            is_pb[None, :],
+            pb[:, np.maximum(look.modifier_playbook[slow], 0)],
+            play[:, np.maximum(look.modifier_card[slow], 0)] if always else 0,
         ).astype(np.int32)
         games = fire.any(axis=1)
         if games.any():
             sub, who, fire = idx[games], actor[games], fire[games]
-            rows = look.modifier_rows[pos]
-            sit = situation(ctx, st, sub, who)
+            rows = look.modifier_rows[slow]
+            sit = situation(ctx, st, sub, who, play=play[games] if always else None)
             amount = fire * conditions(ctx, st, sub, who, rows, sit) * per_counts(ctx, st, sub, who, rows, sit)
             value = e.value[rows].astype(np.int32)
-            column = look.modifier_column[pos]
+            column = look.modifier_column[slow]
             summed = column >= 0
-            onehot = np.zeros((len(pos), len(MOD_COLUMNS)), np.float32)
+            onehot = np.zeros((len(slow), len(MOD_COLUMNS)), np.float32)
             onehot[np.flatnonzero(summed), column[summed]] = 1
             total[games] += (amount * value[None, :]).astype(np.float32) @ onehot
             if (~summed).any():

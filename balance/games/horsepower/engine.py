@@ -10,6 +10,7 @@ from .bots import BotTable
 from .compile import Tables
 from .context import Ctx
 from .draft import setup
+from .events import Events
 from .recorder import NULL, Recorder
 from .state import State
 from .turn import play_rounds
@@ -22,10 +23,12 @@ def simulate(
     rng: np.random.Generator,
     rec: Recorder = NULL,
     after_turn: Callable[[State, int], None] | None = None,
+    events: Events | None = None,
 ) -> State:
     """Play len(seats) games; seats (G, P) gives each seat's bot (an index into
     `bots`), seat 0 playing first. Returns the final state: `winner` -1 marks a
-    game stopped by rules.max_rounds."""
-    ctx = Ctx(tables, bots, rng, rec)
+    game stopped by rules.max_rounds. `events`, if given, collects the card
+    events of the logs."""
+    ctx = Ctx(tables, bots, rng, rec, events)
     st = setup(ctx, np.asarray(seats, dtype=np.int16))
     return play_rounds(ctx, st, after_turn)

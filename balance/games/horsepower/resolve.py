@@ -20,7 +20,16 @@ BANANA_BLOCKED = ("next_free", "lost")
 
 def fire_card(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, card: np.ndarray) -> None:
     """The instant effects of the card each game's active seat just played."""
-    fire_instants(ctx, st, turn, idx, np.full(len(idx), turn.seat), ctx.look.card_fires[card])
+    look = ctx.look
+    games = look.card_fires_any[card] & st.running[idx]
+    if not games.any():
+        return
+    idx, card = idx[games], card[games]
+    # Only the rows of the cards played somewhere here: (n, c) instead of (n, R).
+    present = np.zeros(len(look.card_fires), bool)
+    present[card] = True
+    cols = np.flatnonzero(look.card_fires[present].any(axis=0))
+    _resolve(ctx, st, turn, idx, np.full(len(idx), turn.seat), look.card_fires[:, cols][card], cols)
 
 
 def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, trigger: str) -> None:
@@ -43,7 +52,15 @@ def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
                 f" ({trigger.replace('_', ' ')}) for seat {actor[j]}:"
             ),
         )
-    fire_instants(ctx, st, turn, idx, actor, owned @ ctx.look.trigger_fires[t][books])
+    # every one of `books` fires some row: a running game with one fires something
+    live = st.running[idx]
+    if not live.all():
+        idx, actor, owned = idx[live], actor[live], owned[live]
+        if len(idx) == 0:
+            return
+    fires = ctx.look.trigger_fires[t][books]  # (b, R)
+    cols = np.flatnonzero(fires[owned.any(axis=0)].any(axis=0))
+    _resolve(ctx, st, turn, idx, actor, owned @ fires[:, cols], cols)
 
 
 def fire_instants(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, fire: np.ndarray) -> None:
@@ -55,10 +72,16 @@ def fire_instants(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nd
         return
     idx, actor, fire = idx[games], actor[games], fire[games]
     cols = np.flatnonzero(fire.any(axis=0))
+    _resolve(ctx, st, turn, idx, actor, fire[:, cols], cols)
+
+
+def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols: np.ndarray) -> None:
+    """fire_instants on running games that fire something: `fire` (n, c) holds
+    the columns `cols` of the fire matrix (any others are zero)."""
     look, e = ctx.look, ctx.tables.effects
     rows = look.instant_rows[cols]
     sit = situation(ctx, st, idx, actor)
-    fired = fire[:, cols] * conditions(ctx, st, idx, actor, rows, sit)
+    fired = fire * conditions(ctx, st, idx, actor, rows, sit)
     amount = fired * per_counts(ctx, st, idx, actor, rows, sit) * e.value[rows].astype(np.int32)[None, :]
     groups = look.group_of[cols]
     for group in np.unique(groups):
@@ -136,6 +159,7 @@ def wipe_out(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, victims: np.ndarr
     """Wipe Out the victims (n, P); an already Wiped Out player is not wiped again (5.3)."""
     new = victims & ~st.wiped[idx]
     st.wiped[idx] |= new
+    st.wiped_count[idx] += new
     P = victims.shape[1]
     for p in in_turn_order(turn.seat, P):
         m = new[:, p] & st.running[idx]

@@ -57,6 +57,8 @@ class State:
     turns: np.ndarray  # (G, P) int16: turns taken (Pit Stop turns included)
     lap_turns: np.ndarray  # (G, P, laps) int16: turns spent on each lap
     pit_stops: np.ndarray  # (G, P) int8
+    wiped_count: np.ndarray  # (G, P) int16: times Wiped Out
+    coins_spent: np.ndarray  # (G, P) int16: coins paid for purchases, refreshes and auctions
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -110,4 +112,6 @@ def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> St
         turns=np.zeros((G, P), i16),
         lap_turns=np.zeros((G, P, laps), i16),
         pit_stops=np.zeros((G, P), i8),
+        wiped_count=np.zeros((G, P), i16),
+        coins_spent=np.zeros((G, P), i16),
     )

@@ -6,34 +6,11 @@ chunk size: its whole chunk is simulated and the recorder watches its row.
 
 from __future__ import annotations
 
-from ...errors import UserError, raise_first
-from ...scenario import Scenario, unknown_bot_problems
-from ...seeding import chunk_plan, chunk_rng, seat_order
-from ...yamlio import YamlDoc
-from .bots import bot_table, resolve_profiles
-from .compile import Tables, compile_database
-from .engine import simulate
+from ...errors import UserError
+from ...scenario import Scenario
+from ...seeding import chunk_plan, chunk_rng
+from .chunk import play_chunk, prepare
 from .recorder import Recorder
-from .schema import load_database
-
-
-def prepare(scenario: Scenario) -> tuple[Tables, object]:
-    """The scenario's compiled tables and bot table (one profile per listed bot)."""
-    m = scenario.model
-    db = load_database(scenario.cards_path)
-    tables = compile_database(db)
-    if m.players not in tables.rules.player_counts:
-        raise UserError(
-            scenario.doc.problem(
-                ("players",),
-                f"{m.players} players is not in the draft_pool of {scenario.cards_path} "
-                f"({', '.join(map(str, tables.rules.player_counts))})",
-            )
-        )
-    doc: YamlDoc = scenario.doc
-    profiles = resolve_profiles(m.bot_profiles, doc)
-    raise_first(unknown_bot_problems(scenario, list(profiles)))
-    return tables, bot_table(profiles, list(m.bots), tables, m.players)
 
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
@@ -42,13 +19,13 @@ def trace_game(scenario: Scenario, seed: int, game: int) -> str:
         raise UserError(
             scenario.doc.problem(("games",), f"game {game} is not in the run (0 to {m.games - 1})", "--game")
         )
-    tables, bots = prepare(scenario)
+    prep = prepare(scenario)
+    tables, bots = prep.tables, prep.bots
     plan = chunk_plan(m.games, m.chunk_size)
     chunk = game // m.chunk_size
     first, size = plan[chunk]
-    seats = seat_order(m.players, first, size, m.seat_rotation)
     rec = Recorder(watch=game - first)
-    st = simulate(tables, bots, seats, chunk_rng(seed, chunk, len(plan)), rec)
+    seats, st = play_chunk(prep, scenario, first, size, chunk_rng(seed, chunk, len(plan)), rec)
     row = game - first
     names = [bots.names[q] for q in seats[row]]
     pb = tables.playbooks.names

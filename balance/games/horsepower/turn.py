@@ -14,7 +14,7 @@ import numpy as np
 
 from . import chance
 from . import vocabulary as V
-from .actions import card_values, draw_cards, fill_showroom, reveal_part, threshold
+from .actions import card_values, draw_from, fill_showroom, reveal_part, threshold
 from .context import MOD_COLUMNS, Ctx
 from .effects import Turn, modifier_totals, plain_modifiers
 from .resolve import fire_card, fire_trigger, in_turn_order, move
@@ -51,8 +51,10 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     act = st.running.copy()
     s = seat
     # Start of turn: this seat's (E) cards expire, its shield and slows end (3.4, 7.2).
-    st.garage[act, s] += st.lingering[act, s]
-    st.lingering[act, s] = 0
+    lingering = st.lingering[:, s]  # (G, K) view; only games with (E) cards need the move
+    back = np.flatnonzero(act & lingering.any(axis=1))
+    st.garage[back, s] += lingering[back]
+    lingering[back] = 0
     st.shield[act, s] = False
     st.slow[act, s, :] = 0
     st.turns[act, s] += 1
@@ -106,37 +108,11 @@ def _merged_mods(
 def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     """3.1: at most type_limits cards of each type, one at a time (investments
     first, so cards they draw can still be played)."""
-    s, look = turn.seat, ctx.look
+    look = ctx.look
     limits = ctx.tables.rules.type_limits.astype(np.int32)
     played_n = np.zeros((len(idx), len(limits)), np.int32)
-    actor = np.full(len(idx), s)
-
-    def play_one(t: int, allowed: np.ndarray) -> None:
-        cols = look.cards_of_type[t]  # the playable cards of type t
-        pos = np.flatnonzero(allowed & st.running[idx])
-        cand = st.hand[idx[pos][:, None], s, cols[None, :]] > 0  # (m, J)
-        has = cand.any(axis=1)
-        pos, cand = pos[has], cand[has]
-        if len(pos) == 0:
-            return
-        g, who = idx[pos], actor[pos]
-        value = card_values(ctx, st, g, who, cards=np.broadcast_to(cols, cand.shape))
-        value = np.where(cand, value, -np.inf)
-        pick = value.argmax(axis=1)
-        go = value[np.arange(len(pos)), pick] > threshold(ctx, st, g, who)
-        g, k = g[go], cols[pick[go]]
-        st.hand[g, s, k] -= 1
-        st.play[g, s, k] += 1
-        st.played[g, s, k] += 1
-        played_n[pos[go], t] += 1
-        turn.scrap_at_end[g, k] += look.scrap_this[k]
-        turn.plain[g] += look.card_mod[k]
-        if ctx.rec.on:
-            ctx.rec.say(g, lambda j: f"  plays {ctx.tables.cards.names[k[j]]}")
-        fire_card(ctx, st, turn, g, k)
-
     for t in PLAY_ORDER:
-        play_one(t, played_n[:, t] < limits[t])
+        _play_one(ctx, st, turn, idx, played_n, t, played_n[:, t] < limits[t])
     extra_cols = slice(MOD_COLUMNS.index("extra_engine"), None)
     for _ in range(EXTRA_PLAY_ROUNDS):
         if look.conditional_extra_play:
@@ -144,12 +120,52 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         else:  # only plain extra plays exist: no need to evaluate conditions
             extra = np.rint(turn.plain[idx, extra_cols]).astype(np.int32) + turn.start_mods["extra_play"][idx]
         allowance = limits[None, :] + extra
-        more = played_n < allowance
+        # only types with an extra play are offered again (a declined play is not asked twice)
+        more = (played_n < allowance) & (extra > 0)
         if not more.any():
             break
         for t in PLAY_ORDER:
             if more[:, t].any():
-                play_one(t, played_n[:, t] < allowance[:, t])
+                _play_one(ctx, st, turn, idx, played_n, t, played_n[:, t] < allowance[:, t])
+
+
+def _play_one(
+    ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, played_n: np.ndarray, t: int, allowed: np.ndarray
+) -> None:
+    """Where `allowed` (n,), the active seat plays its best card of type t, if it is worth playing."""
+    s, look = turn.seat, ctx.look
+    cols = look.cards_of_type[t]  # the playable cards of type t
+    pos = np.flatnonzero(allowed & st.running[idx])
+    if len(pos) == 0:
+        return
+    cand = st.hand[:, s][idx[pos]][:, cols] > 0  # (m, J)
+    has = cand.any(axis=1)
+    if not has.all():
+        pos, cand = pos[has], cand[has]
+        if len(pos) == 0:
+            return
+    g = idx[pos]
+    who = np.full(len(g), s)
+    value = card_values(ctx, st, g, who, cards=cols)
+    value = np.where(cand, value, -np.inf)
+    pick = value.argmax(axis=1)
+    go = value[np.arange(len(pos)), pick] > threshold(ctx, st, g, who)
+    g, k = g[go], cols[pick[go]]
+    st.hand[g, s, k] -= 1
+    st.play[g, s, k] += 1
+    st.played[g, s, k] += 1
+    played_n[pos[go], t] += 1
+    if ctx.events is not None:
+        ctx.events.add("play", g, s, k, st.turns[g, s])
+    scraps = look.scrap_this[k]  # most cards neither scrap themselves nor modify: skip those rows
+    if scraps.any():
+        turn.scrap_at_end[g[scraps], k[scraps]] += 1
+    mods = look.card_has_mod[k]
+    if mods.any():
+        turn.plain[g[mods]] += look.card_mod[k[mods]]
+    if ctx.rec.on:
+        ctx.rec.say(g, lambda j: f"  plays {ctx.tables.cards.names[k[j]]}")
+    fire_card(ctx, st, turn, g, k)
 
 
 def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
@@ -179,9 +195,11 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         buy = can.any(axis=1) & (value[rows, slot] > threshold(ctx, st, g, actor, ctx.bots.buy_min[q]))
 
         pay = np.where(free_left[g] > 0, 0, rules.refresh_cost)
-        stock = st.parts[g].sum(axis=1) + st.showroom_discard[g].sum(axis=1)
         cheapest = np.where(show >= 0, price, 10**6).min(axis=1)
-        room = ~buy & (turn.refreshes[g] < ctx.bots.refreshes[q]) & (coins >= pay) & (stock > 0)
+        room = ~buy & (turn.refreshes[g] < ctx.bots.refreshes[q]) & (coins >= pay)
+        if room.any():  # cards left to reveal, counted only where a refresh is possible
+            r = g[room]
+            room[room] = (st.parts[r].sum(axis=1) + st.showroom_discard[r].sum(axis=1)) > 0
         noise = ctx.bots.noise[q]
         still_afford = (coins - pay >= np.minimum(cheapest, rules.purchase_cost)).astype(np.float32)
         refresh = room & ((1 - noise) * still_afford + noise * chance.uniform(ctx.rng, (n,)) > 0.5)
@@ -193,6 +211,9 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             st.coins[b, s] -= paid.astype(np.int16)
             st.garage[b, s, card] += 1
             st.bought[b, s, card] += 1
+            st.coins_spent[b, s] += paid.astype(np.int16)
+            if ctx.events is not None:
+                ctx.events.add("buy", b, s, card, st.turns[b, s], price=paid)
             st.showroom[b, sl] = -1
             if ctx.rec.on:
                 ctx.rec.say(b, lambda j: f"  buys {ctx.tables.cards.names[card[j]]} for {paid[j]} coin(s)")
@@ -202,6 +223,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             r = g[refresh]
             cost = pay[refresh]
             st.coins[r, s] -= cost.astype(np.int16)
+            st.coins_spent[r, s] += cost.astype(np.int16)
             free_left[r] -= (cost == 0).astype(np.int32)
             turn.refreshes[r] += 1
             old = st.showroom[r]
@@ -278,17 +300,31 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     if len(g) == 0:
         return
     extra = _merged_mods(ctx, st, turn, g, ops=("hand_size",))["hand_size"]
-    play = st.play[g, s]
+    play = st.play[:, s][g]  # (n, K); the seat's views first: one index, not two
     scrap = np.minimum(turn.scrap_at_end[g], play)
-    play = play - scrap
-    st.scrapyard[g] += scrap
-    st.scrapped[g, s] += scrap
+    some = scrap.any(axis=1)  # most games scrap nothing: update only the others
+    if some.any():
+        sg, sc = g[some], scrap[some]
+        play[some] -= sc
+        st.scrapyard[sg] += sc
+        st.scrapped[sg, s] += sc
+        if ctx.events is not None:
+            rows, cards = np.nonzero(sc)
+            copies = sc[rows, cards]
+            rows, cards = np.repeat(rows, copies), np.repeat(cards, copies)
+            ctx.events.add("scrap", sg[rows], s, cards, st.turns[sg[rows], s])
     lasting = play * look.is_expires[None, :]
-    st.lingering[g, s] += lasting
-    st.garage[g, s] += play - lasting + st.hand[g, s]
+    some = lasting.any(axis=1)
+    if some.any():
+        play[some] -= lasting[some]
+        st.lingering[g[some], s] += lasting[some]
+    # Play area and hand to the Garage, then the new hand straight from the gathered piles.
+    garage = st.garage[:, s][g] + play + st.hand[:, s][g]
+    deck = st.deck[:, s][g]
     st.play[g, s] = 0
-    st.hand[g, s] = 0
-    draw_cards(ctx, st, g, np.full(len(g), s), np.maximum(ctx.tables.rules.hand_size + extra, 0))
+    n = np.maximum(ctx.tables.rules.hand_size + extra, 0)
+    hand = draw_from(ctx, deck, garage, n) if (n > 0).any() else np.zeros_like(deck)
+    st.deck[g, s], st.garage[g, s], st.hand[g, s] = deck, garage, hand
 
 
 def pit_stop(ctx: Ctx, st: State, turn: Turn, g: np.ndarray) -> None:
@@ -309,6 +345,8 @@ def pit_stop(ctx: Ctx, st: State, turn: Turn, g: np.ndarray) -> None:
         keep = (b >= 0) & (i < rules.pit_stop_keep)
         st.playbooks[g[keep], s, b[keep]] += 1
         st.pit_playbooks[g[keep], s, b[keep]] += 1
+        if ctx.events is not None:
+            ctx.events.add("playbook_pit", g[keep], s, b[keep], st.turns[g[keep], s])
         back = (b >= 0) & ~keep
         deck[back, b[back]] += 1
     st.playbook_deck[g] = deck

@@ -1,0 +1,81 @@
+"""One chunk of a scenario's games: what `balance run` does in a worker and
+`balance trace` does for one watched game.
+
+`prepare` validates everything once (card database with the scenario's
+overrides, bot profiles); `play_chunk` simulates a chunk from its own seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from ...errors import UserError, raise_first
+from ...scenario import Scenario, unknown_bot_problems
+from ...seeding import seat_order
+from .bots import BotTable, bot_table, resolve_profiles
+from .compile import Tables, compile_database
+from .engine import simulate
+from .events import Events
+from .log import chunk_tables
+from .recorder import NULL, Recorder
+from .schema import Database, validate_database
+from .state import State
+
+
+@dataclass(frozen=True)
+class Prepared:
+    database: Database
+    tables: Tables
+    bots: BotTable  # one entry per name in scenario.bot_names
+    pool: bool  # True: seats draw their bots from the pool at random
+
+
+def prepare(scenario: Scenario) -> Prepared:
+    m = scenario.model
+    db = validate_database(scenario.database_doc())
+    tables = compile_database(db)
+    if m.players not in tables.rules.player_counts:
+        raise UserError(
+            scenario.doc.problem(
+                ("players",),
+                f"{m.players} players is not in the draft_pool of {scenario.cards_path} "
+                f"({', '.join(map(str, tables.rules.player_counts))})",
+            )
+        )
+    profiles = resolve_profiles(m.bot_profiles, scenario.doc)
+    raise_first(unknown_bot_problems(scenario, list(profiles)))
+    names = scenario.bot_names
+    return Prepared(db, tables, bot_table(profiles, names, tables, m.players), pool=not isinstance(m.bots, list))
+
+
+def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """(size, P) the bot (index into prep.bots) in each seat of each game, seat 0 first."""
+    P = scenario.model.players
+    if prep.pool:
+        return rng.integers(0, len(prep.bots.names), size=(size, P)).astype(np.int16)
+    return seat_order(P, first, size, scenario.model.seat_rotation)
+
+
+def play_chunk(
+    prep: Prepared,
+    scenario: Scenario,
+    first: int,
+    size: int,
+    rng: np.random.Generator,
+    rec: Recorder = NULL,
+    events: Events | None = None,
+) -> tuple[np.ndarray, State]:
+    seats = chunk_seats(prep, scenario, first, size, rng)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events)
+
+
+def chunk_tables_for(
+    prep: Prepared, scenario: Scenario, chunk: int, first: int, size: int, rng: np.random.Generator
+) -> dict[str, pa.Table]:
+    """A chunk played and turned into its three log tables."""
+    events = Events()
+    seats, st = play_chunk(prep, scenario, first, size, rng, events=events)
+    return chunk_tables(st, events, seats, prep.tables, prep.bots, first, chunk)

@@ -1,0 +1,92 @@
+"""A finished chunk as the three log tables of a run (docs/logs.md):
+games (one row per game), players (one per game and seat), cards (one per
+card event). Built from the final state and the engine's event buffer with
+array operations only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from .bots import BotTable
+from .compile import Tables
+from .events import EVENTS, Events
+from .state import State
+
+
+def chunk_tables(
+    st: State, events: Events, seats: np.ndarray, tables: Tables, bots: BotTable, first_game: int, chunk: int
+) -> dict[str, pa.Table]:
+    G, P, _ = st.shape
+    L, laps = tables.rules.track_length, tables.rules.laps
+    game_id = np.arange(first_game, first_game + G, dtype=np.int64)
+    finished = st.winner >= 0
+    names = np.array(bots.names, dtype=object)
+
+    games = pa.table(
+        {
+            "game_id": game_id,
+            "chunk": np.full(G, chunk, np.int32),
+            "n_players": np.full(G, P, np.int8),
+            "rounds": st.round.astype(np.int16),
+            "finished": finished,
+            "winner_seat": pa.array(np.where(finished, st.winner, 0).astype(np.int8), mask=~finished),
+            "winner_bot": pa.array(np.where(finished, names[seats[np.arange(G), np.maximum(st.winner, 0)]], None)),
+        }
+    )
+
+    won = (np.arange(P)[None, :] == st.winner[:, None]) & finished[:, None]
+    laps_done = st.lap.astype(np.int16) - 1 + won  # the winner's last lap is complete too
+    progress = (st.lap.astype(np.int32) - 1) * L + st.pos + won * L
+    # finish position: the winner first, then by race progress, ties in seat order
+    key = np.where(won, 10**9, progress) * P + (P - 1 - np.arange(P))[None, :]
+    position = np.argsort(np.argsort(-key, axis=1), axis=1) + 1
+    owned = (st.deck + st.hand + st.play + st.lingering + st.garage).sum(axis=2)
+    rows = G * P
+    lap_cols = {}
+    for lap in range(laps):
+        done = laps_done > lap
+        lap_cols[f"lap{lap + 1}_turns"] = pa.array(st.lap_turns[:, :, lap].ravel(), mask=~done.ravel())
+    pb_game, pb_seat, pb = np.nonzero(st.playbooks)  # ordered by game, then seat
+    counts = np.bincount(pb_game * P + pb_seat, minlength=rows)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+    playbook_ids = np.array(tables.playbooks.ids, dtype=object)
+    players = pa.table(
+        {
+            "game_id": np.repeat(game_id, P),
+            "seat": np.tile(np.arange(P, dtype=np.int8), G),
+            "bot": names[seats].ravel(),
+            "won": won.ravel(),
+            "finish_position": position.astype(np.int8).ravel(),
+            "laps_completed": laps_done.astype(np.int8).ravel(),
+            **lap_cols,
+            "turns": st.turns.ravel(),
+            "final_lap": st.lap.ravel(),
+            "final_space": st.pos.ravel(),
+            "pit_stops": st.pit_stops.ravel(),
+            "wiped_out": st.wiped_count.ravel(),
+            "coins_spent": st.coins_spent.ravel(),
+            "coins_left": st.coins.ravel(),
+            "cards_bought": st.bought.sum(axis=2, dtype=np.int16).ravel(),
+            "cards_scrapped": st.scrapped.sum(axis=2, dtype=np.int16).ravel(),
+            "playbooks": pa.ListArray.from_arrays(offsets, pa.array(playbook_ids[pb], pa.string())),
+            "final_deck_size": owned.astype(np.int16).ravel(),
+        }
+    )
+
+    ev = events.arrays()
+    card_ids = np.array(tables.cards.ids + tables.playbooks.ids, dtype=object)
+    is_pb = np.isin(ev["event"], [EVENTS.index("playbook_draft"), EVENTS.index("playbook_pit")])
+    card_index = np.where(is_pb, len(tables.cards.ids) + ev["card"], ev["card"])
+    cards = pa.table(
+        {
+            "game_id": game_id[ev["game"]],
+            "seat": ev["seat"].astype(np.int8),
+            "card": card_ids[card_index] if len(card_index) else np.array([], dtype=object),
+            "event": pa.DictionaryArray.from_arrays(ev["event"].astype(np.int8), pa.array(EVENTS)),
+            "turn": ev["turn"].astype(np.int16),
+            "pick": pa.array(ev["pick"].astype(np.int16), mask=ev["pick"] < 0),
+            "price": pa.array(ev["price"].astype(np.int16), mask=ev["price"] < 0),
+        }
+    )
+    return {"games": games, "players": players, "cards": cards}

@@ -1,0 +1,47 @@
+"""Reading a run directory: the contract every report and check relies on
+(docs/logs.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .errors import Problem, UserError
+
+TABLES = ("games", "players", "cards")
+
+
+def load_run(path: str | Path) -> dict[str, pl.LazyFrame]:
+    """The run's tables as polars LazyFrames: {"games": ..., "players": ..., "cards": ...}."""
+    out = Path(path)
+    if not (out / "manifest.json").exists():
+        raise UserError(
+            Problem(str(out), None, "run", "not a run directory (no manifest.json); make one with balance run")
+        )
+    frames = {}
+    for table in TABLES:
+        if not any((out / table).glob("part-*.parquet")):
+            raise UserError(Problem(str(out), None, table, "no Parquet parts: the run has not finished a chunk yet"))
+        frames[table] = pl.scan_parquet(out / table / "part-*.parquet")
+    return frames
+
+
+def load_manifest(path: str | Path) -> dict[str, Any]:
+    try:
+        return json.loads((Path(path) / "manifest.json").read_text())
+    except FileNotFoundError:
+        raise UserError(Problem(str(path), None, "run", "not a run directory (no manifest.json)")) from None
+
+
+def win_rates(players: pl.LazyFrame, by: str) -> pl.DataFrame:
+    """Win rate by a players column (seat, bot) with its Wilson 95% interval and n."""
+    from .analysis.stats import wilson
+
+    table = players.group_by(by).agg(pl.len().alias("games"), pl.col("won").sum().alias("wins")).sort(by).collect()
+    low, high = wilson(table["wins"].to_numpy(), table["games"].to_numpy())
+    return table.with_columns(
+        (pl.col("wins") / pl.col("games")).alias("win_rate"), pl.Series("ci_low", low), pl.Series("ci_high", high)
+    )

@@ -1,0 +1,70 @@
+"""Dotted-path overrides of a card database, applied to its YAML before
+validation: `rules.purchase_cost: 2`, `cards.turbo_engine.effects.0.amount: 5`,
+`cards.v8_block.count: 2`. In `cards` and `playbooks` a segment after the list
+names an item by its id. A problem in an overridden value is reported at the
+scenario line that set it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .errors import Problem, UserError
+from .yamlio import YamlDoc, dotted
+
+
+def split_path(path: str) -> list[str]:
+    return [part for part in str(path).split(".")]
+
+
+def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
+    """The document path (keys and indices) that a dotted path names, or a
+    message saying which segment does not exist."""
+    node, out = data, []
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if isinstance(node, dict):
+            key: Any = part
+            if key not in node:
+                as_int = int(part) if part.lstrip("-").isdigit() else None
+                if as_int is not None and as_int in node:
+                    key = as_int
+                elif not last:
+                    return f"no {'.'.join(parts[: i + 1])} in the card database"
+            out.append(key)
+            node = node.get(key) if isinstance(node, dict) else None
+        elif isinstance(node, list):
+            if i >= 1 and out and out[0] in ("cards", "playbooks") and len(out) == 1:
+                index = next(
+                    (j for j, item in enumerate(node) if isinstance(item, dict) and item.get("id") == part), None
+                )
+                if index is None:
+                    kind = "card" if out[0] == "cards" else "Playbook"
+                    return f"no {kind} with id {part!r}"
+            else:
+                if not part.isdigit() or int(part) >= len(node):
+                    return f"{'.'.join(parts[:i])} has no item {part} (it has {len(node)})"
+                index = int(part)
+            out.append(index)
+            node = node[index]
+        else:
+            return f"{'.'.join(parts[:i])} is a single value, not a mapping or list"
+    return tuple(out)
+
+
+def apply_overrides(doc: YamlDoc, overrides: dict[str, Any], origin: YamlDoc, prefix=("overrides",)) -> YamlDoc:
+    """A copy of `doc` with each override set; lines of overridden values point at `origin`."""
+    out = YamlDoc(doc.source, copy.deepcopy(doc.data), dict(doc.lines), dict(doc.key_lines))
+    out.origins = dict(getattr(doc, "origins", {}))
+    for path, value in overrides.items():
+        where = (*prefix, path)
+        resolved = resolve_path(out.data, split_path(path))
+        if isinstance(resolved, str):
+            raise UserError(Problem(origin.source, origin.line_of(where), dotted(where), resolved))
+        parent = out.data
+        for key in resolved[:-1]:
+            parent = parent[key]
+        parent[resolved[-1]] = copy.deepcopy(value)
+        out.origins[resolved] = (origin.source, origin.line_of(where), dotted(where))
+    return out

@@ -1,0 +1,364 @@
+"""`balance run`: a scenario's games in chunks, in parallel, into a run directory.
+
+A run directory holds manifest.json and three tables (games/, players/,
+cards/), each a folder of Parquet part files, one per chunk. A part is written
+under a temporary name and renamed, so an interrupted run leaves only whole
+parts and `--resume` runs just the chunks that are missing. Chunk c always
+plays with the seed `SeedSequence(seed).spawn(n_chunks)[c]`, so the tables do
+not depend on --jobs or the backend.
+
+With the local (loky) backend each worker writes its own parts. With Dask the
+workers may not share a disk with the client, so they return their tables and
+the client writes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import __version__
+from .errors import Problem, UserError
+from .games import get_game
+from .scenario import Scenario, load_scenario
+from .seeding import chunk_plan, chunk_rng
+
+TABLES = ("games", "players", "cards")
+LOCK = ".lock"
+
+
+@dataclass
+class RunOptions:
+    games: int | None = None
+    seed: int | None = None
+    chunk_size: int | None = None
+    jobs: int | None = None  # None: all cores
+    out: Path | None = None
+    backend: str = "loky"
+    scheduler: str | None = None
+    resume: bool = False
+    force: bool = False
+    only_chunk: int | None = None  # run just this chunk, in this process (to reproduce a failure)
+
+
+@dataclass
+class RunResult:
+    out: Path
+    manifest: dict[str, Any]
+    ran_chunks: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class ChunkFailed(Exception):
+    """A bug inside a chunk: names the chunk, its seed and how to reproduce it."""
+
+
+def part_path(out: Path, table: str, chunk: int) -> Path:
+    return out / table / f"part-{chunk:06d}.parquet"
+
+
+def write_part(out: Path, table: str, chunk: int, data: pa.Table) -> None:
+    """Atomically: a temporary name in the same folder, then a rename."""
+    final = part_path(out, table, chunk)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+    pq.write_table(data, tmp, compression="zstd")
+    os.replace(tmp, final)
+
+
+def chunk_done(out: Path, chunk: int) -> bool:
+    return all(part_path(out, table, chunk).exists() for table in TABLES)
+
+
+# --- the work of one chunk (runs in a worker process) ------------------------------
+
+_PREPARED: dict[str, Any] = {}  # per worker process: the scenario prepared once
+
+
+def _prepared(scenario: Scenario) -> Any:
+    key = scenario.source + scenario.model.model_dump_json()
+    if key not in _PREPARED:
+        _PREPARED.clear()
+        _PREPARED[key] = get_game(scenario.model.game).prepare(scenario)
+    return _PREPARED[key]
+
+
+def run_chunk(scenario: Scenario, chunk: int, n_chunks: int, first: int, size: int, out: Path | None) -> dict[str, Any]:
+    """Play one chunk; write its parts (out given) or return them (out None)."""
+    seed = scenario.model.seed
+    try:
+        game = get_game(scenario.model.game)
+        tables = game.play_chunk(_prepared(scenario), scenario, chunk, first, size, chunk_rng(seed, chunk, n_chunks))
+    except Exception as exc:  # a bug in the toolkit: say exactly how to get it back
+        where = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        raise ChunkFailed(
+            f"chunk {chunk} (games {first}-{first + size - 1}, seed {seed}) failed: {where} "
+            f"at {Path(last.filename).name}:{last.lineno}; reproduce with: balance run {scenario.source} "
+            f"--seed {seed} --chunk-size {scenario.model.chunk_size} --games {scenario.model.games} --only-chunk {chunk}"
+        ) from exc
+    if out is not None:
+        for name in TABLES:
+            write_part(out, name, chunk, tables[name])
+        return {"chunk": chunk, "games": size}
+    return {"chunk": chunk, "games": size, "tables": tables}
+
+
+# --- the run directory -----------------------------------------------------------------
+
+
+def database_hash(scenario: Scenario) -> str:
+    """sha256 of the card database as the scenario plays it (overrides applied)."""
+    data = scenario.database_doc().data
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _manifest(scenario: Scenario, plan: list[tuple[int, int]]) -> dict[str, Any]:
+    m = scenario.model
+    return {
+        "scenario": json.loads(m.model_dump_json()),
+        "scenario_file": str(Path(scenario.source).resolve()),
+        "cards_file": str(scenario.cards_path),
+        "cards_sha256": database_hash(scenario),
+        "game": m.game,
+        "seed": m.seed,
+        "chunk_size": m.chunk_size,
+        "chunks": [list(c) for c in plan],
+        "games": m.games,
+        "package_version": __version__,
+        "status": "running",
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "finished": None,
+        "unfinished_games": None,
+    }
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    tmp = out / f".manifest.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
+    os.replace(tmp, out / "manifest.json")
+
+
+def read_manifest(out: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((out / "manifest.json").read_text())
+    except FileNotFoundError:
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def acquire_lock(out: Path) -> Path:
+    """Refuse a directory a live run holds; take over a dead run's lock."""
+    lock = out / LOCK
+    me = f"{os.getpid()} {socket.gethostname()}"
+    for _ in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                pid_text, host = lock.read_text().split()
+                pid = int(pid_text)
+            except (ValueError, FileNotFoundError):
+                pid, host = -1, ""
+            if host == socket.gethostname() and pid > 0 and _alive(pid):
+                raise UserError(
+                    Problem(
+                        str(out),
+                        None,
+                        "--out",
+                        f"a live run (pid {pid}) is writing here; wait for it or choose another --out",
+                    )
+                ) from None
+            lock.unlink(missing_ok=True)  # a stale lock: its run is gone
+            continue
+        with os.fdopen(fd, "w") as f:
+            f.write(me)
+        return lock
+    raise UserError(Problem(str(out), None, "--out", "could not take the run directory's lock"))
+
+
+def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) -> None:
+    old = read_manifest(out)
+    has_parts = any((out / t).exists() and any((out / t).glob("part-*.parquet")) for t in TABLES)
+    if old is None and not has_parts:
+        return
+    if options.force:
+        for table in TABLES:
+            shutil.rmtree(out / table, ignore_errors=True)
+        (out / "manifest.json").unlink(missing_ok=True)
+        return
+    if old is not None and old.get("status") == "complete" and not options.resume:
+        raise UserError(
+            Problem(str(out), None, "--out", "holds a finished run; use --force to overwrite it or another --out")
+        )
+    if not options.resume:
+        raise UserError(
+            Problem(str(out), None, "--out", "holds an unfinished run: --resume to finish it, --force to start over")
+        )
+    if old is None:
+        raise UserError(
+            Problem(str(out), None, "--resume", "no manifest.json here to resume; use --force to start over")
+        )
+    for key in ("cards_sha256", "seed", "chunk_size", "chunks", "game"):
+        if old.get(key) != manifest.get(key):
+            raise UserError(
+                Problem(
+                    str(out),
+                    None,
+                    "--resume",
+                    f"the run here has a different {key} ({old.get(key)!r:.60}); use --force",
+                )
+            )
+    if json.dumps(old.get("scenario"), sort_keys=True) != json.dumps(manifest["scenario"], sort_keys=True):
+        raise UserError(
+            Problem(str(out), None, "--resume", "the run here was made from a different scenario; use --force")
+        )
+
+
+def resolve_scenario(path: str | Path, options: RunOptions) -> Scenario:
+    scenario = load_scenario(path)
+    update = {
+        k: v
+        for k, v in (("games", options.games), ("seed", options.seed), ("chunk_size", options.chunk_size))
+        if v is not None
+    }
+    for name, value in update.items():
+        if value < (0 if name == "seed" else 1):
+            raise UserError(
+                Problem(
+                    f"--{name.replace('_', '-')}",
+                    None,
+                    name,
+                    f"must be at least {0 if name == 'seed' else 1}, got {value}",
+                )
+            )
+    if update:
+        scenario = Scenario(
+            scenario.source, scenario.model.model_copy(update=update), scenario.cards_path, scenario.doc
+        )
+    return scenario
+
+
+def run(path: str | Path, options: RunOptions, on_progress: Callable[[int, int], None] | None = None) -> RunResult:
+    """Run a scenario into its run directory. `on_progress(games_done, games_total)`."""
+    scenario = resolve_scenario(path, options)
+    game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
+    game.prepare(scenario)  # every input error surfaces here, before any game runs
+    plan = chunk_plan(scenario.model.games, scenario.model.chunk_size)
+    out = Path(options.out) if options.out else Path("runs") / scenario.name
+    if options.backend not in ("loky", "dask"):
+        raise UserError(
+            Problem("--backend", None, "backend", f"unknown backend {options.backend!r} (known: loky, dask)")
+        )
+    if options.only_chunk is not None and not 0 <= options.only_chunk < len(plan):
+        raise UserError(
+            Problem(
+                "--only-chunk", None, "chunk", f"chunk {options.only_chunk} is not in the plan (0 to {len(plan) - 1})"
+            )
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = _manifest(scenario, plan)
+    lock = acquire_lock(out)
+    start = time.perf_counter()
+    try:
+        _check_existing(out, manifest, options)
+        old = read_manifest(out)
+        if old is not None and options.resume:
+            manifest["started"] = old.get("started", manifest["started"])
+        write_manifest(out, manifest)
+        todo = [c for c in range(len(plan)) if not chunk_done(out, c)]
+        if options.only_chunk is not None:
+            todo = [options.only_chunk]
+        done_games = sum(plan[c][1] for c in range(len(plan)) if c not in todo)
+        if on_progress:
+            on_progress(done_games, scenario.model.games)
+        ran: list[int] = []
+        try:
+            for result in _dispatch(scenario, plan, todo, out, options):
+                if "tables" in result:  # returned by a Dask worker: the client writes
+                    for name in TABLES:
+                        write_part(out, name, result["chunk"], result["tables"][name])
+                ran.append(result["chunk"])
+                done_games += result["games"]
+                if on_progress:
+                    on_progress(done_games, scenario.model.games)
+        except KeyboardInterrupt:
+            manifest["status"] = "interrupted"
+            write_manifest(out, manifest)
+            raise
+        except ChunkFailed:
+            manifest["status"] = "failed"
+            write_manifest(out, manifest)
+            raise
+        complete = all(chunk_done(out, c) for c in range(len(plan)))
+        manifest["status"] = "complete" if complete else "partial"
+        manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        if complete:
+            import polars as pl
+
+            games = pl.scan_parquet(out / "games" / "*.parquet")
+            manifest["unfinished_games"] = int(games.filter(~pl.col("finished")).select(pl.len()).collect().item())
+        write_manifest(out, manifest)
+    finally:
+        lock.unlink(missing_ok=True)
+    return RunResult(out, manifest, ran, time.perf_counter() - start)
+
+
+def _dispatch(scenario: Scenario, plan, todo: list[int], out: Path, options: RunOptions) -> Iterator[dict[str, Any]]:
+    import joblib
+
+    n = len(plan)
+    if options.only_chunk is not None or len(todo) <= 1 or options.jobs == 1 and options.backend == "loky":
+        for c in todo:
+            yield run_chunk(scenario, c, n, *plan[c], out)
+        return
+    if options.backend == "dask":
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise UserError(
+                Problem("--backend", None, "backend", "dask is not installed: pip install 'balance[cluster]'")
+            ) from None
+        if not options.scheduler:
+            raise UserError(
+                Problem("--scheduler", None, "scheduler", "--backend dask needs --scheduler tcp://HOST:PORT")
+            )
+        try:
+            client = Client(options.scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise UserError(
+                Problem("--scheduler", None, "scheduler", f"cannot reach {options.scheduler}: {exc}")
+            ) from None
+        try:
+            with joblib.parallel_config(backend="dask"):
+                yield from joblib.Parallel(return_as="generator_unordered")(
+                    joblib.delayed(run_chunk)(scenario, c, n, *plan[c], None) for c in todo
+                )
+        finally:
+            client.close()
+        return
+    jobs = options.jobs or os.cpu_count() or 1
+    yield from joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
+        joblib.delayed(run_chunk)(scenario, c, n, *plan[c], out) for c in todo
+    )

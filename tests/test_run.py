@@ -1,0 +1,216 @@
+"""`balance run`: the same seed gives the same tables whatever --jobs or
+backend; interrupted runs resume to identical tables; a live or finished run
+is not overwritten; a crash names its chunk; the logs follow docs/logs.md."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from balance import load_run
+from balance.cli import app
+from balance.errors import UserError
+from balance.runner import ChunkFailed, RunOptions, part_path, run
+
+from .conftest import ROOT
+
+SCENARIO = f"""name: tiny
+game: horsepower
+cards: {ROOT / "cards.yaml"}
+players: 3
+bots: [racer, economist, random]
+games: 30
+seed: 5
+chunk_size: 8
+"""
+
+
+@pytest.fixture
+def scenario(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(SCENARIO)
+    return path
+
+
+def tables(out) -> dict[str, pl.DataFrame]:
+    frames = load_run(out)
+    return {
+        name: frame.collect().sort(["game_id", "seat"] if name != "games" else ["game_id"], maintain_order=True)
+        for name, frame in frames.items()
+    }
+
+
+def assert_same(a, b):
+    for name in ("games", "players", "cards"):
+        assert a[name].equals(b[name]), name
+
+
+def test_tables_and_manifest_follow_the_contract(scenario, tmp_path):
+    result = run(scenario, RunOptions(out=tmp_path / "run", jobs=1))
+    m = result.manifest
+    assert m["status"] == "complete" and m["games"] == 30 and m["chunks"] == [[0, 8], [8, 8], [16, 8], [24, 6]]
+    assert len(m["cards_sha256"]) == 64 and m["seed"] == 5
+    t = tables(tmp_path / "run")
+    games, players, cards = t["games"], t["players"], t["cards"]
+    assert games["game_id"].to_list() == list(range(30)) and games.height == 30
+    assert players.height == 90 and set(players["seat"].unique()) == {0, 1, 2}
+    finished = games.filter(pl.col("finished"))
+    assert players.filter(pl.col("won")).height == finished.height
+    winners = players.filter(pl.col("won")).select("game_id", "seat")
+    assert winners.sort("game_id")["seat"].to_list() == finished.sort("game_id")["winner_seat"].to_list()
+    assert set(players.filter(pl.col("won"))["finish_position"].to_list()) == {1}
+    assert players.filter(pl.col("laps_completed") == 3)["lap3_turns"].null_count() == 0
+    assert (
+        players.filter(pl.col("laps_completed") < 3)["lap3_turns"].null_count()
+        == players.filter(pl.col("laps_completed") < 3).height
+    )
+    drafts = cards.filter(pl.col("event") == "draft")
+    assert drafts.height == 30 * 3 * 5 and drafts["pick"].null_count() == 0 and drafts["turn"].max() == 0
+    assert cards.filter(pl.col("event") == "playbook_draft").height == 90
+    buys = cards.filter(pl.col("event") == "buy")
+    assert buys.height == players["cards_bought"].sum() and buys["price"].null_count() == 0
+    assert set(cards["event"].unique().to_list()) >= {"draft", "buy", "play", "playbook_draft"}
+    assert players["playbooks"].list.len().min() >= 1
+
+
+@pytest.mark.parametrize("jobs", [2])
+def test_same_seed_same_tables_whatever_the_jobs(scenario, tmp_path, jobs):
+    run(scenario, RunOptions(out=tmp_path / "one", jobs=1))
+    run(scenario, RunOptions(out=tmp_path / "many", jobs=jobs))
+    assert_same(tables(tmp_path / "one"), tables(tmp_path / "many"))
+
+
+def test_a_different_seed_gives_different_games(scenario, tmp_path):
+    run(scenario, RunOptions(out=tmp_path / "a", jobs=1))
+    run(scenario, RunOptions(out=tmp_path / "b", jobs=1, seed=6))
+    assert not tables(tmp_path / "a")["cards"].equals(tables(tmp_path / "b")["cards"])
+
+
+def test_resume_runs_only_the_missing_chunks_and_gives_the_same_tables(scenario, tmp_path):
+    run(scenario, RunOptions(out=tmp_path / "whole", jobs=1))
+    out = tmp_path / "broken"
+    run(scenario, RunOptions(out=out, jobs=1))
+    # as if killed during chunk 2: its parts missing or half there, a temporary file left behind
+    part_path(out, "games", 2).unlink()
+    part_path(out, "cards", 2).unlink()
+    (out / "players" / ".part-000002.parquet.999.tmp").write_bytes(b"half a file")
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["status"] = "interrupted"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(UserError, match="unfinished run: --resume"):
+        run(scenario, RunOptions(out=out, jobs=1))
+    result = run(scenario, RunOptions(out=out, jobs=1, resume=True))
+    assert result.ran_chunks == [2] and result.manifest["status"] == "complete"
+    assert_same(tables(tmp_path / "whole"), tables(out))
+
+
+def test_resume_refuses_other_settings(scenario, tmp_path):
+    out = tmp_path / "run"
+    run(scenario, RunOptions(out=out, jobs=1))
+    with pytest.raises(UserError, match="different seed"):
+        run(scenario, RunOptions(out=out, jobs=1, seed=9, resume=True))
+
+
+def test_a_finished_run_is_not_overwritten_without_force(scenario, tmp_path):
+    out = tmp_path / "run"
+    run(scenario, RunOptions(out=out, jobs=1))
+    with pytest.raises(UserError, match="holds a finished run; use --force"):
+        run(scenario, RunOptions(out=out, jobs=1))
+    result = run(scenario, RunOptions(out=out, jobs=1, force=True, games=8))
+    assert result.manifest["games"] == 8 and tables(out)["games"].height == 8
+
+
+def test_a_directory_held_by_a_live_run_is_refused(scenario, tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    import socket
+
+    (out / ".lock").write_text(f"{os.getppid()} {socket.gethostname()}")  # a live process
+    with pytest.raises(UserError, match=r"a live run \(pid \d+\) is writing here"):
+        run(scenario, RunOptions(out=out, jobs=1))
+    (out / ".lock").write_text(f"999999999 {socket.gethostname()}")  # a dead one: its lock is stale
+    assert run(scenario, RunOptions(out=out, jobs=1, games=8)).manifest["status"] == "complete"
+    assert not (out / ".lock").exists()
+
+
+def test_a_crash_names_the_chunk_and_keeps_completed_chunks(scenario, tmp_path, monkeypatch):
+    from balance.games.horsepower import GAME
+
+    real = GAME.play_chunk
+
+    def flaky(prep, scen, chunk, first, size, rng):
+        if chunk == 2:
+            raise ValueError("boom")
+        return real(prep, scen, chunk, first, size, rng)
+
+    import dataclasses
+
+    from balance.games import GAMES
+
+    monkeypatch.setitem(GAMES, "horsepower", dataclasses.replace(GAME, play_chunk=flaky))
+    out = tmp_path / "run"
+    with pytest.raises(ChunkFailed) as info:
+        run(scenario, RunOptions(out=out, jobs=1))
+    text = str(info.value)
+    assert "chunk 2 (games 16-23, seed 5) failed: ValueError: boom" in text
+    assert "reproduce with: balance run" in text and "--only-chunk 2" in text
+    assert part_path(out, "games", 1).exists() and not part_path(out, "games", 2).exists()
+    assert json.loads((out / "manifest.json").read_text())["status"] == "failed"
+
+
+def test_overrides_and_max_rounds_change_the_database(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO + "overrides:\n  rules.purchase_cost: 1\n  cards.twin_turbo.count: 0\nmax_rounds: 3\n")
+    result = run(path, RunOptions(out=tmp_path / "run", jobs=1, games=8))
+    t = tables(tmp_path / "run")
+    assert not t["games"]["finished"].any() and (t["games"]["rounds"] == 3).all()
+    assert result.manifest["unfinished_games"] == 8
+    assert "twin_turbo" not in t["cards"]["card"].to_list()
+    assert set(t["cards"].filter(pl.col("event") == "buy")["price"].to_list()) <= {0, 1}
+
+
+def test_a_bad_override_points_at_the_scenario_line(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO + "overrides:\n  cards.warp_drive.count: 2\n")
+    with pytest.raises(UserError) as info:
+        run(path, RunOptions(out=tmp_path / "run", jobs=1))
+    assert str(info.value) == f"{path}:10: overrides.cards.warp_drive.count: no card with id 'warp_drive'"
+    path.write_text(SCENARIO + "overrides:\n  cards.twin_turbo.count: -1\n")
+    with pytest.raises(UserError) as info:
+        run(path, RunOptions(out=tmp_path / "run", jobs=1))
+    assert str(info.value) == f"{path}:10: overrides.cards.twin_turbo.count: must be at least 0, got -1"
+
+
+def test_a_bot_pool_draws_each_seat(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("bots: [racer, economist, random]", "bots: {pool: [racer, saboteur]}"))
+    run(path, RunOptions(out=tmp_path / "run", jobs=1))
+    bots = tables(tmp_path / "run")["players"]["bot"]
+    assert set(bots.to_list()) == {"racer", "saboteur"}
+
+
+def test_cli_run_prints_progress_and_a_summary(scenario, tmp_path):
+    result = CliRunner().invoke(
+        app, ["run", str(scenario), "--out", str(tmp_path / "run"), "--jobs", "1", "--games", "16"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "win rate by seat" in result.stdout and "win rate by bot" in result.stdout
+    assert "16 games (0 unfinished), seed 5" in result.stdout
+    assert f"logs: {tmp_path / 'run'}/" in result.stdout
+
+
+def test_dask_local_cluster_gives_the_same_tables(scenario, tmp_path):
+    import distributed  # a dev dependency (pyproject: dev extras), so this test always runs
+
+    run(scenario, RunOptions(out=tmp_path / "local", jobs=1))
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
+    ) as cluster:
+        run(scenario, RunOptions(out=tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address))
+    assert_same(tables(tmp_path / "local"), tables(tmp_path / "dask"))
+    assert np.array_equal(tables(tmp_path / "dask")["games"]["game_id"].to_numpy(), np.arange(30))
