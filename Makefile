@@ -24,11 +24,13 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
-# The default scenario's report. Until `balance run` and `balance report`
-# land it checks the card database and traces one game of the default scenario.
+# The default scenario: check the cards, run it (replacing an earlier run of
+# it), and trace its first game. `balance report` joins here when it lands.
+DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
-	$(BIN)/balance trace scenarios/four-player-mixed.yaml --seed 1 > reports/trace-four-player-mixed-seed1.txt
+	$(BIN)/balance run $(DEFAULT) --force
+	$(BIN)/balance trace $(DEFAULT) --seed 1 > reports/trace-four-player-mixed-seed1.txt
 	@echo "wrote reports/trace-four-player-mixed-seed1.txt"
 
 # The whole suite; pytest exits 5 when no test ran, and make fails with it.
@@ -43,6 +45,7 @@ lint: dev
 bench: install
 	$(BIN)/python scripts/bench_load.py
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_run.py --games 100000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

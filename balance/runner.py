@@ -34,6 +34,7 @@ from .errors import Problem, UserError
 from .games import get_game
 from .scenario import Scenario, load_scenario
 from .seeding import chunk_plan, chunk_rng
+from .yamlio import load_yaml
 
 TABLES = ("games", "players", "cards")
 LOCK = ".lock"
@@ -253,11 +254,9 @@ def resolve_scenario(path: str | Path, options: RunOptions) -> Scenario:
                     f"must be at least {0 if name == 'seed' else 1}, got {value}",
                 )
             )
-    if update:
-        scenario = Scenario(
-            scenario.source, scenario.model.model_copy(update=update), scenario.cards_path, scenario.doc
-        )
-    return scenario
+    model = scenario.model.model_copy(update=update) if update else scenario.model
+    # The card database travels with the scenario, so workers never read the client's files.
+    return Scenario(scenario.source, model, scenario.cards_path, scenario.doc, load_yaml(scenario.cards_path))
 
 
 def run(path: str | Path, options: RunOptions, on_progress: Callable[[int, int], None] | None = None) -> RunResult:

@@ -43,6 +43,7 @@ class Scenario:
     model: ScenarioModel
     cards_path: Path
     doc: YamlDoc
+    cards_doc: YamlDoc | None = None  # the card database file, read once (workers on other machines cannot read it)
 
     @property
     def name(self) -> str:
@@ -59,7 +60,7 @@ class Scenario:
         scenario's overrides (and max_rounds) applied, not yet validated."""
         from .overrides import apply_overrides
 
-        doc = load_yaml(self.cards_path)
+        doc = self.cards_doc if self.cards_doc is not None else load_yaml(self.cards_path)
         overrides = dict(self.model.overrides)
         doc = apply_overrides(doc, overrides, self.doc) if overrides else doc
         if self.model.max_rounds is not None:

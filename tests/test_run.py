@@ -214,3 +214,35 @@ def test_dask_local_cluster_gives_the_same_tables(scenario, tmp_path):
         run(scenario, RunOptions(out=tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address))
     assert_same(tables(tmp_path / "local"), tables(tmp_path / "dask"))
     assert np.array_equal(tables(tmp_path / "dask")["games"]["game_id"].to_numpy(), np.arange(30))
+
+
+def test_a_killed_run_leaves_whole_parts_and_resumes_to_the_same_tables(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("games: 30", "games: 96"))
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "balance", "run", str(path), "--out", str(out), "--jobs", "1", "--quiet"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list((out / "games").glob("part-*.parquet"))) < 3:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    parts = {t: sorted(p.name for p in (out / t).glob("part-*.parquet")) for t in ("games", "players", "cards")}
+    assert 3 <= len(parts["games"]) < 12, "killed part-way"
+    for table in parts:
+        for name in parts[table]:
+            pl.read_parquet(out / table / name)  # every part that exists is whole
+    result = run(path, RunOptions(out=out, jobs=1, resume=True))
+    complete = {c for c in range(12) if all(f"part-{c:06d}.parquet" in parts[t] for t in parts)}
+    assert set(result.ran_chunks) == set(range(12)) - complete, "only the missing chunks ran"
+    run(path, RunOptions(out=tmp_path / "whole", jobs=1))
+    assert_same(tables(tmp_path / "whole"), tables(out))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import chance
-from .context import LAP_OFFSET, Ctx
+from .context import Ctx
 from .state import State
 
 
@@ -22,7 +22,7 @@ def card_values(
     a card that scraps itself keeps only part of its value.
     """
     q = st.bots[idx, actor]
-    row = q.astype(np.intp) * 256 + st.lap[idx, actor] + LAP_OFFSET
+    row = ctx.values.row(q, st.lap[idx, actor])
     table = ctx.values.acquire if acquire else ctx.values.own
     if cards is None:
         value = table[row]
@@ -37,7 +37,7 @@ def card_value_of(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, card:
     """(n,) card_values(..., acquire=True)[rows, card]: the value of one card per
     row, drawing the same (n, K) noise but computing only the column needed."""
     q = st.bots[idx, actor]
-    row = q.astype(np.intp) * 256 + st.lap[idx, actor] + LAP_OFFSET
+    row = ctx.values.row(q, st.lap[idx, actor])
     noise = chance.uniform(ctx.rng, (len(idx), ctx.values.acquire.shape[1]))
     return ctx.values.acquire[row, card] + ctx.bots.noise[q] * noise[np.arange(len(idx)), card]
 

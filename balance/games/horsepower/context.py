@@ -150,28 +150,28 @@ def build_lookups(tables: Tables) -> Lookups:
     )
 
 
-LAP_OFFSET = 128  # st.lap is int8: row lap + LAP_OFFSET of a value table covers every possible lap
-
-
 @dataclass(frozen=True)
 class CardValues:
     """The bots' card values before noise, by (profile, lap): actions.card_values
     reads one row instead of recomputing the lap fade every call."""
 
-    own: np.ndarray  # (Q * 256, K) float32: row q * 256 + lap + LAP_OFFSET
-    acquire: np.ndarray  # (Q * 256, K) float32: the same, one-shot cards discounted
+    own: np.ndarray  # (Q * (laps + 1), K) float32: row q * (laps + 1) + lap
+    acquire: np.ndarray  # (Q * (laps + 1), K) float32: the same, one-shot cards discounted
+    per_profile: int  # laps + 1: rows per profile
+
+    def row(self, q: np.ndarray, lap: np.ndarray) -> np.ndarray:
+        return q.astype(np.intp) * self.per_profile + lap
 
 
 def build_card_values(bots: BotTable, laps: int) -> CardValues:
-    # Exactly the float32 operations card_values used to do per row, on every (q, lap).
-    Q = len(bots.noise)
-    lap = np.arange(-LAP_OFFSET, 256 - LAP_OFFSET).astype(np.int8)  # (256,)
-    q = np.repeat(np.arange(Q), 256)
-    lap = np.tile(lap, Q)
+    """Coins fade lap by lap towards each profile's `late_coins` (lap 0 is unused)."""
+    Q, per_profile = len(bots.noise), laps + 1
+    q = np.repeat(np.arange(Q), per_profile)
+    lap = np.tile(np.arange(per_profile, dtype=np.int8), Q)
     late = (lap.astype(np.float32) - 1) / max(laps - 1, 1)
     fade = (1 - (1 - bots.late_coins[q]) * late)[:, None]
     own = bots.card_value[q] - bots.card_coins[q] * (1 - fade)
-    return CardValues(own=own, acquire=own * bots.one_shot[None, :])
+    return CardValues(own=own, acquire=own * bots.one_shot[None, :], per_profile=per_profile)
 
 
 @dataclass
@@ -183,12 +183,9 @@ class Ctx:
     events: Events | None = None  # card events for the logs; None when nobody reads them
     look: Lookups = field(init=False)
     values: CardValues = field(init=False)
-    cache: dict = field(init=False, default_factory=dict)  # other per-batch constants, computed on first use
+    # modifier rows to evaluate one by one, by (trigger, ops asked for): see effects._slow_modifiers
+    cache: dict = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.look = build_lookups(self.tables)
         self.values = build_card_values(self.bots, self.tables.rules.laps)
-
-    @property
-    def NONE(self) -> int:
-        return NONE
