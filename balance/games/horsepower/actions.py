@@ -34,12 +34,10 @@ def card_values(
 
 
 def card_value_of(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, card: np.ndarray) -> np.ndarray:
-    """(n,) card_values(..., acquire=True)[rows, card]: the value of one card per
-    row, drawing the same (n, K) noise but computing only the column needed."""
+    """(n,) card_values(..., acquire=True)[rows, card]: the value, with noise, of one card per row."""
     q = st.bots[idx, actor]
     row = ctx.values.row(q, st.lap[idx, actor])
-    noise = chance.uniform(ctx.rng, (len(idx), ctx.values.acquire.shape[1]))
-    return ctx.values.acquire[row, card] + ctx.bots.noise[q] * noise[np.arange(len(idx)), card]
+    return ctx.values.acquire[row, card] + ctx.bots.noise[q] * chance.uniform(ctx.rng, (len(idx),))
 
 
 def threshold(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, base: np.ndarray | float = 0.0) -> np.ndarray:

@@ -37,10 +37,21 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
     Positions in the implicit sorted pile are chosen one by one among those not
     yet taken (a vectorised Floyd's method), so one cumulative sum serves all draws.
     """
+    total = counts.sum(axis=1, dtype=np.int32)
+    every = n >= total  # these rows draw their whole pile: no randomness needed
+    drawn = np.where(every[:, None], counts, 0).astype(counts.dtype)
+    some = np.flatnonzero(~every & (n > 0))
+    if len(some):
+        drawn[some] = _draw_some(rng, counts[some], n[some])
+    counts -= drawn
+    return drawn
+
+
+def _draw_some(rng: np.random.Generator, counts: np.ndarray, take: np.ndarray) -> np.ndarray:
+    """draw_many for rows with more cards than they draw (counts not changed)."""
     N, K = counts.shape
     cum = counts.cumsum(axis=1, dtype=np.int32)
-    total = cum[:, -1] if K else np.zeros(N, np.int32)
-    take = np.minimum(n, total)
+    total = cum[:, -1]
     chosen: list[np.ndarray] = []  # ascending per row: positions already taken
     drawn = np.zeros_like(counts)
     flat = drawn.reshape(-1)  # a view: drawn is new and contiguous
@@ -54,7 +65,6 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
         card = (cum > pos[:, None]).argmax(axis=1)
         flat[rows * K + card] += live  # one card per row and step: no repeated index
         chosen = sorted_insert(chosen, np.where(live, pos, np.iinfo(np.int32).max))
-    counts -= drawn
     return drawn
 
 
