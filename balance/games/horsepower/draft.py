@@ -81,6 +81,11 @@ def setup(ctx: Ctx, seats: np.ndarray) -> State:
 
     # 2.4-2.6: starting decks, opening hands, Showroom, coins
     st.deck += rules.starting_deck.astype(np.int16)[None, None, :]
+    if ctx.events is not None:
+        for k in np.flatnonzero(rules.starting_deck):
+            for p in range(P):
+                for _ in range(int(rules.starting_deck[k])):
+                    ctx.events.add("start", all_games, p, np.full(G, k), 0)
     for p in range(P):
         draw_cards(ctx, st, all_games, np.full(G, p), np.full(G, rules.hand_size))
     for slot in range(rules.showroom_size):

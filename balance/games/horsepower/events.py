@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 EVENTS: tuple[str, ...] = (
+    "start",  # a starting card (2.4), dealt before the first turn
     "draft",  # a part drafted (pick = pick number)
     "buy",  # bought from the Showroom (price)
     "auction",  # won at an Auction (price)

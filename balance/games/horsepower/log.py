@@ -64,6 +64,7 @@ def chunk_tables(
             "final_lap": st.lap.ravel(),
             "final_space": st.pos.ravel(),
             "pit_stops": st.pit_stops.ravel(),
+            **{f"pit_after_lap{lap + 1}": ((st.pit_laps >> lap) & 1).astype(bool).ravel() for lap in range(laps - 1)},
             "wiped_out": st.wiped_count.ravel(),
             "coins_spent": st.coins_spent.ravel(),
             "coins_left": st.coins.ravel(),

@@ -58,6 +58,7 @@ class State:
     lap_turns: np.ndarray  # (G, P, laps) int16: turns spent on each lap
     pit_stops: np.ndarray  # (G, P) int8
     wiped_count: np.ndarray  # (G, P) int16: times Wiped Out
+    pit_laps: np.ndarray  # (G, P) int16: bit l-1 set = a Pit Stop after completing lap l
     coins_spent: np.ndarray  # (G, P) int16: coins paid for purchases, refreshes and auctions
 
     @property
@@ -113,5 +114,6 @@ def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> St
         lap_turns=np.zeros((G, P, laps), i16),
         pit_stops=np.zeros((G, P), i8),
         wiped_count=np.zeros((G, P), i16),
+        pit_laps=np.zeros((G, P), i16),
         coins_spent=np.zeros((G, P), i16),
     )

@@ -382,6 +382,8 @@ def lap_decisions(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         pit = np.select([rule == 1, rule == 2], [True, False], auto) & (st.playbook_deck[g].sum(axis=1) > 0)
         st.pit_next[g[pit], p] = True
         st.pit_stops[g[pit], p] += 1
+        # the lap just completed is lap - 1 (the marker is already on the next lap)
+        st.pit_laps[g[pit], p] |= (1 << (st.lap[g[pit], p].astype(np.int16) - 2)).astype(np.int16)
         st.lap_done[g, p] = False
         if ctx.rec.on:
             ctx.rec.say(g, lambda j, p=p: f"  seat {p} chooses {'a Pit Stop' if pit[j] else 'to Race Through'}")
