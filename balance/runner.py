@@ -263,7 +263,7 @@ def run(path: str | Path, options: RunOptions, on_progress: Callable[[int, int],
     """Run a scenario into its run directory. `on_progress(games_done, games_total)`."""
     scenario = resolve_scenario(path, options)
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
-    game.prepare(scenario)  # every input error surfaces here, before any game runs
+    prepared = game.prepare(scenario)  # every input error surfaces here, before any game runs
     plan = chunk_plan(scenario.model.games, scenario.model.chunk_size)
     out = Path(options.out) if options.out else Path("runs") / scenario.name
     if options.backend not in ("loky", "dask"):
@@ -278,6 +278,7 @@ def run(path: str | Path, options: RunOptions, on_progress: Callable[[int, int],
         )
     out.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(scenario, plan)
+    manifest["catalog"] = game.catalog(prepared)
     lock = acquire_lock(out)
     start = time.perf_counter()
     try:

@@ -24,6 +24,7 @@ class Game:
     trace: Callable[[Any, int, int], str]  # (scenario, seed, game index) -> the game in words
     prepare: Callable[[Any], Any]  # scenario -> everything a chunk needs, validated (raises UserError)
     play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng) -> log tables
+    catalog: Callable[[Any], dict[str, Any]]  # prepared -> the cards and Playbooks in play, for the manifest
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..base import Game, Summary
 from . import vocabulary as V
-from .chunk import chunk_tables_for, prepare
+from .chunk import catalog, chunk_tables_for, prepare
 from .compile import compile_database
 from .schema import Database, load_database
 from .trace import trace_game
@@ -32,4 +32,5 @@ GAME = Game(
     trace=trace_game,
     prepare=prepare,
     play_chunk=chunk_tables_for,
+    catalog=catalog,
 )

@@ -51,6 +51,16 @@ def prepare(scenario: Scenario) -> Prepared:
     return Prepared(db, tables, bot_table(profiles, names, tables, m.players), pool=not isinstance(m.bots, list))
 
 
+def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
+    """Every card and Playbook of the database as played, so reports can list
+    the ones that never appear in the logs."""
+    db = prep.database
+    return {
+        "cards": [{"id": c.id, "name": c.name, "type": c.type, "group": c.group, "count": c.count} for c in db.cards],
+        "playbooks": [{"id": p.id, "name": p.name, "count": p.count} for p in db.playbooks],
+    }
+
+
 def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, rng: np.random.Generator) -> np.ndarray:
     """(size, P) the bot (index into prep.bots) in each seat of each game, seat 0 first."""
     P = scenario.model.players

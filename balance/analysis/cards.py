@@ -1,0 +1,171 @@
+"""Which cards get picked and which win: per card (and per Playbook) pick,
+buy, auction, scrap and play rates, and the win rate of players who drafted,
+bought or ended with it against those who did not ("win rate added"), with
+Newcombe intervals and a Benjamini-Hochberg flag.
+
+These are associations, not causes: a card drafted by the strongest bot looks
+strong. `balance strength` (an experiment) is the causal measure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from .stats import benjamini_hochberg, newcombe_diff, two_proportion_p, wilson
+from .winrate import Run, as_run
+
+ACQUIRE = ("start", "draft", "buy", "auction", "free_auction")
+RARELY = 0.01  # taken (drafted, bought or won) by fewer than 1% of players: "almost never taken"
+
+
+def _player_card_flags(run: Run) -> pl.LazyFrame:
+    """One row per (game, seat, card or Playbook) that had any event, with counts."""
+    ev = pl.col("event").cast(pl.String)
+    return (
+        run["cards"]
+        .group_by("game_id", "seat", "card")
+        .agg(
+            (ev == "draft").sum().alias("drafts"),
+            pl.col("pick").min().alias("pick"),
+            (ev == "buy").sum().alias("buys"),
+            ev.is_in(["auction", "free_auction"]).sum().alias("auctions"),
+            pl.when(ev == "auction").then(pl.col("price")).sum().alias("auction_coins"),
+            (ev == "auction").sum().alias("paid_auctions"),
+            ev.is_in(list(ACQUIRE)).sum().alias("acquired"),
+            (ev == "scrap").sum().alias("scraps"),
+            (ev == "play").sum().alias("plays"),
+            (ev == "playbook_draft").sum().alias("pb_drafts"),
+            (ev == "playbook_pit").sum().alias("pb_pits"),
+        )
+        .join(run["players"].select("game_id", "seat", "won"), on=["game_id", "seat"])
+    )
+
+
+def _with_tests(table: pl.DataFrame, conditions: dict[str, str], total: int, total_wins: int) -> pl.DataFrame:
+    """For each condition column of counts: win rate with and without, the difference and its test."""
+    columns = {}
+    p_values = []
+    for name in conditions:
+        n = table[f"n_{name}"].to_numpy().astype(float)
+        k = table[f"wins_{name}"].to_numpy().astype(float)
+        n_not, k_not = total - n, total_wins - k
+        low, high = wilson(k, n)
+        diff, dlow, dhigh = newcombe_diff(k, n, k_not, n_not)
+        p = two_proportion_p(k, n, k_not, n_not)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            columns |= {
+                f"win_rate_{name}": k / n,
+                f"ci_low_{name}": low,
+                f"ci_high_{name}": high,
+                f"n_not_{name}": n_not,
+                f"win_rate_not_{name}": k_not / n_not,
+                f"added_{name}": diff,
+                f"added_low_{name}": dlow,
+                f"added_high_{name}": dhigh,
+                f"p_{name}": p,
+            }
+        p_values.append(p)
+    flags = benjamini_hochberg(np.concatenate(p_values)).reshape(len(conditions), -1)
+    for i, name in enumerate(conditions):
+        columns[f"significant_{name}"] = flags[i]
+    return table.with_columns(pl.Series(name, values) for name, values in columns.items())
+
+
+def _add_absent(table: pl.DataFrame, key: str, ids: list[str] | None) -> pl.DataFrame:
+    """Rows of zeros for catalogue entries no event mentions (never taken, never played)."""
+    if not ids:
+        return table
+    absent = [i for i in ids if i not in set(table[key].to_list())]
+    if not absent:
+        return table
+    zeros = pl.DataFrame({key: absent}).join(table.head(0), on=key, how="left")
+    counts = [c for c, t in table.schema.items() if c != key and t.is_integer()]
+    zeros = zeros.with_columns(pl.lit(0, table.schema[c]).alias(c) for c in counts)
+    return pl.concat([table, zeros.select(table.columns)]).sort(key)
+
+
+def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.DataFrame:
+    """One row per card that appeared in the run, plus those of `catalog` (card
+    ids) that never did (see the module doc for the columns)."""
+    run = as_run(run)
+    totals = (
+        run["players"]
+        .select(pl.len().alias("n"), pl.col("won").sum().alias("wins"), pl.col("game_id").n_unique().alias("games"))
+        .collect()
+    )
+    total, total_wins, games = int(totals["n"][0]), int(totals["wins"][0]), int(totals["games"][0])
+    flags = _player_card_flags(run).filter((pl.col("pb_drafts") + pl.col("pb_pits")) == 0)
+    won = pl.col("won")
+    drafted, bought = pl.col("drafts") > 0, pl.col("buys") > 0
+    final = pl.col("acquired") > pl.col("scraps")
+    table = (
+        flags.group_by("card")
+        .agg(
+            drafted.sum().alias("n_drafted"),
+            (drafted & won).sum().alias("wins_drafted"),
+            pl.col("pick").mean().alias("mean_pick"),
+            bought.sum().alias("n_bought"),
+            (bought & won).sum().alias("wins_bought"),
+            pl.col("buys").sum().alias("buys"),
+            pl.col("auctions").sum().alias("auction_wins"),
+            (pl.col("auction_coins").sum() / pl.col("paid_auctions").sum()).alias("mean_auction_price"),
+            (pl.col("scraps") > 0).sum().alias("n_scrapped"),
+            final.sum().alias("n_final"),
+            (final & won).sum().alias("wins_final"),
+            pl.col("plays").sum().alias("plays"),
+            ((pl.col("drafts") + pl.col("buys") + pl.col("auctions")) > 0).sum().alias("n_taken"),
+        )
+        .sort("card")
+        .collect()
+    )
+    table = (
+        _add_absent(table, "card", catalog)
+        .with_columns(
+            pl.lit(total).alias("player_games"),
+            (pl.col("n_drafted") / total).alias("draft_rate"),
+            (pl.col("n_bought") / total).alias("buy_rate"),
+            (pl.col("n_scrapped") / total).alias("scrap_rate"),
+            (pl.col("plays") / games).alias("plays_per_game"),
+            (pl.col("n_taken") / total).alias("taken_rate"),
+        )
+        .with_columns((pl.col("taken_rate") < RARELY).alias("rarely_taken"))
+    )
+    return _with_tests(
+        table, {"drafted": "drafted", "bought": "bought", "final": "in the final deck"}, total, total_wins
+    )
+
+
+def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.DataFrame:
+    """One row per Playbook: drafted, taken at a Pit Stop, held at the end, and
+    the win rates; `catalog` (Playbook ids) adds the ones never taken."""
+    run = as_run(run)
+    totals = run["players"].select(pl.len().alias("n"), pl.col("won").sum().alias("wins")).collect()
+    total, total_wins = int(totals["n"][0]), int(totals["wins"][0])
+    flags = _player_card_flags(run).filter((pl.col("pb_drafts") + pl.col("pb_pits")) > 0)
+    won = pl.col("won")
+    drafted, pit = pl.col("pb_drafts") > 0, pl.col("pb_pits") > 0
+    table = (
+        flags.group_by("card")
+        .agg(
+            drafted.sum().alias("n_drafted"),
+            (drafted & won).sum().alias("wins_drafted"),
+            pl.col("pick").mean().alias("mean_pick"),
+            pit.sum().alias("n_pit"),
+            (pit & won).sum().alias("wins_pit"),
+            (drafted | pit).sum().alias("n_held"),
+            ((drafted | pit) & won).sum().alias("wins_held"),
+        )
+        .rename({"card": "playbook"})
+        .sort("playbook")
+        .collect()
+    )
+    table = _add_absent(table, "playbook", catalog).with_columns(
+        pl.lit(total).alias("player_games"),
+        (pl.col("n_drafted") / total).alias("draft_rate"),
+        (pl.col("n_pit") / total).alias("pit_rate"),
+        ((pl.col("n_held") / total) < RARELY).alias("rarely_taken"),
+    )
+    return _with_tests(table, {"drafted": "drafted", "pit": "taken at a Pit Stop", "held": "held"}, total, total_wins)

@@ -1,0 +1,80 @@
+"""How long things take: turns per lap (by lap, seat, bot, Pit Stop or Race
+Through before it) and game length in rounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from .winrate import Run, as_run
+
+
+def lap_times(run: Run | str | Path) -> pl.LazyFrame:
+    """One row per completed lap: game_id, seat, bot, lap, turns, and `after`
+    (for laps after the first: "pit stop" or "race through" at the end of the
+    lap before; "start" for lap 1)."""
+    players = as_run(run)["players"]
+    names = players.collect_schema().names()
+    laps = sorted(int(c[3:-6]) for c in names if c.startswith("lap") and c.endswith("_turns"))
+    parts = []
+    for lap in laps:
+        after = (
+            pl.lit("start")
+            if lap == 1
+            else pl.when(pl.col(f"pit_after_lap{lap - 1}")).then(pl.lit("pit stop")).otherwise(pl.lit("race through"))
+        )
+        parts.append(
+            players.filter(pl.col(f"lap{lap}_turns").is_not_null()).select(
+                "game_id",
+                "seat",
+                "bot",
+                pl.lit(lap, pl.Int8).alias("lap"),
+                pl.col(f"lap{lap}_turns").cast(pl.Int16).alias("turns"),
+                after.alias("after"),
+            )
+        )
+    return pl.concat(parts)
+
+
+def summarise(frame: pl.LazyFrame, keys: list[str], value: str = "turns") -> pl.DataFrame:
+    """n, mean, median, p10 and p90 of `value` per group."""
+    v = pl.col(value)
+    return (
+        frame.group_by(keys)
+        .agg(
+            pl.len().alias("n"),
+            v.mean().alias("mean"),
+            v.median().alias("median"),
+            v.quantile(0.1, interpolation="lower").alias("p10"),
+            v.quantile(0.9, interpolation="higher").alias("p90"),
+        )
+        .sort(keys)
+        .collect()
+    )
+
+
+def lap_summary(run: Run | str | Path, by: tuple[str, ...] = ("lap",)) -> pl.DataFrame:
+    """Turns per lap summarised by `by` (any of lap, seat, bot, after)."""
+    return summarise(lap_times(run), list(by))
+
+
+def lap_distribution(run: Run | str | Path) -> pl.DataFrame:
+    """The full distribution: laps completed in exactly `turns` turns, by lap."""
+    return lap_times(run).group_by("lap", "turns").agg(pl.len().alias("laps")).sort("lap", "turns").collect()
+
+
+def game_length(run: Run | str | Path) -> pl.DataFrame:
+    """Rounds per finished game (n, mean, median, p10, p90) and the share of unfinished games."""
+    games = as_run(run)["games"]
+    summary = summarise(
+        games.filter(pl.col("finished")).with_columns(pl.lit("finished").alias("games")), ["games"], "rounds"
+    )
+    unfinished = games.select((~pl.col("finished")).mean().alias("unfinished_share"), pl.len().alias("all_games"))
+    return summary.drop("games").hstack(unfinished.collect())
+
+
+def length_distribution(run: Run | str | Path) -> pl.DataFrame:
+    """Finished games by rounds played."""
+    games = as_run(run)["games"]
+    return games.filter(pl.col("finished")).group_by("rounds").agg(pl.len().alias("games")).sort("rounds").collect()

@@ -1,0 +1,89 @@
+"""Who wins: by seat, bot, Playbook and player count, with Wilson intervals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from ..logs import load_run
+from .stats import equal_shares_test, wilson
+
+Run = dict[str, pl.LazyFrame]
+
+
+def as_run(run: Run | str | Path) -> Run:
+    return run if isinstance(run, dict) else load_run(run)
+
+
+def with_interval(table: pl.DataFrame, wins: str = "wins", games: str = "games", prefix: str = "") -> pl.DataFrame:
+    """Add rate and its 95% Wilson interval columns to a table of counts."""
+    low, high = wilson(table[wins].to_numpy(), table[games].to_numpy())
+    return table.with_columns(
+        (pl.col(wins) / pl.col(games)).alias(f"{prefix}win_rate"),
+        pl.Series(f"{prefix}ci_low", low),
+        pl.Series(f"{prefix}ci_high", high),
+    )
+
+
+def _rates(players: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
+    counts = players.group_by(keys).agg(pl.len().alias("games"), pl.col("won").sum().alias("wins")).sort(keys)
+    return with_interval(counts.collect())
+
+
+def by_seat(run: Run | str | Path) -> pl.DataFrame:
+    """Win rate of each seat (0 plays first), per player count, with the fair share 1/P."""
+    run = as_run(run)
+    players = run["players"].join(run["games"].select("game_id", "n_players"), on="game_id")
+    table = _rates(players, ["n_players", "seat"])
+    return table.with_columns((1 / pl.col("n_players")).alias("fair"))
+
+
+def by_bot(run: Run | str | Path) -> pl.DataFrame:
+    """Win rate of each bot profile (a bot's games count once per seat it held)."""
+    return _rates(as_run(run)["players"], ["bot"])
+
+
+def by_player_count(run: Run | str | Path) -> pl.DataFrame:
+    """Games, finished share and mean rounds by player count."""
+    games = as_run(run)["games"]
+    return (
+        games.group_by("n_players")
+        .agg(
+            pl.len().alias("games"),
+            pl.col("finished").mean().alias("finished_share"),
+            pl.col("rounds").mean().alias("mean_rounds"),
+        )
+        .sort("n_players")
+        .collect()
+    )
+
+
+def by_playbook(run: Run | str | Path) -> pl.DataFrame:
+    """Win rate of players holding each Playbook at the end (drafted or from a Pit Stop)."""
+    players = as_run(run)["players"].select("game_id", "seat", "won", "playbooks").explode("playbooks")
+    players = players.rename({"playbooks": "playbook"}).drop_nulls("playbook")
+    return _rates(players, ["playbook"])
+
+
+def seat_equality(run: Run | str | Path) -> pl.DataFrame:
+    """Per player count: the chi-square test that every seat wins equally often
+    (finished games only), and the balance index 1 - (largest minus smallest
+    seat win rate)."""
+    seats = by_seat(run)
+    rows = []
+    for (n_players,), group in seats.group_by(["n_players"], maintain_order=True):
+        stat, df, p = equal_shares_test(group["wins"].to_numpy())
+        rates = group["win_rate"]
+        rows.append(
+            {
+                "n_players": n_players,
+                "games": int(group["games"].max()),
+                "chi2": stat,
+                "df": df,
+                "p_value": p,
+                "largest_gap": float(rates.max() - rates.min()),
+                "balance_index": float(1 - (rates.max() - rates.min())),
+            }
+        )
+    return pl.DataFrame(rows)
