@@ -25,13 +25,14 @@ install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
 # The default scenario: check the cards, run it (replacing an earlier run of
-# it), and trace its first game. `balance report` joins here when it lands.
+# it), build its report in reports/four-player-mixed/ and trace its first game.
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
 	$(BIN)/balance run $(DEFAULT) --force
-	$(BIN)/balance trace $(DEFAULT) --seed 1 > reports/trace-four-player-mixed-seed1.txt
-	@echo "wrote reports/trace-four-player-mixed-seed1.txt"
+	$(BIN)/balance report runs/four-player-mixed --out reports/four-player-mixed
+	$(BIN)/balance trace $(DEFAULT) --seed 1 > reports/four-player-mixed/trace-seed1-game0.txt
+	@echo "open reports/four-player-mixed/index.html"
 
 # The whole suite; pytest exits 5 when no test ran, and make fails with it.
 test: dev

@@ -235,6 +235,27 @@ def run(
     out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)")
 
 
+@app.command()
+@user_errors
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory written by balance run.")],
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Report folder (default: reports/<scenario name>).")
+    ] = None,
+) -> None:
+    """Build the report of a run: index.html, one PNG per chart, each table as CSV."""
+    from .report.html import build_report
+
+    started = time.perf_counter()
+    built = build_report(run_dir, out_dir)
+    for line in built.findings:
+        out.print(f"- {line}", soft_wrap=True)
+    out.print(
+        f"report: {built.index} ({len(built.charts)} charts, {len(built.tables)} tables, "
+        f"{time.perf_counter() - started:.1f} s)"
+    )
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,175 @@
+"""The report's charts: one PNG each, titled, axes labelled, intervals drawn.
+
+Every function takes analysis tables (polars DataFrames) and a path, and
+returns the path written. matplotlib runs headless (Agg)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless: no display needed, the same PNGs everywhere
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+sns.set_theme(style="whitegrid", context="notebook")
+PALETTE = sns.color_palette("colorblind")
+DPI = 110
+
+
+def _save(fig: plt.Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    return path
+
+
+def _rate_bars(ax, labels, rates, low, high, colour) -> None:
+    y = np.arange(len(labels))
+    ax.barh(y, rates, color=colour, alpha=0.85)
+    below, above = np.nan_to_num(np.maximum(rates - low, 0)), np.nan_to_num(np.maximum(high - rates, 0))
+    ax.errorbar(rates, y, xerr=[below, above], fmt="none", ecolor="black", capsize=4, lw=1.2)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    for yi, r, h in zip(y, rates, high, strict=True):
+        ax.text(h, yi, f"  {r:.1%}", va="center", ha="left", fontsize=9)
+    ax.set_xlim(0, max(float(np.nanmax(high)) * 1.15, 0.05))
+
+
+def seat_win_rates(seats: pl.DataFrame, path: Path) -> Path:
+    """Win rate by seat with 95% intervals and the fair share."""
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(seats) + 1.8))
+    labels = [f"seat {s}" + (" (plays first)" if s == 0 else "") for s in seats["seat"].to_list()]
+    _rate_bars(
+        ax, labels, seats["win_rate"].to_numpy(), seats["ci_low"].to_numpy(), seats["ci_high"].to_numpy(), PALETTE[0]
+    )
+    fair = float(seats["fair"][0])
+    ax.axvline(fair, color=PALETTE[3], ls="--", lw=1.5, label=f"fair share {fair:.0%}")
+    ax.legend(loc="lower right")
+    ax.set_xlabel("win rate (bars: 95% interval)")
+    ax.set_title(f"Win rate by seat (seat 0 plays first), n = {int(seats['games'][0]):,} games per seat")
+    return _save(fig, path)
+
+
+def bot_win_rates(bots: pl.DataFrame, path: Path) -> Path:
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(bots) + 1.8))
+    order = bots.sort("win_rate", descending=True)
+    labels = [f"{b} (n={n:,})" for b, n in zip(order["bot"], order["games"], strict=True)]
+    _rate_bars(
+        ax, labels, order["win_rate"].to_numpy(), order["ci_low"].to_numpy(), order["ci_high"].to_numpy(), PALETTE[2]
+    )
+    ax.set_xlabel("win rate (bars: 95% interval)")
+    ax.set_title("Win rate by bot profile (results between bots measure the bots too)")
+    return _save(fig, path)
+
+
+def lap_time_distributions(distribution: pl.DataFrame, path: Path) -> Path:
+    """Turns per lap, one histogram line per lap."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, lap in enumerate(sorted(distribution["lap"].unique().to_list())):
+        part = distribution.filter(pl.col("lap") == lap).sort("turns")
+        share = part["laps"].to_numpy() / part["laps"].sum()
+        ax.plot(
+            part["turns"].to_numpy(),
+            share,
+            marker="o",
+            ms=3,
+            color=PALETTE[i],
+            label=f"lap {lap} (n={part['laps'].sum():,})",
+        )
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("turns to complete the lap (the player's own turns)")
+    ax.set_ylabel("share of completed laps")
+    ax.set_title("Lap times by lap")
+    ax.legend()
+    return _save(fig, path)
+
+
+def game_length_histogram(lengths: pl.DataFrame, path: Path) -> Path:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    total = lengths["games"].sum()
+    ax.bar(lengths["rounds"].to_numpy(), lengths["games"].to_numpy() / max(total, 1), width=0.9, color=PALETTE[4])
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("rounds until someone completes the last lap")
+    ax.set_ylabel("share of finished games")
+    ax.set_title(f"Game length, n = {total:,} finished games")
+    return _save(fig, path)
+
+
+def pick_vs_added(cards: pl.DataFrame, path: Path, label_top: int = 8) -> Path:
+    """Each card: how often it is taken (x) against the win rate added when drafted
+    or bought (y), with its interval; the outliers labelled."""
+    data = cards.filter(pl.col("n_taken") > 0).with_columns(
+        pl.when(pl.col("n_drafted") >= pl.col("n_bought"))
+        .then(pl.lit("drafted"))
+        .otherwise(pl.lit("bought"))
+        .alias("how")
+    )
+    x = data["taken_rate"].to_numpy()
+    added = np.where(data["how"] == "drafted", data["added_drafted"].to_numpy(), data["added_bought"].to_numpy())
+    low = np.where(data["how"] == "drafted", data["added_low_drafted"].to_numpy(), data["added_low_bought"].to_numpy())
+    high = np.where(
+        data["how"] == "drafted", data["added_high_drafted"].to_numpy(), data["added_high_bought"].to_numpy()
+    )
+    significant = np.where(
+        data["how"] == "drafted", data["significant_drafted"].to_numpy(), data["significant_bought"].to_numpy()
+    )
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    ax.axhline(0, color="grey", lw=1)
+    ok = np.isfinite(added)
+    below, above = np.maximum(added[ok] - low[ok], 0), np.maximum(high[ok] - added[ok], 0)
+    ax.errorbar(
+        x[ok],
+        added[ok],
+        yerr=[np.nan_to_num(below), np.nan_to_num(above)],
+        fmt="none",
+        ecolor="#bbbbbb",
+        lw=0.8,
+        zorder=1,
+    )
+    ax.scatter(
+        x[ok & ~significant], added[ok & ~significant], color=PALETTE[0], s=28, zorder=2, label="not significant"
+    )
+    ax.scatter(
+        x[ok & significant],
+        added[ok & significant],
+        color=PALETTE[3],
+        s=36,
+        zorder=3,
+        label="significant (Benjamini-Hochberg, 5%)",
+    )
+    # label the strongest both ways: the cards a designer should look at first
+    ranked = np.argsort(np.where(ok, added, 0))
+    for i in np.unique(np.concatenate([ranked[: label_top // 2], ranked[::-1][: label_top // 2]])):
+        if ok[i]:
+            ax.annotate(data["card"][int(i)], (x[i], added[i]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("taken rate: share of players who drafted, bought or won it")
+    ax.set_ylabel("win rate added (with it minus without)")
+    ax.set_title("Cards: how often taken vs how much winning they go with")
+    ax.legend(loc="best", fontsize=8)
+    return _save(fig, path)
+
+
+def playbook_win_rates(books: pl.DataFrame, path: Path, top: int = 32) -> Path:
+    data = books.filter(pl.col("n_held") > 0).sort("win_rate_held", descending=True).head(top)
+    fig, ax = plt.subplots(figsize=(7.5, 0.28 * len(data) + 1.8))
+    labels = [f"{b} (n={n:,})" for b, n in zip(data["playbook"], data["n_held"], strict=True)]
+    _rate_bars(
+        ax,
+        labels,
+        data["win_rate_held"].to_numpy(),
+        data["ci_low_held"].to_numpy(),
+        data["ci_high_held"].to_numpy(),
+        PALETTE[1],
+    )
+    ax.tick_params(axis="y", labelsize=8)
+    ax.set_xlabel("win rate of players holding it at the end (bars: 95% interval)")
+    ax.set_title("Playbooks")
+    return _save(fig, path)
