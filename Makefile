@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: report test lint bench install dev clean
+.PHONY: report test lint bench install dev clean browser
 
 # The virtual environment. Debian's Python needs python3-venv for `-m venv`:
 # install it when missing (we run as root on CI and fresh machines).
@@ -34,8 +34,15 @@ report: install
 	$(BIN)/balance trace $(DEFAULT) --seed 1 > reports/four-player-mixed/trace-seed1-game0.txt
 	@echo "open reports/four-player-mixed/index.html"
 
+# The report's page is opened in headless Chromium by a test: install Debian's
+# chromium when it is missing (root, as on CI and fresh machines).
+browser:
+	@command -v chromium >/dev/null || { command -v apt-get >/dev/null && apt-get update -qq \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "chromium is missing and could not be installed: the browser test will fail"
+
 # The whole suite; pytest exits 5 when no test ran, and make fails with it.
-test: dev
+test: dev browser
 	$(BIN)/python -m pytest
 
 lint: dev

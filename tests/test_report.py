@@ -59,3 +59,85 @@ def test_report_of_a_directory_that_is_not_a_run(tmp_path):
     result = CliRunner().invoke(app, ["report", str(tmp_path)])
     assert result.exit_code == 2
     assert "not a run directory (no manifest.json)" in result.stderr
+
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PROBE = """<script>window.addEventListener("load", () => {
+const imgs = [...document.images];
+const bad = imgs.filter(i => !i.complete || i.naturalWidth === 0);
+document.title = "PROBE " + imgs.length + " " + bad.length; });</script>"""
+
+
+def test_page_opens_in_headless_chromium(tiny_run, tmp_path):
+    import shutil
+    import subprocess
+
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is needed: make test (or .ci/run) installs it with apt-get"
+    out = tmp_path / "report"
+    CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+    page = out / "index.html"
+    # console errors while the page itself loads
+    logged = subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'ud1'}",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert logged.returncode == 0, logged.stderr[-2000:]
+    console = [line for line in logged.stderr.splitlines() if "CONSOLE" in line]
+    assert console == [], console
+    assert "Horsepower balance report" in logged.stdout
+    # every image loaded: a copy of the page that reports it in its title
+    probe = out / "probe.html"
+    probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    dom = subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'ud2'}",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    assert "<title>PROBE 6 0</title>" in dom, re.findall(r"<title>[^<]*</title>", dom)
+    # a screenshot, kept as a test artifact
+    artifacts = ROOT / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    shot = artifacts / "report-screenshot.png"
+    subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'ud3'}",
+            "--window-size=1280,2400",
+            f"--screenshot={shot}",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000

@@ -64,7 +64,7 @@ def bot_win_rates(bots: pl.DataFrame, path: Path) -> Path:
         ax, labels, order["win_rate"].to_numpy(), order["ci_low"].to_numpy(), order["ci_high"].to_numpy(), PALETTE[2]
     )
     ax.set_xlabel("win rate (bars: 95% interval)")
-    ax.set_title("Win rate by bot profile (results between bots measure the bots too)")
+    ax.set_title("Win rate by bot profile")
     return _save(fig, path)
 
 

@@ -82,7 +82,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
             "Win rate by bot",
             charts.bot_win_rates,
             bots,
-            "Each bot's games count once per seat it held.",
+            "Each bot's games count once per seat it held. Results between bots measure the bots too.",
         ),
         (
             "lap_times.png",
