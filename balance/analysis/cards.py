@@ -21,11 +21,17 @@ ACQUIRE = ("start", "draft", "buy", "auction", "free_auction")
 RARELY = 0.01  # taken (drafted, bought or won) by fewer than 1% of players: "almost never taken"
 
 
-def _player_card_flags(run: Run) -> pl.LazyFrame:
-    """One row per (game, seat, card or Playbook) that had any event, with counts."""
-    ev = pl.col("event").cast(pl.String)
+PLAYBOOK_EVENTS = ("playbook_draft", "playbook_pit")
+
+
+def _player_card_flags(run: Run, playbooks: bool) -> pl.LazyFrame:
+    """One row per (game, seat, card) with event counts, or per (game, seat,
+    Playbook). Plays, most of the events, are left out (counted per card apart)."""
+    ev = pl.col("event")
+    wanted = ev.is_in(PLAYBOOK_EVENTS) if playbooks else ~ev.is_in([*PLAYBOOK_EVENTS, "play"])
     return (
         run["cards"]
+        .filter(wanted)
         .group_by("game_id", "seat", "card")
         .agg(
             (ev == "draft").sum().alias("drafts"),
@@ -36,7 +42,6 @@ def _player_card_flags(run: Run) -> pl.LazyFrame:
             (ev == "auction").sum().alias("paid_auctions"),
             ev.is_in(list(ACQUIRE)).sum().alias("acquired"),
             (ev == "scrap").sum().alias("scraps"),
-            (ev == "play").sum().alias("plays"),
             (ev == "playbook_draft").sum().alias("pb_drafts"),
             (ev == "playbook_pit").sum().alias("pb_pits"),
         )
@@ -97,7 +102,7 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.Da
         .collect()
     )
     total, total_wins, games = int(totals["n"][0]), int(totals["wins"][0]), int(totals["games"][0])
-    flags = _player_card_flags(run).filter((pl.col("pb_drafts") + pl.col("pb_pits")) == 0)
+    flags = _player_card_flags(run, playbooks=False)
     won = pl.col("won")
     drafted, bought = pl.col("drafts") > 0, pl.col("buys") > 0
     final = pl.col("acquired") > pl.col("scraps")
@@ -115,12 +120,19 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.Da
             (pl.col("scraps") > 0).sum().alias("n_scrapped"),
             final.sum().alias("n_final"),
             (final & won).sum().alias("wins_final"),
-            pl.col("plays").sum().alias("plays"),
             ((pl.col("drafts") + pl.col("buys") + pl.col("auctions")) > 0).sum().alias("n_taken"),
         )
         .sort("card")
-        .collect()
+        .collect(engine="streaming")
     )
+    plays = (
+        run["cards"]
+        .filter(pl.col("event") == "play")
+        .group_by("card")
+        .agg(pl.len().cast(pl.UInt32).alias("plays"))
+        .collect(engine="streaming")
+    )
+    table = table.join(plays, on="card", how="left").with_columns(pl.col("plays").fill_null(0))
     table = (
         _add_absent(table, "card", catalog)
         .with_columns(
@@ -144,7 +156,7 @@ def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> p
     run = as_run(run)
     totals = run["players"].select(pl.len().alias("n"), pl.col("won").sum().alias("wins")).collect()
     total, total_wins = int(totals["n"][0]), int(totals["wins"][0])
-    flags = _player_card_flags(run).filter((pl.col("pb_drafts") + pl.col("pb_pits")) > 0)
+    flags = _player_card_flags(run, playbooks=True)
     won = pl.col("won")
     drafted, pit = pl.col("pb_drafts") > 0, pl.col("pb_pits") > 0
     table = (
@@ -160,7 +172,7 @@ def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> p
         )
         .rename({"card": "playbook"})
         .sort("playbook")
-        .collect()
+        .collect(engine="streaming")
     )
     table = _add_absent(table, "playbook", catalog).with_columns(
         pl.lit(total).alias("player_games"),

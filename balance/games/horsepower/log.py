@@ -83,7 +83,7 @@ def chunk_tables(
         {
             "game_id": game_id[ev["game"]],
             "seat": ev["seat"].astype(np.int8),
-            "card": card_ids[card_index] if len(card_index) else np.array([], dtype=object),
+            "card": pa.DictionaryArray.from_arrays(card_index.astype(np.int16), pa.array(list(card_ids), pa.string())),
             "event": pa.DictionaryArray.from_arrays(ev["event"].astype(np.int8), pa.array(EVENTS)),
             "turn": ev["turn"].astype(np.int16),
             "pick": pa.array(ev["pick"].astype(np.int16), mask=ev["pick"] < 0),
