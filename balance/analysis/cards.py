@@ -49,6 +49,17 @@ def _player_card_flags(run: Run, playbooks: bool) -> pl.LazyFrame:
     )
 
 
+def _totals(run: Run) -> tuple[int, int, int]:
+    """Player-games, wins among them, and games in the run."""
+    t = run["players"].select(pl.len(), pl.col("won").sum(), pl.col("game_id").n_unique()).collect().row(0)
+    return int(t[0]), int(t[1]), int(t[2])
+
+
+def _with_and_won(condition: pl.Expr, name: str) -> tuple[pl.Expr, pl.Expr]:
+    """Player-games where the condition holds, and how many of them won."""
+    return condition.sum().alias(f"n_{name}"), (condition & pl.col("won")).sum().alias(f"wins_{name}")
+
+
 def _with_tests(table: pl.DataFrame, conditions: dict[str, str], total: int, total_wins: int) -> pl.DataFrame:
     """For each condition column of counts: win rate with and without, the difference and its test."""
     columns = {}
@@ -96,30 +107,21 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.Da
     """One row per card that appeared in the run, plus those of `catalog` (card
     ids) that never did (see the module doc for the columns)."""
     run = as_run(run)
-    totals = (
-        run["players"]
-        .select(pl.len().alias("n"), pl.col("won").sum().alias("wins"), pl.col("game_id").n_unique().alias("games"))
-        .collect()
-    )
-    total, total_wins, games = int(totals["n"][0]), int(totals["wins"][0]), int(totals["games"][0])
-    flags = _player_card_flags(run, playbooks=False)
-    won = pl.col("won")
+    total, total_wins, games = _totals(run)
     drafted, bought = pl.col("drafts") > 0, pl.col("buys") > 0
     final = pl.col("acquired") > pl.col("scraps")
     table = (
-        flags.group_by("card")
+        _player_card_flags(run, playbooks=False)
+        .group_by("card")
         .agg(
-            drafted.sum().alias("n_drafted"),
-            (drafted & won).sum().alias("wins_drafted"),
+            *_with_and_won(drafted, "drafted"),
             pl.col("pick").mean().alias("mean_pick"),
-            bought.sum().alias("n_bought"),
-            (bought & won).sum().alias("wins_bought"),
+            *_with_and_won(bought, "bought"),
             pl.col("buys").sum().alias("buys"),
             pl.col("auctions").sum().alias("auction_wins"),
             (pl.col("auction_coins").sum() / pl.col("paid_auctions").sum()).alias("mean_auction_price"),
             (pl.col("scraps") > 0).sum().alias("n_scrapped"),
-            final.sum().alias("n_final"),
-            (final & won).sum().alias("wins_final"),
+            *_with_and_won(final, "final"),
             ((pl.col("drafts") + pl.col("buys") + pl.col("auctions")) > 0).sum().alias("n_taken"),
         )
         .sort("card")
@@ -154,21 +156,16 @@ def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> p
     """One row per Playbook: drafted, taken at a Pit Stop, held at the end, and
     the win rates; `catalog` (Playbook ids) adds the ones never taken."""
     run = as_run(run)
-    totals = run["players"].select(pl.len().alias("n"), pl.col("won").sum().alias("wins")).collect()
-    total, total_wins = int(totals["n"][0]), int(totals["wins"][0])
-    flags = _player_card_flags(run, playbooks=True)
-    won = pl.col("won")
+    total, total_wins, _ = _totals(run)
     drafted, pit = pl.col("pb_drafts") > 0, pl.col("pb_pits") > 0
     table = (
-        flags.group_by("card")
+        _player_card_flags(run, playbooks=True)
+        .group_by("card")
         .agg(
-            drafted.sum().alias("n_drafted"),
-            (drafted & won).sum().alias("wins_drafted"),
+            *_with_and_won(drafted, "drafted"),
             pl.col("pick").mean().alias("mean_pick"),
-            pit.sum().alias("n_pit"),
-            (pit & won).sum().alias("wins_pit"),
-            (drafted | pit).sum().alias("n_held"),
-            ((drafted | pit) & won).sum().alias("wins_held"),
+            *_with_and_won(pit, "pit"),
+            *_with_and_won(drafted | pit, "held"),
         )
         .rename({"card": "playbook"})
         .sort("playbook")
