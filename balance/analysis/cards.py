@@ -49,6 +49,13 @@ def _player_card_flags(run: Run, playbooks: bool) -> pl.LazyFrame:
     )
 
 
+GAMES_PER_SLICE = 50_000  # games aggregated at once in card_stats
+
+
+def _game_id_end(run: Run) -> int:
+    return int(run["games"].select(pl.col("game_id").max()).collect().item()) + 1
+
+
 def _totals(run: Run) -> tuple[int, int, int]:
     """Player-games, wins among them, and games in the run."""
     t = run["players"].select(pl.len(), pl.col("won").sum(), pl.col("game_id").n_unique()).collect().row(0)
@@ -110,22 +117,38 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.Da
     total, total_wins, games = _totals(run)
     drafted, bought = pl.col("drafts") > 0, pl.col("buys") > 0
     final = pl.col("acquired") > pl.col("scraps")
-    table = (
-        _player_card_flags(run, playbooks=False)
+    flags = _player_card_flags(run, playbooks=False)
+    # Every column is a sum over player-games, so the run can be summed a slice
+    # of games at a time: memory stays that of one slice, whatever the run's size.
+    partials = [
+        flags.filter(pl.col("game_id").is_between(lo, lo + GAMES_PER_SLICE, closed="left"))
         .group_by("card")
         .agg(
             *_with_and_won(drafted, "drafted"),
-            pl.col("pick").mean().alias("mean_pick"),
+            pl.col("pick").sum().alias("pick_sum"),
+            pl.col("pick").count().alias("picks"),
             *_with_and_won(bought, "bought"),
             pl.col("buys").sum().alias("buys"),
             pl.col("auctions").sum().alias("auction_wins"),
-            (pl.col("auction_coins").sum() / pl.col("paid_auctions").sum()).alias("mean_auction_price"),
+            pl.col("auction_coins").sum().alias("auction_coins"),
+            pl.col("paid_auctions").sum().alias("paid_auctions"),
             (pl.col("scraps") > 0).sum().alias("n_scrapped"),
             *_with_and_won(final, "final"),
             ((pl.col("drafts") + pl.col("buys") + pl.col("auctions")) > 0).sum().alias("n_taken"),
         )
-        .sort("card")
         .collect(engine="streaming")
+        for lo in range(0, _game_id_end(run), GAMES_PER_SLICE)
+    ]
+    table = (
+        pl.concat(partials)
+        .group_by("card")
+        .sum()
+        .with_columns(
+            (pl.col("pick_sum") / pl.col("picks")).alias("mean_pick"),
+            (pl.col("auction_coins") / pl.col("paid_auctions")).alias("mean_auction_price"),
+        )
+        .drop("pick_sum", "picks", "auction_coins", "paid_auctions")
+        .sort("card")
     )
     plays = (
         run["cards"]
