@@ -206,46 +206,61 @@ def move(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, movers: np.ndarray, d
     player at a time in turn order. Bananas landed on or passed through wipe
     out and are removed; reaching the lap's end stops there and completes the
     lap (6.1); then the space landed on takes effect (3.3)."""
-    L = ctx.tables.rules.track_length
     P = movers.shape[1]
+    moving = movers & (delta != 0)
+    count = moving.sum(axis=1)
+    single = count == 1  # the usual case (a Drive, a push at one target): all such games in one pass
+    if single.any():
+        seat = moving[single].argmax(axis=1)
+        g = idx[single]
+        _move_each(ctx, st, turn, g, seat, delta[single][np.arange(len(g)), seat], cause)
+    several = np.flatnonzero(count > 1)
+    for p in in_turn_order(turn.seat, P):  # several players moved at once: one at a time, in turn order
+        m = several[moving[several, p]]
+        if len(m):
+            _move_each(ctx, st, turn, idx[m], np.full(len(m), p), delta[m, p], cause)
+
+
+def _move_each(ctx: Ctx, st: State, turn: Turn, g: np.ndarray, p: np.ndarray, d: np.ndarray, cause: str) -> None:
+    """Move one player in each game: seat p[i] in game g[i] by d[i] spaces."""
+    L = ctx.tables.rules.track_length
+    live = st.running[g]
+    g, p, d = g[live], p[live], d[live]
+    if len(g) == 0:
+        return
     spaces = np.arange(L + 1)
-    for p in in_turn_order(turn.seat, P):
-        m = movers[:, p] & (delta[:, p] != 0) & st.running[idx]
-        if not m.any():
-            continue
-        g, d = idx[m], delta[m, p]
-        old = st.pos[g, p].astype(np.int32)
-        new = np.clip(old + d, 0, L)
-        hits = np.zeros(len(g), np.int32)
-        peeled = st.bananas[g].any(axis=1)  # only games with Bananas on the track need the path
-        if peeled.any():
-            b, o, nw = g[peeled], old[peeled], new[peeled]
-            lo, hi = np.minimum(o, nw), np.maximum(o, nw)
-            # the spaces passed through or landed on, never the one left
-            path = (spaces[None, :] >= lo[:, None]) & (spaces[None, :] <= hi[:, None]) & (spaces[None, :] != o[:, None])
-            hits[peeled] = (st.bananas[b] * path).sum(axis=1)
-            st.bananas[b] = np.where(path, 0, st.bananas[b])
-        st.pos[g, p] = new
+    old = st.pos[g, p].astype(np.int32)
+    new = np.clip(old + d, 0, L)
+    hits = np.zeros(len(g), np.int32)
+    peeled = st.bananas[g].any(axis=1)  # only games with Bananas on the track need the path
+    if peeled.any():
+        b, o, nw = g[peeled], old[peeled], new[peeled]
+        lo, hi = np.minimum(o, nw), np.maximum(o, nw)
+        # the spaces passed through or landed on, never the one left
+        path = (spaces[None, :] >= lo[:, None]) & (spaces[None, :] <= hi[:, None]) & (spaces[None, :] != o[:, None])
+        hits[peeled] = (st.bananas[b] * path).sum(axis=1)
+        st.bananas[b] = np.where(path, 0, st.bananas[b])
+    st.pos[g, p] = new
+    if ctx.rec.on:
+        ctx.rec.say(
+            g,
+            lambda j: (
+                f"  seat {p[j]} {cause} {old[j]} -> {new[j]}" + (f" (lap {st.lap[g[j], p[j]]})" if new[j] < L else "")
+            ),
+        )
+    slipped = hits > 0
+    if slipped.any():
+        wiped = np.zeros((len(g), st.pos.shape[1]), bool)
+        wiped[np.flatnonzero(slipped), p[slipped]] = True
         if ctx.rec.on:
-            ctx.rec.say(
-                g,
-                lambda j, p=p: (
-                    f"  seat {p} {cause} {old[j]} -> {new[j]}" + (f" (lap {st.lap[g[j], p]})" if new[j] < L else "")
-                ),
-            )
-        slipped = hits > 0
-        if slipped.any():
-            wiped = np.zeros((len(g), P), bool)
-            wiped[:, p] = slipped
-            if ctx.rec.on:
-                ctx.rec.say(g[slipped], lambda j: f"  seat {p} hits {hits[slipped][j]} Banana(s)")
-            wipe_out(ctx, st, turn, g, wiped)
-        done = (new == L) & st.running[g]
-        if done.any():
-            complete_lap(ctx, st, turn, g[done], np.full(int(done.sum()), p))
-        stay = (new < L) & st.running[g]
-        if stay.any():
-            land(ctx, st, turn, g[stay], np.full(int(stay.sum()), p))
+            ctx.rec.say(g[slipped], lambda j: f"  seat {p[slipped][j]} hits {hits[slipped][j]} Banana(s)")
+        wipe_out(ctx, st, turn, g, wiped)
+    done = (new == L) & st.running[g]
+    if done.any():
+        complete_lap(ctx, st, turn, g[done], p[done])
+    stay = (new < L) & st.running[g]
+    if stay.any():
+        land(ctx, st, turn, g[stay], p[stay])
 
 
 def complete_lap(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray) -> None:
