@@ -13,7 +13,6 @@ from importlib import resources
 from typing import Any, Literal
 
 import numpy as np
-import yaml
 from pydantic import Field
 
 from ...errors import UserError
@@ -25,8 +24,6 @@ from .compile import NONE, Tables
 FEATURES: tuple[str, ...] = ("drive", "coins", "draw", "thinning", "attack", "defense", "tempo")
 F = {name: i for i, name in enumerate(FEATURES)}
 PIT_CHOICES = ("auto", "always", "never")
-
-NonNegFloat = float
 
 
 class Weights(Strict):
@@ -242,11 +239,3 @@ def playbook_features(tables: Tables, players: int) -> np.ndarray:
     for r in np.flatnonzero(e.owner_is_playbook):
         feats[e.owner[r]] += _row_features(tables, r, players) * TRIGGER_RATE[V.TRIGGERS[e.trigger[r]]]
     return feats.astype(np.float32)
-
-
-def known_profiles_message(profiles: dict[str, Profile]) -> str:
-    return ", ".join(profiles)
-
-
-def dump_profiles(profiles: dict[str, Profile]) -> str:
-    return yaml.safe_dump({n: p.model_dump() for n, p in profiles.items()}, sort_keys=False)

@@ -86,8 +86,3 @@ def roll(rng: np.random.Generator, shape: tuple[int, ...], sides: int) -> np.nda
 def uniform(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     """Noise for the random bot's choices and for tie-breaking between equal values."""
     return rng.random(shape, dtype=np.float32)
-
-
-def permutation_rows(rng: np.random.Generator, n_rows: int, n: int) -> np.ndarray:
-    """(n_rows, n) independent random permutations of 0..n-1."""
-    return np.argsort(rng.random((n_rows, n)), axis=1)

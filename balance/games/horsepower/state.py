@@ -8,7 +8,7 @@ assignment of bots to seats, made by whoever sets up the batch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,13 +64,6 @@ class State:
     @property
     def shape(self) -> tuple[int, int, int]:
         return self.deck.shape  # (G, P, K)
-
-    def copy(self) -> State:
-        return State(**{f.name: getattr(self, f.name).copy() for f in fields(self)})
-
-    def take(self, games: np.ndarray) -> State:
-        """The sub-batch of these games (a copy)."""
-        return State(**{f.name: getattr(self, f.name)[games].copy() for f in fields(self)})
 
 
 def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> State:
