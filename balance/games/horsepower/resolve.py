@@ -43,15 +43,6 @@ def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
     if not games.any():
         return
     idx, actor, owned = idx[games], actor[games], owned[games]
-    if ctx.rec.on:
-        names = ctx.tables.playbooks.names
-        ctx.rec.say(
-            idx,
-            lambda j: (
-                f"  Playbook {', '.join(names[b] for b in books[owned[j] > 0])}"
-                f" ({trigger.replace('_', ' ')}) for seat {actor[j]}:"
-            ),
-        )
     # every one of `books` fires some row: a running game with one fires something
     live = st.running[idx]
     if not live.all():
@@ -60,28 +51,30 @@ def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
             return
     fires = ctx.look.trigger_fires[t][books]  # (b, R)
     cols = np.flatnonzero(fires[owned.any(axis=0)].any(axis=0))
-    _resolve(ctx, st, turn, idx, actor, owned @ fires[:, cols], cols)
+    names = ctx.tables.playbooks.names
+
+    def header(j: int) -> str:
+        return (
+            f"  Playbook {', '.join(names[b] for b in books[owned[j] > 0])}"
+            f" ({trigger.replace('_', ' ')}) for seat {actor[j]}:"
+        )
+
+    _resolve(ctx, st, turn, idx, actor, owned @ fires[:, cols], cols, header if ctx.rec.on else None)
 
 
-def fire_instants(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray, fire: np.ndarray) -> None:
-    """Resolve the instant rows `fire` (n, R) says fired: conditions, counters,
-    then each group of rows (one op and target) applied to the games it hit."""
-    fire = fire * st.running[idx][:, None]
-    games = fire.any(axis=1)
-    if not games.any():
-        return
-    idx, actor, fire = idx[games], actor[games], fire[games]
-    cols = np.flatnonzero(fire.any(axis=0))
-    _resolve(ctx, st, turn, idx, actor, fire[:, cols], cols)
-
-
-def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols: np.ndarray) -> None:
-    """fire_instants on running games that fire something: `fire` (n, c) holds
-    the columns `cols` of the fire matrix (any others are zero)."""
+def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols: np.ndarray, header=None) -> None:
+    """Resolve instant effect rows in running games that fire something:
+    conditions, counters, then each group of rows (one op and target) applied
+    to the games it hit. `fire` (n, c) holds the columns `cols` of the fire
+    matrix over Lookups.instant_rows (any others are zero). `header(j)`,
+    for the trace, names what fired in row j, said only where a condition held."""
     look, e = ctx.look, ctx.tables.effects
     rows = look.instant_rows[cols]
     sit = situation(ctx, st, idx, actor)
     fired = fire * conditions(ctx, st, idx, actor, rows, sit)
+    if header is not None:
+        hit = np.flatnonzero((fired > 0).any(axis=1))
+        ctx.rec.say(idx[hit], lambda j: header(int(hit[j])))
     amount = fired * per_counts(ctx, st, idx, actor, rows, sit) * e.value[rows].astype(np.int32)[None, :]
     groups = look.group_of[cols]
     for group in np.unique(groups):
