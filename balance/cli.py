@@ -256,6 +256,33 @@ def report(
     )
 
 
+@app.command()
+@user_errors
+def compare(
+    scenario: Annotated[Path, typer.Argument(help="A scenario with variants:.")],
+    games: Annotated[
+        Optional[int], typer.Option("--games", "-n", help="Games per run (default: the scenario's).")
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-compare).")
+    ] = None,
+) -> None:
+    """Run the baseline and each variant on the same seeds and compare every metric."""
+    from .compare import compare as run_compare
+
+    result = run_compare(scenario, games, out_dir, jobs, seed)
+    t = result.table
+    out.print(f"{t.filter(t['significant']).height} of {t.height} differences significant (Benjamini-Hochberg, 5%)")
+    for row in t.filter(t["significant"]).sort("p_value").head(12).iter_rows(named=True):
+        out.print(
+            f"  {row['variant']}: {row['metric']} {row['key']}: {row['baseline']:.3g} -> {row['value']:.3g} "
+            f"(diff {row['diff']:+.3g}, {row['ci_low']:+.3g} to {row['ci_high']:+.3g}, n={row['n']:,})"
+        )
+    out.print(f"table: {result.out / 'compare.csv'}; page: {result.index}")
+
+
 def main() -> None:
     try:
         app()

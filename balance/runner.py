@@ -237,8 +237,8 @@ def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) ->
         )
 
 
-def resolve_scenario(path: str | Path, options: RunOptions) -> Scenario:
-    scenario = load_scenario(path)
+def resolve_scenario(path: str | Path | Scenario, options: RunOptions) -> Scenario:
+    scenario = path if isinstance(path, Scenario) else load_scenario(path)
     update = {
         k: v
         for k, v in (("games", options.games), ("seed", options.seed), ("chunk_size", options.chunk_size))
@@ -256,11 +256,15 @@ def resolve_scenario(path: str | Path, options: RunOptions) -> Scenario:
             )
     model = scenario.model.model_copy(update=update) if update else scenario.model
     # The card database travels with the scenario, so workers never read the client's files.
-    return Scenario(scenario.source, model, scenario.cards_path, scenario.doc, load_yaml(scenario.cards_path))
+    cards_doc = scenario.cards_doc if scenario.cards_doc is not None else load_yaml(scenario.cards_path)
+    return Scenario(scenario.source, model, scenario.cards_path, scenario.doc, cards_doc)
 
 
-def run(path: str | Path, options: RunOptions, on_progress: Callable[[int, int], None] | None = None) -> RunResult:
-    """Run a scenario into its run directory. `on_progress(games_done, games_total)`."""
+def run(
+    path: str | Path | Scenario, options: RunOptions, on_progress: Callable[[int, int], None] | None = None
+) -> RunResult:
+    """Run a scenario (a file, or one already loaded) into its run directory.
+    `on_progress(games_done, games_total)`."""
     scenario = resolve_scenario(path, options)
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     prepared = game.prepare(scenario)  # every input error surfaces here, before any game runs

@@ -22,6 +22,14 @@ class BotPool(Strict):
     pool: list[str] = Field(min_length=1)  # each seat of each game draws its bot from these
 
 
+class Variant(Strict):
+    """A design change to compare with the scenario as written (the baseline)."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    overrides: dict[str, Any] = {}  # added to the scenario's own overrides
+    cards: str | None = None  # another card database, relative to the scenario file
+
+
 class ScenarioModel(Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     game: str
@@ -35,6 +43,7 @@ class ScenarioModel(Strict):
     games: int = Field(default=1000, ge=1)
     seed: int = Field(default=DEFAULT_SEED, ge=0)
     chunk_size: int = Field(default=1024, ge=1, le=1_000_000)
+    variants: list[Variant] = []  # for balance compare
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,32 @@ class Scenario:
             key = ("rules", "max_rounds")
             doc.origins[key] = (self.source, self.doc.line_of(("max_rounds",)), "max_rounds")
         return doc
+
+
+def variant_scenarios(scenario: Scenario) -> list[tuple[str, Scenario]]:
+    """(name, scenario) for each variant: the baseline with the variant's cards
+    and overrides, and the same seed, games and chunks (common random numbers)."""
+    out = []
+    folder = Path(scenario.source).resolve().parent
+    for i, variant in enumerate(scenario.model.variants):
+        where = ("variants", i)
+        cards = scenario.cards_path
+        if variant.cards is not None:
+            cards = folder / variant.cards
+            if not cards.is_file():
+                raise UserError(scenario.doc.problem((*where, "cards"), f"no such file: {cards}"))
+        overrides = dict(scenario.model.overrides) | dict(variant.overrides)
+        model = scenario.model.model_copy(
+            update={"name": f"{scenario.model.name}-{variant.name}", "overrides": overrides, "variants": []}
+        )
+        # the variant's override lines are reported where the variant wrote them
+        doc = YamlDoc(scenario.doc.source, scenario.doc.data, dict(scenario.doc.lines), dict(scenario.doc.key_lines))
+        for path in variant.overrides:
+            key = ("overrides", path)
+            doc.key_lines[key] = scenario.doc.line_of((*where, "overrides", path)) or 0
+            doc.lines[key] = doc.key_lines[key]
+        out.append((variant.name, Scenario(scenario.source, model, cards, doc)))
+    return out
 
 
 def find_cards(start: Path) -> Path | None:

@@ -173,3 +173,29 @@ def playbook_win_rates(books: pl.DataFrame, path: Path, top: int = 32) -> Path:
     ax.set_xlabel("win rate of players holding it at the end (bars: 95% interval)")
     ax.set_title("Playbooks")
     return _save(fig, path)
+
+
+def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
+    """The largest differences in win-rate metrics (percentage points), with their intervals."""
+    rates = table.filter(pl.col("metric").str.contains("win rate") & pl.col("diff").is_finite())
+    se = (rates["ci_high"] - rates["ci_low"]).to_numpy() / 3.92
+    z = np.abs(rates["diff"].to_numpy()) / np.where(se > 0, se, np.inf)
+    data = rates.with_columns(pl.Series("z", z)).sort("z", descending=True).head(top).reverse()
+    fig, ax = plt.subplots(figsize=(8.5, 0.3 * max(len(data), 1) + 1.8))
+    y = np.arange(len(data))
+    diff = data["diff"].to_numpy() * 100
+    low, high = data["ci_low"].to_numpy() * 100, data["ci_high"].to_numpy() * 100
+    colours = [PALETTE[3] if s else PALETTE[0] for s in data["significant"].to_list()]
+    ax.axvline(0, color="grey", lw=1)
+    ax.errorbar(
+        diff, y, xerr=[np.maximum(diff - low, 0), np.maximum(high - diff, 0)], fmt="none", ecolor="#999999", capsize=3
+    )
+    ax.scatter(diff, y, c=colours, zorder=3, s=30)
+    labels = [
+        f"{v}: {m.replace('win rate', 'wr')} {k}"
+        for v, m, k in zip(data["variant"], data["metric"], data["key"], strict=True)
+    ]
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlabel("variant minus baseline, points of win rate (95% interval; orange: significant)", fontsize=9)
+    ax.set_title("Largest differences")
+    return _save(fig, path)

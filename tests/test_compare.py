@@ -1,0 +1,89 @@
+"""`balance compare`: common random numbers make an A/A comparison exactly
+zero and flag nothing; a clearly stronger card shows its win rate added rising."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+from balance.errors import UserError
+from balance.scenario import load_scenario, variant_scenarios
+
+from .conftest import ROOT
+
+SCENARIO = f"""name: cmp
+game: horsepower
+cards: {ROOT / "cards.yaml"}
+players: 4
+bots: [racer, economist, saboteur, balanced]
+games: 1600
+seed: 2
+chunk_size: 800
+variants:
+  - name: same
+  - name: strong-v8
+    overrides: {{cards.v8_block.effects.0.amount: 9}}
+"""
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("compare")
+    (tmp / "s.yaml").write_text(SCENARIO)
+    result = CliRunner().invoke(app, ["compare", str(tmp / "s.yaml"), "--out", str(tmp / "out"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return tmp / "out", result.stdout
+
+
+def test_compare_writes_the_table_page_and_plot(compared):
+    out, stdout = compared
+    table = pl.read_parquet(out / "compare.parquet")
+    for column in ("variant", "metric", "key", "baseline", "value", "diff", "ci_low", "ci_high", "significant"):
+        assert column in table.columns
+    assert set(table["variant"]) == {"same", "strong-v8"}
+    assert {
+        "win rate by seat",
+        "win rate by bot",
+        "mean turns per lap",
+        "card draft rate",
+        "card win rate added when drafted",
+        "Playbook win rate added when held",
+    } <= set(table["metric"])
+    assert (out / "forest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Comparison: cmp" in (out / "index.html").read_text()
+    assert "differences significant" in stdout
+
+
+def test_an_a_a_comparison_is_exactly_zero_and_flags_nothing(compared):
+    out, _ = compared
+    same = pl.read_parquet(out / "compare.parquet").filter(pl.col("variant") == "same")
+    assert not same["significant"].any()
+    finite = same.filter(pl.col("diff").is_not_nan())
+    assert (finite["diff"] == 0).all(), "common random numbers: the same games"
+    seats = same.filter(pl.col("metric") == "win rate by seat")
+    assert (seats["ci_low"] == 0).all() and (seats["ci_high"] == 0).all()
+
+
+def test_a_stronger_card_shows_its_win_rate_added_rising(compared):
+    out, _ = compared
+    v8 = pl.read_parquet(out / "compare.parquet").filter(
+        (pl.col("variant") == "strong-v8") & (pl.col("key") == "v8_block") & pl.col("metric").str.contains("added")
+    )
+    drafted = v8.filter(pl.col("metric") == "card win rate added when drafted").row(0, named=True)
+    assert drafted["diff"] > 0.05 and drafted["ci_low"] > 0 and drafted["significant"]
+
+
+def test_bad_variants_are_one_line_errors_before_any_game(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("cards.v8_block.effects.0.amount: 9", "cards.v9_block.count: 2"))
+    scenario = load_scenario(path)
+    (_, same), (_, bad) = variant_scenarios(scenario)
+    from balance.games.horsepower import GAME
+
+    with pytest.raises(UserError, match=r"s.yaml:12: overrides.cards.v9_block.count: no card with id 'v9_block'"):
+        GAME.prepare(bad)
+    path.write_text(SCENARIO.split("variants:")[0])
+    result = CliRunner().invoke(app, ["compare", str(path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and "no variants to compare" in result.stderr
