@@ -268,11 +268,28 @@ def compare(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-compare).")
     ] = None,
+    until_ci: Annotated[
+        Optional[float],
+        typer.Option(
+            "--until-ci", help="Add games until the headline difference's 95% interval is narrower (e.g. 0.02)."
+        ),
+    ] = None,
+    max_games: Annotated[
+        Optional[int], typer.Option("--max-games", help="With --until-ci: at most this many games per run.")
+    ] = None,
+    headline: Annotated[
+        str, typer.Option("--headline", help="The win rate --until-ci watches: seat:N or bot:NAME.")
+    ] = "seat:0",
 ) -> None:
     """Run the baseline and each variant on the same seeds and compare every metric."""
     from .compare import compare as run_compare
 
-    result = run_compare(scenario, games, out_dir, jobs, seed)
+    result = run_compare(scenario, games, out_dir, jobs, seed, None, until_ci, max_games, headline)
+    if until_ci is not None:
+        out.print(
+            f"stopped at {result.games:,} games per run: {result.headline} difference interval "
+            f"{result.headline_width:.4f} wide (target {until_ci})"
+        )
     t = result.table
     out.print(f"{t.filter(t['significant']).height} of {t.height} differences significant (Benjamini-Hochberg, 5%)")
     for row in t.filter(t["significant"]).sort("p_value").head(12).iter_rows(named=True):

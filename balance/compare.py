@@ -10,7 +10,7 @@ import jinja2
 import polars as pl
 
 from .analysis.compare import compare_runs
-from .errors import UserError
+from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_manifest, load_run
 from .report.charts import forest_plot
@@ -25,6 +25,20 @@ class CompareResult:
     out: Path
     table: pl.DataFrame
     index: Path
+    games: int  # games per run in the end
+    headline: str  # the metric sequential stopping watched, e.g. "win rate by seat 0"
+    headline_width: float  # the widest 95% interval of its difference over the variants
+
+
+def parse_headline(text: str, bots: list[str]) -> tuple[str, str]:
+    """'seat:0' or 'bot:racer' -> (metric, key) of the compare table."""
+    kind, _, key = text.partition(":")
+    if kind == "seat" and key.isdigit():
+        return "win rate by seat", key
+    if kind == "bot" and key in bots:
+        return "win rate by bot", key
+    known = ", ".join(f"bot:{b}" for b in bots)
+    raise UserError(Problem("--headline", None, "headline", f"{text!r} is not seat:N or one of {known}"))
 
 
 def compare(
@@ -34,7 +48,13 @@ def compare(
     jobs: int | None = None,
     seed: int | None = None,
     on_progress=None,
+    until_ci: float | None = None,
+    max_games: int | None = None,
+    headline: str = "seat:0",
 ) -> CompareResult:
+    """Baseline and variants on the same seeds. With `until_ci` the runs grow
+    chunk by chunk (doubling) until the headline difference's 95% interval is
+    narrower than `until_ci` in every variant, or `max_games` is reached."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     if not scenario.model.variants:
         raise UserError(
@@ -46,8 +66,32 @@ def compare(
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     for _, each in [("baseline", scenario), *variants]:  # every variant checked before any game runs
         game.prepare(resolve_scenario(each, RunOptions()))
+    metric, key = parse_headline(headline, scenario.bot_names)
+    if until_ci is not None and until_ci <= 0:
+        raise UserError(Problem("--until-ci", None, "until_ci", f"must be more than 0, got {until_ci}"))
     out = Path(out) if out else Path("runs") / f"{scenario.name}-compare"
-    options = dict(games=games, seed=seed, jobs=jobs, force=True)
+    chunk = scenario.model.chunk_size
+    n = scenario.model.games
+    if until_ci is not None:  # whole chunks, so that each round extends the last
+        n = -(-n // chunk) * chunk
+        max_games = max(max_games or 16 * n, n)
+    first = True
+    while True:
+        options = dict(games=n, seed=seed, jobs=jobs, force=first, resume=not first)
+        table = _run_all(scenario, variants, out, options, on_progress)
+        rows = table.filter((pl.col("metric") == metric) & (pl.col("key") == key))
+        width = float((rows["ci_high"] - rows["ci_low"]).max()) if rows.height else float("nan")
+        if until_ci is None or width <= until_ci or n >= max_games:
+            break
+        n, first = min(max_games, 2 * n), False
+    table.write_csv(out / "compare.csv")
+    table.write_parquet(out / "compare.parquet")
+    forest_plot(table, out / "forest.png")
+    index = _page(scenario, table, out, [name for name, _ in variants], n)
+    return CompareResult(out, table, index, n, f"{metric} {key}", width)
+
+
+def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.DataFrame:
     run(scenario, RunOptions(out=out / "baseline", **options), on_progress)
     base = load_run(out / "baseline")
     catalog = load_manifest(out / "baseline").get("catalog", {})
@@ -57,15 +101,10 @@ def compare(
     for name, each in variants:
         run(each, RunOptions(out=out / name, **options), on_progress)
         tables.append(compare_runs(base, load_run(out / name), name, parts, books))
-    table = pl.concat(tables)
-    table.write_csv(out / "compare.csv")
-    table.write_parquet(out / "compare.parquet")
-    forest_plot(table, out / "forest.png")
-    index = _page(scenario, table, out, [n for n, _ in variants])
-    return CompareResult(out, table, index)
+    return pl.concat(tables)
 
 
-def _page(scenario, table: pl.DataFrame, out: Path, names: list[str]) -> Path:
+def _page(scenario, table: pl.DataFrame, out: Path, names: list[str], games: int) -> Path:
     ranked = table.with_columns(
         (pl.col("diff").abs() / ((pl.col("ci_high") - pl.col("ci_low")) / 3.92)).fill_nan(0).alias("z")
     ).sort("z", descending=True, nulls_last=True)

@@ -221,7 +221,11 @@ def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) ->
         raise UserError(
             Problem(str(out), None, "--resume", "no manifest.json here to resume; use --force to start over")
         )
-    for key in ("cards_sha256", "seed", "chunk_size", "chunks", "game"):
+    # More games in the same chunks extend a run: chunk c's seed does not depend on
+    # how many chunks there are (SeedSequence children are keyed by their index).
+    old_chunks, new_chunks = old.get("chunks") or [], manifest["chunks"]
+    extends = new_chunks[: len(old_chunks)] == old_chunks
+    for key in ("cards_sha256", "seed", "chunk_size", "game"):
         if old.get(key) != manifest.get(key):
             raise UserError(
                 Problem(
@@ -231,7 +235,16 @@ def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) ->
                     f"the run here has a different {key} ({old.get(key)!r:.60}); use --force",
                 )
             )
-    if json.dumps(old.get("scenario"), sort_keys=True) != json.dumps(manifest["scenario"], sort_keys=True):
+    if not extends:
+        raise UserError(
+            Problem(
+                str(out), None, "--resume", "the run here has a different chunk plan (games or chunk size); use --force"
+            )
+        )
+    same = {k: v for k, v in (old.get("scenario") or {}).items() if k != "games"}
+    if json.dumps(same, sort_keys=True) != json.dumps(
+        {k: v for k, v in manifest["scenario"].items() if k != "games"}, sort_keys=True
+    ):
         raise UserError(
             Problem(str(out), None, "--resume", "the run here was made from a different scenario; use --force")
         )

@@ -87,3 +87,17 @@ def test_bad_variants_are_one_line_errors_before_any_game(tmp_path):
     path.write_text(SCENARIO.split("variants:")[0])
     result = CliRunner().invoke(app, ["compare", str(path), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2 and "no variants to compare" in result.stderr
+
+
+def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
+    from balance.compare import compare
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("games: 1600", "games: 200").replace("chunk_size: 800", "chunk_size: 100"))
+    result = compare(path, out=tmp_path / "out", jobs=1, until_ci=0.12, headline="bot:racer")
+    assert result.headline == "win rate by bot racer"
+    assert result.headline_width <= 0.12 and result.games in (200, 400, 800, 1600, 3200)
+    capped = compare(path, out=tmp_path / "capped", jobs=1, until_ci=0.001, max_games=400)
+    assert capped.games == 400 and capped.headline_width > 0.001
+    with pytest.raises(UserError, match="is not seat:N or one of bot:racer"):
+        compare(path, out=tmp_path / "x", headline="bot:nobody")

@@ -246,3 +246,11 @@ def test_a_killed_run_leaves_whole_parts_and_resumes_to_the_same_tables(tmp_path
     assert set(result.ran_chunks) == set(range(12)) - complete, "only the missing chunks ran"
     run(path, RunOptions(out=tmp_path / "whole", jobs=1))
     assert_same(tables(tmp_path / "whole"), tables(out))
+
+
+def test_more_games_extend_a_run_to_the_same_tables_as_one_run(scenario, tmp_path):
+    run(scenario, RunOptions(out=tmp_path / "grown", jobs=1, games=16))
+    result = run(scenario, RunOptions(out=tmp_path / "grown", jobs=1, games=32, resume=True))
+    assert result.ran_chunks == [2, 3]
+    run(scenario, RunOptions(out=tmp_path / "direct", jobs=1, games=32))
+    assert_same(tables(tmp_path / "grown"), tables(tmp_path / "direct"))
