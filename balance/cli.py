@@ -300,6 +300,35 @@ def compare(
     out.print(f"table: {result.out / 'compare.csv'}; page: {result.index}")
 
 
+@app.command()
+@user_errors
+def strength(
+    scenario: Annotated[Path, typer.Argument(help="The scenario file.")],
+    cards: Annotated[
+        Optional[str], typer.Option("--cards", help="Card ids, comma-separated (default: every Parts Deck card).")
+    ] = None,
+    games: Annotated[
+        Optional[int], typer.Option("--games", "-n", help="Games per card (default: the scenario's).")
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-strength).")
+    ] = None,
+) -> None:
+    """Rank cards by experiment: an extra copy in one seat's starting deck, against the same games without."""
+    from .strength import strength as run_strength
+
+    chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
+    result = run_strength(scenario, chosen, games, out_dir, jobs, seed)
+    for row in result.table.head(10).iter_rows(named=True):
+        out.print(
+            f"  {row['card']}: {100 * row['change']:+.1f} points ({100 * row['ci_low']:+.1f} to "
+            f"{100 * row['ci_high']:+.1f}), n={row['games']:,}{' *' if row['significant'] else ''}"
+        )
+    out.print(f"table: {result.out / 'strength.csv'}; page: {result.index}")
+
+
 def main() -> None:
     try:
         app()

@@ -44,6 +44,8 @@ class ScenarioModel(Strict):
     seed: int = Field(default=DEFAULT_SEED, ge=0)
     chunk_size: int = Field(default=1024, ge=1, le=1_000_000)
     variants: list[Variant] = []  # for balance compare
+    # balance strength: one seat of each game (bonus_seat of seed and game id) starts with an extra copy
+    bonus_card: str | None = None
 
 
 @dataclass(frozen=True)

@@ -26,3 +26,16 @@ def seat_order(n_bots: int, first_game: int, games: int, rotate: bool) -> np.nda
     game = np.arange(first_game, first_game + games)[:, None]
     seat = np.arange(n_bots)[None, :]
     return ((seat + game) % n_bots if rotate else np.broadcast_to(seat, (games, n_bots))).astype(np.int16)
+
+
+def bonus_seat(seed: int, game_ids: np.ndarray, players: int) -> np.ndarray:
+    """(n,) the seat that gets a strength experiment's extra card in each game: a
+    fixed hash of (seed, game id), so the engine and the analysis agree on it
+    without sharing any state (splitmix64, vectorised)."""
+    mask = np.uint64(0xFFFFFFFFFFFFFFFF)
+    with np.errstate(over="ignore"):
+        z = (np.asarray(game_ids, dtype=np.uint64) + np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)) & mask
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return (z % np.uint64(players)).astype(np.int64)

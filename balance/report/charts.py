@@ -199,3 +199,27 @@ def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
     ax.set_xlabel("variant minus baseline, points of win rate (95% interval; orange: significant)", fontsize=9)
     ax.set_title("Largest differences")
     return _save(fig, path)
+
+
+def strength_chart(table: pl.DataFrame, path: Path) -> Path:
+    """Each card's change in the receiving seat's win rate, ranked, with intervals."""
+    data = table.sort("change")
+    fig, ax = plt.subplots(figsize=(7.5, 0.28 * max(len(data), 1) + 1.8))
+    y = np.arange(len(data))
+    change = data["change"].to_numpy() * 100
+    low, high = data["ci_low"].to_numpy() * 100, data["ci_high"].to_numpy() * 100
+    colours = [PALETTE[3] if s else PALETTE[0] for s in data["significant"].to_list()]
+    ax.axvline(0, color="grey", lw=1)
+    ax.errorbar(
+        change,
+        y,
+        xerr=[np.nan_to_num(np.maximum(change - low, 0)), np.nan_to_num(np.maximum(high - change, 0))],
+        fmt="none",
+        ecolor="#999999",
+        capsize=3,
+    )
+    ax.scatter(change, y, c=colours, zorder=3, s=30)
+    ax.set_yticks(y, data["card"].to_list(), fontsize=8)
+    ax.set_xlabel("change in the receiving seat's win rate, points (95% interval; orange: significant)", fontsize=9)
+    ax.set_title("Card strength: one extra copy in the starting deck")
+    return _save(fig, path)

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
-from ...seeding import seat_order
+from ...seeding import bonus_seat, seat_order
 from .bots import BotTable, bot_table, resolve_profiles
 from .compile import Tables, compile_database
 from .engine import simulate
@@ -48,6 +48,8 @@ def prepare(scenario: Scenario) -> Prepared:
     profiles = resolve_profiles(m.bot_profiles, scenario.doc)
     raise_first(unknown_bot_problems(scenario, list(profiles)))
     names = scenario.bot_names
+    if m.bonus_card is not None and m.bonus_card not in tables.cards.ids:
+        raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {m.bonus_card!r}"))
     return Prepared(db, tables, bot_table(profiles, names, tables, m.players), pool=not isinstance(m.bots, list))
 
 
@@ -79,7 +81,11 @@ def play_chunk(
     events: Events | None = None,
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep, scenario, first, size, rng)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events)
+    bonus = None
+    if scenario.model.bonus_card is not None:
+        who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
+        bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)
 
 
 def chunk_tables_for(

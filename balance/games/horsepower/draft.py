@@ -17,8 +17,10 @@ def snake_order(players: int, rounds: int) -> list[int]:
     return [p for r in range(rounds) for p in (forward if r % 2 == 0 else forward[::-1])]
 
 
-def setup(ctx: Ctx, seats: np.ndarray) -> State:
-    """A new batch: `seats` (G, P) is the bot profile index of each seat (seat 0 plays first)."""
+def setup(ctx: Ctx, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = None) -> State:
+    """A new batch: `seats` (G, P) is the bot profile index of each seat (seat 0 plays first).
+    `bonus` = (card, (G,) seat): a strength experiment's extra copy of `card` in
+    that seat's starting deck, added to the game's cards (not taken from a pile)."""
     t, rules = ctx.tables, ctx.tables.rules
     G, P = seats.shape
     K, B = len(t.cards.ids), len(t.playbooks.ids)
@@ -81,6 +83,11 @@ def setup(ctx: Ctx, seats: np.ndarray) -> State:
 
     # 2.4-2.6: starting decks, opening hands, Showroom, coins
     st.deck += rules.starting_deck.astype(np.int16)[None, None, :]
+    if bonus is not None:
+        card, who = bonus
+        st.deck[all_games, who, card] += 1
+        if ctx.events is not None:
+            ctx.events.add("start", all_games, who, np.full(G, card), 0)
     if ctx.events is not None:
         for k in np.flatnonzero(rules.starting_deck):
             for p in range(P):

@@ -24,11 +24,12 @@ def simulate(
     rec: Recorder = NULL,
     after_turn: Callable[[State, int], None] | None = None,
     events: Events | None = None,
+    bonus: tuple[int, np.ndarray] | None = None,
 ) -> State:
     """Play len(seats) games; seats (G, P) gives each seat's bot (an index into
     `bots`), seat 0 playing first. Returns the final state: `winner` -1 marks a
     game stopped by rules.max_rounds. `events`, if given, collects the card
     events of the logs."""
     ctx = Ctx(tables, bots, rng, rec, events)
-    st = setup(ctx, np.asarray(seats, dtype=np.int16))
+    st = setup(ctx, np.asarray(seats, dtype=np.int16), bonus)
     return play_rounds(ctx, st, after_turn)

@@ -1,0 +1,84 @@
+"""`balance strength`: for each card, the scenario's games again with one extra
+copy in one seat's starting deck; the change in that seat's win rate ranks the
+cards by what they do, not by who picks them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+import polars as pl
+
+from .analysis.strength import receiving_seat_wins, strength_table
+from .errors import Problem, UserError
+from .games import get_game
+from .logs import load_manifest, load_run
+from .report.charts import strength_chart
+from .runner import RunOptions, resolve_scenario, run
+from .scenario import Scenario
+
+TEMPLATES = Path(__file__).parent / "report" / "templates"
+
+
+@dataclass
+class StrengthResult:
+    out: Path
+    table: pl.DataFrame
+    index: Path
+
+
+def strength(
+    path: str | Path,
+    cards: list[str] | None = None,
+    games: int | None = None,
+    out: Path | None = None,
+    jobs: int | None = None,
+    seed: int | None = None,
+) -> StrengthResult:
+    scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
+    game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
+    prepared = game.prepare(scenario)
+    catalog = game.catalog(prepared)
+    parts = [c["id"] for c in catalog["cards"] if c["group"] == "parts" and c["count"] > 0]
+    chosen = cards or parts
+    unknown = [c for c in chosen if c not in {x["id"] for x in catalog["cards"]}]
+    if unknown:
+        raise UserError(
+            Problem("--cards", None, "cards", f"no card with id {unknown[0]!r} (known: {', '.join(parts)})")
+        )
+    out = Path(out) if out else Path("runs") / f"{scenario.name}-strength"
+    options = dict(games=games, seed=seed, jobs=jobs, force=True)
+    run(scenario, RunOptions(out=out / "baseline", **options))
+    m = scenario.model
+    base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
+    with_card = {}
+    for card in chosen:
+        variant = Scenario(
+            scenario.source,
+            m.model_copy(update={"bonus_card": card, "name": f"{m.name}-{card}"}),
+            scenario.cards_path,
+            scenario.doc,
+            scenario.cards_doc,
+        )
+        run(variant, RunOptions(out=out / card, **options))
+        with_card[card] = receiving_seat_wins(load_run(out / card), m.seed, m.players)
+    table = strength_table(base, with_card)
+    names = {c["id"]: c["name"] for c in load_manifest(out / "baseline")["catalog"]["cards"]}
+    table = table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
+    table.write_csv(out / "strength.csv")
+    strength_chart(table, out / "strength.png")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
+    )
+    fmt = lambda v: "" if v is None else (f"{v:.4g}" if isinstance(v, float) else str(v))  # noqa: E731
+    page = env.get_template("strength.html.j2").render(
+        name=m.name,
+        games=m.games,
+        seed=m.seed,
+        columns=table.columns,
+        data=[[fmt(v) for v in row] for row in table.iter_rows()],
+    )
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return StrengthResult(out, table, index)

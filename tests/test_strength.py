@@ -1,0 +1,59 @@
+"""`balance strength`: an extra copy in one seat's starting deck, the same
+games without it; a buffed card ranks above its old self."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+from balance.seeding import bonus_seat
+from balance.strength import strength
+
+from .conftest import ROOT
+
+SCENARIO = f"""name: str
+game: horsepower
+cards: {ROOT / "cards.yaml"}
+players: 4
+bots: [racer, economist, saboteur, balanced]
+games: 1200
+seed: 4
+chunk_size: 600
+"""
+
+
+def test_the_receiving_seat_is_a_fixed_fair_draw():
+    seats = bonus_seat(4, np.arange(40000), 4)
+    assert np.array_equal(seats, bonus_seat(4, np.arange(40000), 4))
+    assert np.abs(np.bincount(seats) / 40000 - 0.25).max() < 0.01
+
+
+def test_a_buffed_card_ranks_above_its_old_self(tmp_path):
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(SCENARIO)
+    buffed = tmp_path / "buffed.yaml"
+    buffed.write_text(SCENARIO + "overrides: {cards.v8_block.effects.0.amount: 9}\n")
+    old = strength(plain, ["v8_block", "twin_turbo"], out=tmp_path / "a", jobs=1).table
+    new = strength(buffed, ["v8_block"], out=tmp_path / "b", jobs=1).table
+    old_v8 = old.filter(old["card"] == "v8_block")["change"].item()
+    new_v8 = new["change"].item()
+    assert new_v8 > old_v8 + 0.05, (old_v8, new_v8)
+    assert old["card"].to_list()[0] == "twin_turbo", "ranked: the planted strong card first"
+    assert (tmp_path / "a" / "strength.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Card strength by experiment" in (tmp_path / "a" / "index.html").read_text()
+
+
+def test_unknown_cards_are_refused_before_any_game(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    result = CliRunner().invoke(app, ["strength", str(path), "--cards", "warp_drive", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and "no card with id 'warp_drive'" in result.stderr
+    assert not (tmp_path / "o").exists()
+    with pytest.raises(Exception, match="bonus_card: no card with id 'nope'"):
+        from balance.games.horsepower.chunk import prepare
+        from balance.scenario import load_scenario
+
+        path.write_text(SCENARIO + "bonus_card: nope\n")
+        prepare(load_scenario(path))
