@@ -329,6 +329,41 @@ def strength(
     out.print(f"table: {result.out / 'strength.csv'}; page: {result.index}")
 
 
+@app.command()
+@user_errors
+def sweep(
+    scenario: Annotated[Path, typer.Argument(help="The scenario file.")],
+    setting: Annotated[str, typer.Option("--set", help="PATH=VALUES: 1..6, 1,3,5 or 0.5:2.0:0.25.")],
+    metric: Annotated[
+        Optional[str],
+        typer.Option("--metric", help="seat:N, bot:NAME or card:ID (default: the swept card, else seat:0)."),
+    ] = None,
+    target: Annotated[
+        Optional[float], typer.Option("--target", help="Find where the metric crosses this value.")
+    ] = None,
+    games: Annotated[
+        Optional[int], typer.Option("--games", "-n", help="Games per value (default: the scenario's).")
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-sweep).")
+    ] = None,
+) -> None:
+    """Run one setting at several values and plot a metric against it."""
+    from .sweep import sweep as run_sweep
+
+    result = run_sweep(scenario, setting, metric, target, games, out_dir, jobs, seed)
+    for row in result.table.iter_rows(named=True):
+        out.print(
+            f"  {row['setting']} = {row['value']:g}: {row['estimate']:.4f} ({row['ci_low']:.4f} to {row['ci_high']:.4f})"
+        )
+    if target is not None:
+        where = f"{result.crossing:.4g}" if result.crossing is not None else "not within the values swept"
+        out.print(f"{result.metric} crosses {target:g} at {where}")
+    out.print(f"table: {result.out / 'sweep.csv'}; chart: {result.out / 'sweep.png'}")
+
+
 def main() -> None:
     try:
         app()

@@ -223,3 +223,21 @@ def strength_chart(table: pl.DataFrame, path: Path) -> Path:
     ax.set_xlabel("change in the receiving seat's win rate, points (95% interval; orange: significant)", fontsize=9)
     ax.set_title("Card strength: one extra copy in the starting deck")
     return _save(fig, path)
+
+
+def sweep_chart(table: pl.DataFrame, path: Path, target: float | None, crossing: float | None) -> Path:
+    """The metric against the swept value, with intervals (and the target crossing)."""
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    x, y = table["value"].to_numpy(), table["estimate"].to_numpy()
+    low, high = table["ci_low"].to_numpy(), table["ci_high"].to_numpy()
+    ax.fill_between(x, low, high, color=PALETTE[0], alpha=0.2, label="95% interval")
+    ax.plot(x, y, marker="o", color=PALETTE[0], label=table["metric"][0])
+    if target is not None:
+        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
+    if crossing is not None:
+        ax.axvline(crossing, color=PALETTE[3], ls=":", lw=1.5, label=f"crosses at {crossing:.3g}")
+    ax.set_xlabel(table["setting"][0])
+    ax.set_ylabel(table["metric"][0])
+    ax.set_title(f"Sweep of {table['setting'][0]}")
+    ax.legend(fontsize=8)
+    return _save(fig, path)

@@ -1,0 +1,166 @@
+"""`balance sweep`: one setting at several values, a metric against it.
+
+`--set PATH=VALUES` takes a dotted path of the card database (as in a
+scenario's overrides) and values as `1..6` (integers, inclusive), `1,3,5`, or
+`0.5:2.0:0.25` (start:stop:step, inclusive). Each value is a run on the same
+seeds; the chosen metric is plotted against the value with its interval, and
+`--target T` finds where the metric crosses T (linear between the two values
+around the crossing).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from .analysis import cards as card_analysis
+from .analysis import winrate
+from .errors import Problem, UserError
+from .games import get_game
+from .logs import load_run
+from .report.charts import sweep_chart
+from .runner import RunOptions, resolve_scenario, run
+from .scenario import Scenario
+
+
+@dataclass
+class SweepResult:
+    out: Path
+    table: pl.DataFrame
+    metric: str
+    crossing: float | None
+
+
+def parse_values(text: str) -> list[float | int]:
+    """`1..6`, `1,3,5` or `0.5:2.0:0.25` -> the values, in order; one-line errors."""
+
+    def bad(why: str) -> UserError:
+        return UserError(Problem("--set", None, "values", f"{text!r}: {why} (use 1..6, 1,3,5 or 0.5:2.0:0.25)"))
+
+    def number(s: str) -> float | int:
+        try:
+            return int(s)
+        except ValueError:
+            try:
+                return float(s)
+            except ValueError:
+                raise bad(f"{s!r} is not a number") from None
+
+    text = text.strip()
+    if ".." in text:
+        lo, hi = (number(p) for p in text.split("..", 1))
+        if not (isinstance(lo, int) and isinstance(hi, int)):
+            raise bad("a..b takes integers")
+        values = list(range(lo, hi + 1))
+    elif ":" in text:
+        parts = [number(p) for p in text.split(":")]
+        if len(parts) != 3 or parts[2] <= 0:
+            raise bad("start:stop:step needs a positive step")
+        start, stop, step = parts
+        count = int(math.floor((stop - start) / step + 1e-9)) + 1
+        values = [round(start + i * step, 10) for i in range(max(count, 0))]
+    else:
+        values = [number(p) for p in text.split(",") if p.strip()]
+    if not values:
+        raise bad("no values")
+    return values
+
+
+def parse_metric(text: str) -> tuple[str, str, str]:
+    """`seat:0`, `bot:NAME` or `card:ID` (win rate added when drafted) -> (kind, key, label)."""
+    kind, _, key = text.partition(":")
+    if kind not in ("seat", "bot", "card") or not key:
+        raise UserError(Problem("--metric", None, "metric", f"{text!r} is not seat:N, bot:NAME or card:ID"))
+    label = {
+        "seat": f"win rate of seat {key}",
+        "bot": f"win rate of {key}",
+        "card": f"{key}: win rate added when drafted",
+    }
+    return kind, key, label[kind]
+
+
+def _measure(run_dir: Path, kind: str, key: str) -> tuple[float, float, float]:
+    frames = load_run(run_dir)
+    if kind == "card":
+        row = card_analysis.card_stats(frames).filter(pl.col("card") == key)
+        if row.is_empty():
+            return math.nan, math.nan, math.nan
+        r = row.row(0, named=True)
+        return r["added_drafted"], r["added_low_drafted"], r["added_high_drafted"]
+    table = winrate.by_seat(frames) if kind == "seat" else winrate.by_bot(frames)
+    column = "seat" if kind == "seat" else "bot"
+    row = table.filter(pl.col(column).cast(pl.String) == key)
+    if row.is_empty():
+        return math.nan, math.nan, math.nan
+    r = row.row(0, named=True)
+    return r["win_rate"], r["ci_low"], r["ci_high"]
+
+
+def crossing(values: list[float], metric: list[float], target: float) -> float | None:
+    """Where the metric crosses target, interpolated between the two values around it."""
+    for (x0, y0), (x1, y1) in pairwise(zip(values, metric, strict=True)):
+        if np.isfinite(y0) and np.isfinite(y1) and (y0 - target) * (y1 - target) <= 0 and y0 != y1:
+            return float(x0 + (target - y0) * (x1 - x0) / (y1 - y0))
+    return None
+
+
+def sweep(
+    path: str | Path,
+    setting: str,
+    metric: str | None = None,
+    target: float | None = None,
+    games: int | None = None,
+    out: Path | None = None,
+    jobs: int | None = None,
+    seed: int | None = None,
+) -> SweepResult:
+    if "=" not in setting:
+        raise UserError(
+            Problem(
+                "--set", None, "set", f"{setting!r}: expected PATH=VALUES, e.g. cards.v8_block.effects.0.amount=1..6"
+            )
+        )
+    dotted, text = setting.split("=", 1)
+    values = parse_values(text)
+    scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
+    if metric is None:
+        parts = dotted.split(".")
+        metric = f"card:{parts[1]}" if parts[0] == "cards" and len(parts) > 1 else "seat:0"
+    kind, key, label = parse_metric(metric)
+    game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
+    scenarios = []
+    for value in values:  # every value checked before any game runs
+        m = scenario.model
+        model = m.model_copy(update={"overrides": dict(m.overrides) | {dotted: value}, "name": f"{m.name}-{value}"})
+        each = Scenario(scenario.source, model, scenario.cards_path, scenario.doc, scenario.cards_doc)
+        try:
+            game.prepare(each)
+        except UserError as exc:
+            raise UserError(Problem("--set", None, dotted, f"= {value}: {exc.problem.message}")) from None
+        scenarios.append(each)
+    out = Path(out) if out else Path("runs") / f"{scenario.name}-sweep"
+    rows = []
+    for value, each in zip(values, scenarios, strict=True):
+        folder = out / f"value-{value}"
+        run(each, RunOptions(out=folder, games=games, seed=seed, jobs=jobs, force=True))
+        estimate, low, high = _measure(folder, kind, key)
+        rows.append(
+            {
+                "setting": dotted,
+                "value": float(value),
+                "metric": label,
+                "estimate": estimate,
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    table = pl.DataFrame(rows)
+    cross = crossing(table["value"].to_list(), table["estimate"].to_list(), target) if target is not None else None
+    table.write_csv(out / "sweep.csv")
+    sweep_chart(table, out / "sweep.png", target, cross)
+    return SweepResult(out, table, label, cross)

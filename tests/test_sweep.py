@@ -1,0 +1,76 @@
+"""`balance sweep`: value ranges, the crossing of a target, errors before any game."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+from balance.errors import UserError
+from balance.sweep import crossing, parse_values
+
+from .conftest import ROOT
+
+SCENARIO = f"""name: sw
+game: horsepower
+cards: {ROOT / "cards.yaml"}
+players: 3
+bots: [racer, economist, balanced]
+games: 200
+seed: 4
+chunk_size: 200
+"""
+
+
+def test_values_in_three_forms():
+    assert parse_values("1..6") == [1, 2, 3, 4, 5, 6]
+    assert parse_values("1,3,5") == [1, 3, 5]
+    assert parse_values("0.5:2.0:0.25") == [0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]
+    for bad, why in (
+        ("6..1", "no values"),
+        ("1:2:0", "positive step"),
+        ("a,b", "not a number"),
+        ("0.5..2", "integers"),
+    ):
+        with pytest.raises(UserError, match=why):
+            parse_values(bad)
+
+
+def test_crossing_is_interpolated_between_the_two_values_around_it():
+    assert crossing([1, 2, 3, 4], [-0.3, -0.1, 0.1, 0.3], 0.0) == pytest.approx(2.5)
+    assert crossing([0, 10], [1.0, 3.0], 2.5) == pytest.approx(7.5)
+    assert crossing([1, 2], [0.1, 0.2], 0.0) is None
+
+
+def test_a_small_sweep_runs_and_bad_settings_fail_first(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app,
+        [
+            "sweep",
+            str(path),
+            "--set",
+            "rules.purchase_cost=2,4",
+            "--metric",
+            "bot:racer",
+            "--target",
+            "0.3",
+            "--out",
+            str(out),
+            "--jobs",
+            "1",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "rules.purchase_cost = 2:" in result.stdout and "crosses 0.3" in result.stdout
+    assert (out / "sweep.png").read_bytes()[:4] == b"\x89PNG" and (out / "sweep.csv").exists()
+    for setting, message in (
+        ("cards.warp_drive.count=1..2", "no card with id 'warp_drive'"),
+        ("cards.v8_block.count=-1,1", "must be at least 0"),
+        ("rules.purchase_cost", "expected PATH=VALUES"),
+    ):
+        result = CliRunner().invoke(app, ["sweep", str(path), "--set", setting, "--out", str(tmp_path / "x")])
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+        assert not (tmp_path / "x").exists()
