@@ -160,6 +160,24 @@ def compare_runs(
 
     bb, bv = playbook_stats(baseline, playbooks), playbook_stats(variant, playbooks)
     books = bb.join(bv, on="playbook", suffix="_v")
+    k1, n1 = books["n_drafted"].to_numpy(), books["player_games"].to_numpy()
+    k2, n2 = books["n_drafted_v"].to_numpy(), books["player_games_v"].to_numpy()
+    diff, low, high = newcombe_diff(k2, n2, k1, n1)
+    parts.append(
+        pl.DataFrame(
+            {
+                "metric": ["Playbook draft rate"] * books.height,
+                "key": books["playbook"],
+                "n": n2.astype(np.int64),
+                "baseline": books["draft_rate"],
+                "value": books["draft_rate_v"],
+                "diff": diff,
+                "ci_low": low,
+                "ci_high": high,
+                "p_value": _normal_p(diff, _half_width_se(low, high)),
+            }
+        )
+    )
     parts.append(
         _independent(
             books["playbook"].to_list(),
