@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
 import polars as pl
 
 from .analysis.compare import compare_runs
@@ -14,10 +13,9 @@ from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_manifest, load_run
 from .report.charts import forest_plot
+from .report.page import render, short
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import variant_scenarios
-
-TEMPLATES = Path(__file__).parent / "report" / "templates"
 
 
 @dataclass
@@ -109,20 +107,15 @@ def _page(scenario, table: pl.DataFrame, out: Path, names: list[str], games: int
         (pl.col("diff").abs() / ((pl.col("ci_high") - pl.col("ci_low")) / 3.92)).fill_nan(0).alias("z")
     ).sort("z", descending=True, nulls_last=True)
     shown = ranked.head(80)
-    fmt = lambda v: "" if v is None else (f"{v:.4g}" if isinstance(v, float) else str(v))  # noqa: E731
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
-    )
-    page = env.get_template("compare.html.j2").render(
+    return render(
+        "compare.html.j2",
+        out / "index.html",
         name=scenario.name,
         seed=scenario.model.seed,
-        games=scenario.model.games,
+        games=games,
         variants=names,
         significant=table.filter(pl.col("significant")).height,
         rows=table.height,
         columns=list(shown.drop("z").columns),
-        data=[[fmt(v) for v in row] for row in shown.drop("z").iter_rows()],
+        data=[[short(v) for v in row] for row in shown.drop("z").iter_rows()],
     )
-    index = out / "index.html"
-    index.write_text(page, encoding="utf-8")
-    return index

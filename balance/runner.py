@@ -346,7 +346,7 @@ def _dispatch(scenario: Scenario, plan, todo: list[int], out: Path, options: Run
     import joblib
 
     n = len(plan)
-    if options.only_chunk is not None or len(todo) <= 1 or options.jobs == 1 and options.backend == "loky":
+    if options.only_chunk is not None or len(todo) <= 1 or (options.jobs == 1 and options.backend == "loky"):
         for c in todo:
             yield run_chunk(scenario, c, n, *plan[c], out)
         return

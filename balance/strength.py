@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
 import polars as pl
 
 from .analysis.strength import receiving_seat_wins, strength_table
@@ -15,10 +14,9 @@ from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_manifest, load_run
 from .report.charts import strength_chart
+from .report.page import render, short
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import Scenario
-
-TEMPLATES = Path(__file__).parent / "report" / "templates"
 
 
 @dataclass
@@ -68,17 +66,13 @@ def strength(
     table = table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
     table.write_csv(out / "strength.csv")
     strength_chart(table, out / "strength.png")
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
-    )
-    fmt = lambda v: "" if v is None else (f"{v:.4g}" if isinstance(v, float) else str(v))  # noqa: E731
-    page = env.get_template("strength.html.j2").render(
+    index = render(
+        "strength.html.j2",
+        out / "index.html",
         name=m.name,
         games=m.games,
         seed=m.seed,
         columns=table.columns,
-        data=[[fmt(v) for v in row] for row in table.iter_rows()],
+        data=[[short(v) for v in row] for row in table.iter_rows()],
     )
-    index = out / "index.html"
-    index.write_text(page, encoding="utf-8")
     return StrengthResult(out, table, index)

@@ -97,6 +97,7 @@ def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
     result = compare(path, out=tmp_path / "out", jobs=1, until_ci=0.12, headline="bot:racer")
     assert result.headline == "win rate by bot racer"
     assert result.headline_width <= 0.12 and result.games in (200, 400, 800, 1600, 3200)
+    assert f"{result.games:,} games each" in result.index.read_text(), "the page states the games actually run"
     capped = compare(path, out=tmp_path / "capped", jobs=1, until_ci=0.001, max_games=400)
     assert capped.games == 400 and capped.headline_width > 0.001
     with pytest.raises(UserError, match="is not seat:N or one of bot:racer"):

@@ -12,14 +12,12 @@ independent, which is conservative. Every row gets a two-sided p-value, and
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import polars as pl
 
 from .cards import card_stats, playbook_stats
 from .laps import lap_times
-from .stats import Z95, benjamini_hochberg, newcombe_diff
+from .stats import Z95, benjamini_hochberg, newcombe_diff, two_sided_p
 from .winrate import Run
 
 COLUMNS = ("variant", "metric", "key", "n", "baseline", "value", "diff", "ci_low", "ci_high", "p_value", "significant")
@@ -28,7 +26,7 @@ COLUMNS = ("variant", "metric", "key", "n", "baseline", "value", "diff", "ci_low
 def _normal_p(diff: np.ndarray, se: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.abs(diff) / se
-    p = np.array([math.erfc(v / math.sqrt(2)) if np.isfinite(v) else np.nan for v in np.atleast_1d(z)])
+    p = two_sided_p(np.where(np.isfinite(z), z, np.nan))
     return np.where((se == 0) & (diff == 0), 1.0, p)  # identical everywhere: no difference at all
 
 
@@ -86,6 +84,52 @@ def _half_width_se(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     return (np.asarray(high, float) - np.asarray(low, float)) / (2 * Z95)
 
 
+def _lap_means(run: Run) -> pl.DataFrame:
+    """Completed laps by lap number: n, mean turns (m) and their standard deviation (s)."""
+    turns = pl.col("turns")
+    return (
+        lap_times(run)
+        .group_by("lap")
+        .agg(pl.len().alias("n"), turns.mean().alias("m"), turns.std().alias("s"))
+        .sort("lap")
+        .collect()
+    )
+
+
+def _rate_rows(metric: str, joined: pl.DataFrame, key: str, how: str) -> pl.DataFrame:
+    """The share of player-games with `how` (n_how / player_games), baseline against variant (`_v`)."""
+    k1, n1 = joined[f"n_{how}"].to_numpy(), joined["player_games"].to_numpy()
+    k2, n2 = joined[f"n_{how}_v"].to_numpy(), joined["player_games_v"].to_numpy()
+    diff, low, high = newcombe_diff(k2, n2, k1, n1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return pl.DataFrame(
+            {
+                "metric": [metric] * joined.height,
+                "key": joined[key],
+                "n": n2.astype(np.int64),
+                "baseline": k1 / n1,
+                "value": k2 / n2,
+                "diff": diff,
+                "ci_low": low,
+                "ci_high": high,
+                "p_value": _normal_p(diff, _half_width_se(low, high)),
+            }
+        )
+
+
+def _added_rows(metric: str, joined: pl.DataFrame, key: str, how: str) -> pl.DataFrame:
+    """Win rate added with `how`, baseline against variant, as independent estimates."""
+    return _independent(
+        joined[key].to_list(),
+        metric,
+        joined[f"n_{how}_v"],
+        joined[f"added_{how}"],
+        joined[f"added_{how}_v"],
+        _half_width_se(joined[f"added_low_{how}"], joined[f"added_high_{how}"]),
+        _half_width_se(joined[f"added_low_{how}_v"], joined[f"added_high_{how}_v"]),
+    )
+
+
 def compare_runs(
     baseline: Run, variant: Run, name: str, catalog: list[str] | None = None, playbooks: list[str] | None = None
 ) -> pl.DataFrame:
@@ -97,21 +141,7 @@ def compare_runs(
         _paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], "win rate by bot"),
     ]
 
-    lb = (
-        lap_times(baseline)
-        .group_by("lap")
-        .agg(pl.len().alias("n"), pl.col("turns").mean().alias("m"), pl.col("turns").std().alias("s"))
-        .sort("lap")
-        .collect()
-    )
-    lv = (
-        lap_times(variant)
-        .group_by("lap")
-        .agg(pl.len().alias("n"), pl.col("turns").mean().alias("m"), pl.col("turns").std().alias("s"))
-        .sort("lap")
-        .collect()
-    )
-    laps = lb.join(lv, on="lap", suffix="_v")
+    laps = _lap_means(baseline).join(_lap_means(variant), on="lap", suffix="_v")
     parts.append(
         _independent(
             [f"lap {x}" for x in laps["lap"]],
@@ -123,72 +153,18 @@ def compare_runs(
             laps["s_v"] / laps["n_v"].sqrt(),
         )
     )
-
-    cb, cv = card_stats(baseline, catalog), card_stats(variant, catalog)
-    cards = cb.join(cv, on="card", suffix="_v")
-    for rate in ("draft_rate", "buy_rate"):
-        k1, n1 = (cards[rate] * cards["player_games"]).to_numpy(), cards["player_games"].to_numpy()
-        k2, n2 = (cards[f"{rate}_v"] * cards["player_games_v"]).to_numpy(), cards["player_games_v"].to_numpy()
-        diff, low, high = newcombe_diff(k2, n2, k1, n1)
-        parts.append(
-            pl.DataFrame(
-                {
-                    "metric": [f"card {rate.replace('_', ' ')}"] * cards.height,
-                    "key": cards["card"],
-                    "n": n2.astype(np.int64),
-                    "baseline": cards[rate],
-                    "value": cards[f"{rate}_v"],
-                    "diff": diff,
-                    "ci_low": low,
-                    "ci_high": high,
-                    "p_value": _normal_p(diff, _half_width_se(low, high)),
-                }
-            )
-        )
-    for how in ("drafted", "bought"):
-        parts.append(
-            _independent(
-                cards["card"].to_list(),
-                f"card win rate added when {how}",
-                cards[f"n_{how}_v"],
-                cards[f"added_{how}"],
-                cards[f"added_{how}_v"],
-                _half_width_se(cards[f"added_low_{how}"], cards[f"added_high_{how}"]),
-                _half_width_se(cards[f"added_low_{how}_v"], cards[f"added_high_{how}_v"]),
-            )
-        )
-
-    bb, bv = playbook_stats(baseline, playbooks), playbook_stats(variant, playbooks)
-    books = bb.join(bv, on="playbook", suffix="_v")
-    k1, n1 = books["n_drafted"].to_numpy(), books["player_games"].to_numpy()
-    k2, n2 = books["n_drafted_v"].to_numpy(), books["player_games_v"].to_numpy()
-    diff, low, high = newcombe_diff(k2, n2, k1, n1)
-    parts.append(
-        pl.DataFrame(
-            {
-                "metric": ["Playbook draft rate"] * books.height,
-                "key": books["playbook"],
-                "n": n2.astype(np.int64),
-                "baseline": books["draft_rate"],
-                "value": books["draft_rate_v"],
-                "diff": diff,
-                "ci_low": low,
-                "ci_high": high,
-                "p_value": _normal_p(diff, _half_width_se(low, high)),
-            }
-        )
-    )
-    parts.append(
-        _independent(
-            books["playbook"].to_list(),
-            "Playbook win rate added when held",
-            books["n_held_v"],
-            books["added_held"],
-            books["added_held_v"],
-            _half_width_se(books["added_low_held"], books["added_high_held"]),
-            _half_width_se(books["added_low_held_v"], books["added_high_held_v"]),
-        )
-    )
+    cards = card_stats(baseline, catalog).join(card_stats(variant, catalog), on="card", suffix="_v")
+    parts += [
+        _rate_rows("card draft rate", cards, "card", "drafted"),
+        _rate_rows("card buy rate", cards, "card", "bought"),
+        _added_rows("card win rate added when drafted", cards, "card", "drafted"),
+        _added_rows("card win rate added when bought", cards, "card", "bought"),
+    ]
+    books = playbook_stats(baseline, playbooks).join(playbook_stats(variant, playbooks), on="playbook", suffix="_v")
+    parts += [
+        _rate_rows("Playbook draft rate", books, "playbook", "drafted"),
+        _added_rows("Playbook win rate added when held", books, "playbook", "held"),
+    ]
 
     table = pl.concat(
         [

@@ -41,6 +41,13 @@ def newcombe_diff(
     return np.where(empty, np.nan, diff), np.where(empty, np.nan, low), np.where(empty, np.nan, high)
 
 
+def two_sided_p(z: np.ndarray | float) -> np.ndarray:
+    """Two-sided p-value of standard normal statistics z; NaN where z is NaN (an infinite z gives 0)."""
+    z = np.asarray(z, dtype=float)
+    p = np.array([math.erfc(abs(v) / math.sqrt(2)) if not math.isnan(v) else np.nan for v in z.ravel()])
+    return p.reshape(z.shape)
+
+
 def two_proportion_p(k1: np.ndarray, n1: np.ndarray, k2: np.ndarray, n2: np.ndarray) -> np.ndarray:
     """Two-sided p-value of the pooled z-test that two proportions are equal; NaN when undefined."""
     k1, n1, k2, n2 = (np.asarray(a, dtype=float) for a in (k1, n1, k2, n2))
@@ -48,8 +55,7 @@ def two_proportion_p(k1: np.ndarray, n1: np.ndarray, k2: np.ndarray, n2: np.ndar
         pooled = (k1 + k2) / (n1 + n2)
         se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
         zstat = (k1 / n1 - k2 / n2) / se
-    p = np.array([math.erfc(abs(z) / math.sqrt(2)) if np.isfinite(z) else np.nan for z in np.atleast_1d(zstat)])
-    return p.reshape(np.shape(zstat))
+    return two_sided_p(np.where(np.isfinite(zstat), zstat, np.nan))
 
 
 def benjamini_hochberg(p: np.ndarray, q: float = 0.05) -> np.ndarray:

@@ -5,13 +5,11 @@ seat's win rate is the card's effect, free of which bots pick which cards."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import polars as pl
 
 from ..seeding import bonus_seat
-from .stats import Z95, benjamini_hochberg
+from .stats import Z95, benjamini_hochberg, two_sided_p
 from .winrate import Run
 
 
@@ -42,14 +40,10 @@ def strength_table(baseline: pl.DataFrame, with_card: dict[str, pl.DataFrame]) -
                 "change": mean,
                 "ci_low": mean - Z95 * se,
                 "ci_high": mean + Z95 * se,
-                "p_value": _two_sided(z),
+                "p_value": float(two_sided_p(z)),
             }
         )
     table = pl.DataFrame(rows)
     return table.with_columns(pl.Series("significant", benjamini_hochberg(table["p_value"].to_numpy()))).sort(
         "change", descending=True
     )
-
-
-def _two_sided(z: float) -> float:
-    return math.erfc(z / math.sqrt(2)) if math.isfinite(z) else 0.0

@@ -175,6 +175,20 @@ def playbook_win_rates(books: pl.DataFrame, path: Path, top: int = 32) -> Path:
     return _save(fig, path)
 
 
+def _interval_dots(ax, data: pl.DataFrame, column: str) -> np.ndarray:
+    """One dot per row at `column` (a rate difference, drawn in points) with its
+    95% interval; orange where `significant`. Returns the rows' y positions."""
+    y = np.arange(len(data))
+    value = data[column].to_numpy() * 100
+    low, high = data["ci_low"].to_numpy() * 100, data["ci_high"].to_numpy() * 100
+    colours = [PALETTE[3] if s else PALETTE[0] for s in data["significant"].to_list()]
+    ax.axvline(0, color="grey", lw=1)
+    below, above = np.nan_to_num(np.maximum(value - low, 0)), np.nan_to_num(np.maximum(high - value, 0))
+    ax.errorbar(value, y, xerr=[below, above], fmt="none", ecolor="#999999", capsize=3)
+    ax.scatter(value, y, c=colours, zorder=3, s=30)
+    return y
+
+
 def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
     """The largest differences in win-rate metrics (percentage points), with their intervals."""
     rates = table.filter(pl.col("metric").str.contains("win rate") & pl.col("diff").is_finite())
@@ -182,15 +196,7 @@ def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
     z = np.abs(rates["diff"].to_numpy()) / np.where(se > 0, se, np.inf)
     data = rates.with_columns(pl.Series("z", z)).sort("z", descending=True).head(top).reverse()
     fig, ax = plt.subplots(figsize=(8.5, 0.3 * max(len(data), 1) + 1.8))
-    y = np.arange(len(data))
-    diff = data["diff"].to_numpy() * 100
-    low, high = data["ci_low"].to_numpy() * 100, data["ci_high"].to_numpy() * 100
-    colours = [PALETTE[3] if s else PALETTE[0] for s in data["significant"].to_list()]
-    ax.axvline(0, color="grey", lw=1)
-    ax.errorbar(
-        diff, y, xerr=[np.maximum(diff - low, 0), np.maximum(high - diff, 0)], fmt="none", ecolor="#999999", capsize=3
-    )
-    ax.scatter(diff, y, c=colours, zorder=3, s=30)
+    y = _interval_dots(ax, data, "diff")
     labels = [
         f"{v}: {m.replace('win rate', 'wr')} {k}"
         for v, m, k in zip(data["variant"], data["metric"], data["key"], strict=True)
@@ -205,20 +211,7 @@ def strength_chart(table: pl.DataFrame, path: Path) -> Path:
     """Each card's change in the receiving seat's win rate, ranked, with intervals."""
     data = table.sort("change")
     fig, ax = plt.subplots(figsize=(7.5, 0.28 * max(len(data), 1) + 1.8))
-    y = np.arange(len(data))
-    change = data["change"].to_numpy() * 100
-    low, high = data["ci_low"].to_numpy() * 100, data["ci_high"].to_numpy() * 100
-    colours = [PALETTE[3] if s else PALETTE[0] for s in data["significant"].to_list()]
-    ax.axvline(0, color="grey", lw=1)
-    ax.errorbar(
-        change,
-        y,
-        xerr=[np.nan_to_num(np.maximum(change - low, 0)), np.nan_to_num(np.maximum(high - change, 0))],
-        fmt="none",
-        ecolor="#999999",
-        capsize=3,
-    )
-    ax.scatter(change, y, c=colours, zorder=3, s=30)
+    y = _interval_dots(ax, data, "change")
     ax.set_yticks(y, data["card"].to_list(), fontsize=8)
     ax.set_xlabel("change in the receiving seat's win rate, points (95% interval; orange: significant)", fontsize=9)
     ax.set_title("Card strength: one extra copy in the starting deck")

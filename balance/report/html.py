@@ -8,7 +8,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
 import polars as pl
 
 from .. import __version__
@@ -17,8 +16,7 @@ from ..analysis import laps, winrate
 from ..logs import load_manifest, load_run
 from . import charts
 from .findings import findings
-
-TEMPLATES = Path(__file__).parent / "templates"
+from .page import render
 
 
 @dataclass
@@ -181,15 +179,14 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         )
 
     lines = findings(seats, equality, bots, card_table, book_table, length, names, set(card_ids or []) or None)
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
-    )
     bots_text = (
         ", ".join(scenario.get("bots") or [])
         if isinstance(scenario.get("bots"), list)
         else f"pool {', '.join(scenario.get('bots', {}).get('pool', []))}"
     )
-    page = env.get_template("report.html.j2").render(
+    index = render(
+        "report.html.j2",
+        out / "index.html",
         title=f"Horsepower balance report: {scenario.get('name', run_dir.name)}",
         scenario={"name": scenario.get("name", ""), "game": manifest.get("game", "")},
         games=int(manifest.get("games") or 0),
@@ -204,8 +201,4 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         charts=chart_entries,
         tables=table_entries,
     )
-    index = out / "index.html"
-    tmp = out / ".index.html.tmp"
-    tmp.write_text(page, encoding="utf-8")
-    tmp.replace(index)
     return Report(out, index, chart_paths, table_paths, lines)
