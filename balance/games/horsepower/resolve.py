@@ -286,22 +286,29 @@ def complete_lap(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
     fire_trigger(ctx, st, turn, g, p, "lap_complete")
 
 
+def _incinerate(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> None:
+    """5.2: the player may scrap one card from hand or Garage."""
+    scrap_choice(ctx, st, idx, actor, "hand_or_garage", np.ones(len(idx), np.int32))
+
+
+# What each special space does (3.3): its name in the trace, its Playbook trigger, its action.
+SPACE_EFFECTS = {
+    SPACE_AUCTION: ("an Auction space", "auction", run_auction),
+    SPACE_INCINERATOR: ("an Incinerator", "incinerator", _incinerate),
+}
+
+
 def land(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray) -> None:
-    """The space a marker was placed on takes effect (3.3, 5.1, 5.2)."""
+    """The space a marker was placed on takes effect (3.3, 5.1, 5.2): first the
+    lander's Playbooks that trigger on it, then the space itself."""
     kind = ctx.tables.rules.space_kind[st.pos[idx, actor]]
-    auction = kind == SPACE_AUCTION
-    if auction.any():
-        g, p = idx[auction], actor[auction]
+    for space, (name, trigger, action) in SPACE_EFFECTS.items():
+        here = kind == space
+        if not here.any():
+            continue
+        g, p = idx[here], actor[here]
         if ctx.rec.on:
-            ctx.rec.say(g, lambda j: f"  seat {p[j]} lands on an Auction space")
-        fire_trigger(ctx, st, turn, g, p, "auction")
+            ctx.rec.say(g, lambda j, p=p, name=name: f"  seat {p[j]} lands on {name}")
+        fire_trigger(ctx, st, turn, g, p, trigger)
         live = st.running[g]
-        run_auction(ctx, st, g[live], p[live])
-    incinerator = kind == SPACE_INCINERATOR
-    if incinerator.any():
-        g, p = idx[incinerator], actor[incinerator]
-        if ctx.rec.on:
-            ctx.rec.say(g, lambda j: f"  seat {p[j]} lands on an Incinerator")
-        fire_trigger(ctx, st, turn, g, p, "incinerator")
-        live = st.running[g]
-        scrap_choice(ctx, st, g[live], p[live], "hand_or_garage", np.ones(int(live.sum()), np.int32))
+        action(ctx, st, g[live], p[live])
