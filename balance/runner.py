@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
+from .allocator import tune_allocator
 from .errors import Problem, UserError
 from .games import get_game
 from .scenario import Scenario, load_scenario
@@ -99,6 +100,7 @@ def _prepared(scenario: Scenario) -> Any:
 def run_chunk(scenario: Scenario, chunk: int, n_chunks: int, first: int, size: int, out: Path | None) -> dict[str, Any]:
     """Play one chunk; write its parts (out given) or return them (out None)."""
     seed = scenario.model.seed
+    tune_allocator()  # once per worker process
     try:
         game = get_game(scenario.model.game)
         tables = game.play_chunk(_prepared(scenario), scenario, chunk, first, size, chunk_rng(seed, chunk, n_chunks))

@@ -5,7 +5,9 @@ seats), the shipped cards.yaml, batch sizes 1, 256 and 4096. Prints games/s
 and player-turns/s (a Pit Stop turn counts as a turn) for each batch size, and
 the ratio of the largest batch to batch 1.
 
-Usage: python scripts/bench.py [--games N] [--batches 1,256,4096] [--profile]
+Usage: python scripts/bench.py [--games N] [--batches 1,256,4096] [--profile] [--default-malloc]
+glibc's allocator is tuned as in the runner's workers (balance/allocator.py) unless
+--default-malloc is given.
 BLAS threads are pinned to one (the engine's small matrix products lose time
 to thread start-up otherwise, and a worker process gets one core anyway).
 """
@@ -26,6 +28,7 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from balance.allocator import tune_allocator  # noqa: E402
 from balance.games.horsepower.bots import bot_table, resolve_profiles  # noqa: E402
 from balance.games.horsepower.compile import compile_database  # noqa: E402
 from balance.games.horsepower.engine import simulate  # noqa: E402
@@ -56,7 +59,10 @@ def main() -> None:
     parser.add_argument("--batches", default="1,256,4096")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="profile the largest batch size")
+    parser.add_argument("--default-malloc", action="store_true", help="leave glibc's allocator thresholds alone")
     args = parser.parse_args()
+    if not args.default_malloc:
+        tune_allocator()  # as the runner's workers do
     tables = compile_database(load_database(ROOT / "cards.yaml"))
     bots = bot_table(resolve_profiles(None), BOTS, tables, 4)
     batches = [int(b) for b in args.batches.split(",")]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance
+from .. import chance
 from .context import Ctx
 from .state import State
 

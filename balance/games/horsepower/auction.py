@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance
+from .. import chance
 from .actions import card_value_of, reveal_part, threshold
 from .context import Ctx
 from .state import State

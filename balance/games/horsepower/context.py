@@ -43,6 +43,8 @@ class RowGroup:
 @dataclass(frozen=True)
 class Lookups:
     instant_rows: np.ndarray  # (R,) effect rows of instant and duration ops (cards and Playbooks)
+    instant_if: np.ndarray  # (R,) bool: the instant row has a condition
+    instant_per: np.ndarray  # (R,) bool: the instant row has a counter
     card_fires: np.ndarray  # (K + 1, R) int8: card k played fires these instant rows; row K (= card -1) fires none
     card_fires_any: np.ndarray  # (K + 1,) bool: the card fires some instant row
     trigger_fires: np.ndarray  # (T, B, R) int8: Playbook b fires these instant rows on trigger t
@@ -119,6 +121,8 @@ def build_lookups(tables: Tables) -> Lookups:
     scrap_this[e.owner[is_scrap_this & ~e.owner_is_playbook]] = True
     return Lookups(
         instant_rows=instant,
+        instant_if=e.has_condition()[instant],
+        instant_per=e.per[instant] != NONE,
         card_fires=card_fires,
         card_fires_any=card_fires.any(axis=1),
         trigger_fires=trigger_fires,

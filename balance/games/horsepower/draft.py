@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import chance
+from .. import chance
 from .actions import card_values, draw_cards, fill_showroom
 from .context import Ctx
 from .state import State, empty_state

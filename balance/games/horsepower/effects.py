@@ -16,7 +16,7 @@ import numpy as np
 from . import vocabulary as V
 from .compile import NONE
 from .context import MOD_COLUMNS, OP, Ctx
-from .state import State
+from .state import State, flat
 
 TARGET = {name: i for i, name in enumerate(V.TARGETS)}
 TRIGGER = {name: i for i, name in enumerate(V.TRIGGERS)}
@@ -34,18 +34,33 @@ class Turn:
     plain: np.ndarray  # (G, C) float32: plain modifiers of the active seat (its always-Playbooks and cards in play)
 
 
+# P -> (P, P): [actor, seat] = how many seats clockwise from the actor (0 = the actor)
+_CLOCKWISE = {P: (np.arange(P)[None, :] - np.arange(P)[:, None]) % P for P in range(1, 9)}
+
+
 class Situation:
     """What conditions and counters read, for (idx, actor). The play-area
     figures are gathered only when a row asks for them (read them before the
     state changes)."""
 
     def __init__(self, ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, play: np.ndarray | None = None):
-        P = st.lap.shape[1]
         self._ctx, self._st, self._idx, self._actor, self._play = ctx, st, idx, actor, play
-        # (n, P) race progress: laps done times L plus the space
-        self.prog = (st.lap[idx].astype(np.int32) - 1) * ctx.tables.rules.track_length + st.pos[idx]
-        self.mine = self.prog[np.arange(len(idx)), actor]  # (n,)
-        self.rank = (np.arange(P)[None, :] - actor[:, None]) % P  # (n, P) seats clockwise from the actor: 0 = actor
+
+    @cached_property
+    def prog(self) -> np.ndarray:
+        """(n, P) race progress: laps done times L plus the space."""
+        st = self._st
+        return (st.lap[self._idx].astype(np.int32) - 1) * self._ctx.tables.rules.track_length + st.pos[self._idx]
+
+    @cached_property
+    def mine(self) -> np.ndarray:
+        """(n,) the actor's progress."""
+        return self.prog[np.arange(len(self._idx)), self._actor]
+
+    @cached_property
+    def rank(self) -> np.ndarray:
+        """(n, P) seats clockwise from the actor: 0 = the actor."""
+        return _CLOCKWISE[self._st.lap.shape[1]][self._actor]
 
     @property
     def play(self) -> np.ndarray:
@@ -73,8 +88,8 @@ def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, play: np.
 
 def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, sit: Situation) -> np.ndarray:
     """(n, P) bool: the players an effect with target `code` reaches (shields applied)."""
-    n, P = sit.prog.shape
-    rank, prog = sit.rank, sit.prog
+    rank = sit.rank
+    n, P = rank.shape
     others = rank > 0
     name = V.TARGETS[code]
     if name == "self":
@@ -84,6 +99,7 @@ def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, 
     elif name == "all_others":
         out = others
     else:
+        prog = sit.prog
         if name == "leader":
             cand, key = others, prog * P + (P - rank)
         elif name == "nearest_ahead":
@@ -140,18 +156,18 @@ def per_counts(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
     out = np.ones((len(idx), len(rows)), np.int32)
     if (per == NONE).all():
         return out
-    puzzles = sit.puzzles
     self_puzzle = np.where(e.owner_is_playbook[rows], 0, look.is_puzzle[e.owner[rows]])
+    # each counter is computed only when some row asks for it
     counters = {
-        PER["puzzle_in_play"]: np.maximum(puzzles[:, None] - self_puzzle[None, :], 0),
-        PER["lap"]: st.lap[idx, actor].astype(np.int32)[:, None],
-        PER["opponents_ahead"]: ((sit.rank > 0) & (sit.prog > sit.mine[:, None])).sum(axis=1)[:, None],
-        PER["playbooks"]: st.playbooks[idx, actor].sum(axis=1, dtype=np.int32)[:, None],
+        PER["puzzle_in_play"]: lambda: np.maximum(sit.puzzles[:, None] - self_puzzle[None, :], 0),
+        PER["lap"]: lambda: st.lap[idx, actor].astype(np.int32)[:, None],
+        PER["opponents_ahead"]: lambda: ((sit.rank > 0) & (sit.prog > sit.mine[:, None])).sum(axis=1)[:, None],
+        PER["playbooks"]: lambda: st.playbooks[idx, actor].sum(axis=1, dtype=np.int32)[:, None],
     }
     for code, count in counters.items():
         cols = per == code
         if cols.any():
-            out[:, cols] = np.broadcast_to(count, (len(idx), len(rows)))[:, cols]
+            out[:, cols] = np.broadcast_to(count(), (len(idx), len(rows)))[:, cols]
     return out
 
 
@@ -197,25 +213,28 @@ def modifier_totals(
     n = len(idx)
     always = when == "always"
     slow = _slow_modifiers(ctx, when, ops)
-    pb = st.playbooks[idx, actor]
     if always:
         total = plain_modifiers(ctx, st, idx, actor) if plain is None else plain.copy()
     else:
-        total = pb.astype(np.float32) @ look.playbook_mod[when]
+        total = st.playbooks[idx, actor].astype(np.float32) @ look.playbook_mod[when]
     reroll = np.zeros(n, np.int32)
     if len(slow):
-        is_pb = look.modifier_playbook[slow] >= 0
-        play = st.play[idx, actor] if always else None
-        fire = np.where(
-            is_pb[None, :],
-            pb[:, np.maximum(look.modifier_playbook[slow], 0)],
-            play[:, np.maximum(look.modifier_card[slow], 0)] if always else 0,
-        ).astype(np.int32)
+        # copies of each slow row's owner (a Playbook held, a card in play), gathered
+        # at flat positions for just those columns
+        _, P, B = st.playbooks.shape
+        K = st.play.shape[2]
+        owner_pb, owner_card = look.modifier_playbook[slow], look.modifier_card[slow]
+        is_pb = owner_pb >= 0
+        at = idx * P + actor
+        fire = np.zeros((n, len(slow)), np.int32)
+        fire[:, is_pb] = flat(st.playbooks)[at[:, None] * B + owner_pb[is_pb][None, :]]
+        if always:
+            fire[:, ~is_pb] = flat(st.play)[at[:, None] * K + owner_card[~is_pb][None, :]]
         games = fire.any(axis=1)
         if games.any():
             sub, who, fire = idx[games], actor[games], fire[games]
             rows = look.modifier_rows[slow]
-            sit = situation(ctx, st, sub, who, play=play[games] if always else None)
+            sit = situation(ctx, st, sub, who)
             amount = fire * conditions(ctx, st, sub, who, rows, sit) * per_counts(ctx, st, sub, who, rows, sit)
             value = e.value[rows].astype(np.int32)
             column = look.modifier_column[slow]

@@ -18,12 +18,23 @@ EVENTS: tuple[str, ...] = (
     "play",  # played from hand
 )
 _CODE = {name: i for i, name in enumerate(EVENTS)}
-_FIELDS = ("game", "seat", "card", "event", "turn", "pick", "price")
+# Each column's type in the finished table: narrow, so a chunk's millions of
+# events cost little memory; -1 in pick and price means "not applicable".
+_FIELDS: dict[str, type] = {
+    "game": np.int32,
+    "seat": np.int8,
+    "card": np.int16,
+    "event": np.int8,
+    "turn": np.int16,
+    "pick": np.int16,
+    "price": np.int16,
+}
 
 
 class Events:
     def __init__(self) -> None:
-        self._parts: list[tuple[np.ndarray, ...]] = []
+        # per add(): the event count and each field as given (an array or one number)
+        self._parts: list[tuple[int, tuple[np.ndarray | int, ...]]] = []
 
     def add(
         self,
@@ -35,17 +46,21 @@ class Events:
         pick: np.ndarray | int = -1,
         price: np.ndarray | int = -1,
     ) -> None:
-        """Record one event per element of `games` (-1 pick/price: not applicable)."""
+        """Record one event per element of `games` (-1 pick/price: not applicable).
+        The arrays are kept as they are (callers pass fresh ones) and copied
+        once, into the finished columns, by arrays()."""
         n = len(games)
-        if n == 0:
-            return
-        full = lambda value: np.broadcast_to(np.asarray(value, dtype=np.int32), (n,))  # noqa: E731
-        self._parts.append(
-            (full(games), full(seats), full(cards), full(_CODE[event]), full(turns), full(pick), full(price))
-        )
+        if n:
+            self._parts.append((n, (games, seats, cards, _CODE[event], turns, pick, price)))
 
     def arrays(self) -> dict[str, np.ndarray]:
         """All events as columns, in the order they happened."""
-        if not self._parts:
-            return {name: np.zeros(0, np.int32) for name in _FIELDS}
-        return {name: np.concatenate([part[i] for part in self._parts]) for i, name in enumerate(_FIELDS)}
+        total = sum(n for n, _ in self._parts)
+        out = {name: np.empty(total, dtype) for name, dtype in _FIELDS.items()}
+        columns = list(out.values())
+        at = 0
+        for n, values in self._parts:
+            for column, value in zip(columns, values, strict=True):
+                column[at : at + n] = value
+            at += n
+        return out

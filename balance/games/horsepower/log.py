@@ -77,17 +77,18 @@ def chunk_tables(
 
     ev = events.arrays()
     card_ids = np.array(tables.cards.ids + tables.playbooks.ids, dtype=object)
-    is_pb = np.isin(ev["event"], [EVENTS.index("playbook_draft"), EVENTS.index("playbook_pit")])
-    card_index = np.where(is_pb, len(tables.cards.ids) + ev["card"], ev["card"])
+    # Playbook events name a Playbook: its index follows the cards' in the dictionary
+    is_pb = (ev["event"] == EVENTS.index("playbook_draft")) | (ev["event"] == EVENTS.index("playbook_pit"))
+    card_index = ev["card"] + is_pb.astype(np.int16) * np.int16(len(tables.cards.ids))
     cards = pa.table(
         {
-            "game_id": game_id[ev["game"]],
-            "seat": ev["seat"].astype(np.int8),
-            "card": pa.DictionaryArray.from_arrays(card_index.astype(np.int16), pa.array(list(card_ids), pa.string())),
-            "event": pa.DictionaryArray.from_arrays(ev["event"].astype(np.int8), pa.array(EVENTS)),
-            "turn": ev["turn"].astype(np.int16),
-            "pick": pa.array(ev["pick"].astype(np.int16), mask=ev["pick"] < 0),
-            "price": pa.array(ev["price"].astype(np.int16), mask=ev["price"] < 0),
+            "game_id": ev["game"].astype(np.int64) + first_game,
+            "seat": ev["seat"],
+            "card": pa.DictionaryArray.from_arrays(card_index, pa.array(list(card_ids), pa.string())),
+            "event": pa.DictionaryArray.from_arrays(ev["event"], pa.array(EVENTS)),
+            "turn": ev["turn"],
+            "pick": pa.array(ev["pick"], mask=ev["pick"] < 0),
+            "price": pa.array(ev["price"], mask=ev["price"] < 0),
         }
     )
     return {"games": games, "players": players, "cards": cards}

@@ -13,7 +13,7 @@ from .auction import run_auction
 from .compile import SPACE_AUCTION, SPACE_INCINERATOR
 from .context import Ctx
 from .effects import TRIGGER, Turn, conditions, per_counts, situation, targets
-from .state import State
+from .state import State, flat
 
 BANANA_BLOCKED = ("next_free", "lost")
 
@@ -38,7 +38,8 @@ def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
     books = ctx.look.trigger_playbooks[t]  # the few Playbooks with effects on this trigger
     if len(idx) == 0 or len(books) == 0:
         return
-    owned = st.playbooks[idx[:, None], actor[:, None], books[None, :]].astype(np.int32)  # (n, b)
+    _, P, B = st.playbooks.shape
+    owned = flat(st.playbooks)[((idx * P + actor) * B)[:, None] + books[None, :]].astype(np.int32)  # (n, b)
     games = owned.any(axis=1)
     if not games.any():
         return
@@ -71,11 +72,14 @@ def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols
     look, e = ctx.look, ctx.tables.effects
     rows = look.instant_rows[cols]
     sit = situation(ctx, st, idx, actor)
-    fired = fire * conditions(ctx, st, idx, actor, rows, sit)
+    # most rows have neither a condition nor a counter: skip what they would not change
+    fired = fire * conditions(ctx, st, idx, actor, rows, sit) if look.instant_if[cols].any() else fire
     if header is not None:
         hit = np.flatnonzero((fired > 0).any(axis=1))
         ctx.rec.say(idx[hit], lambda j: header(int(hit[j])))
-    amount = fired * per_counts(ctx, st, idx, actor, rows, sit) * e.value[rows].astype(np.int32)[None, :]
+    amount = fired * e.value[rows].astype(np.int32)[None, :]
+    if look.instant_per[cols].any():
+        amount = amount * per_counts(ctx, st, idx, actor, rows, sit)
     groups = look.group_of[cols]
     for group in np.unique(groups):
         mine = groups == group

@@ -1,7 +1,7 @@
 """The state of a batch of Horsepower games: every array has a leading games
 axis G. P players, K card kinds, B Playbooks, S Showroom slots, L spaces per lap.
 
-Piles are count matrices (see chance.py: a shuffled pile is a bag). Seat 0
+Piles are count matrices (see balance/games/chance.py: a shuffled pile is a bag). Seat 0
 always plays first: the random starting player of rulebook 2.6 is the random
 assignment of bots to seats, made by whoever sets up the batch.
 """
@@ -64,6 +64,14 @@ class State:
     @property
     def shape(self) -> tuple[int, int, int]:
         return self.deck.shape  # (G, P, K)
+
+
+def flat(a: np.ndarray) -> np.ndarray:
+    """A 1-d view of a state array, for updates at flat positions (a 1-d fancy
+    index is the cheapest). Raises instead of silently updating a copy."""
+    view = a.view()
+    view.shape = (-1,)  # fails (AttributeError) where only a copy could be 1-d
+    return view
 
 
 def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> State:

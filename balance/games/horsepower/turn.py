@@ -12,17 +12,29 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import chance
+from .. import chance
 from . import vocabulary as V
 from .actions import card_values, draw_from, fill_showroom, reveal_part, threshold
 from .context import MOD_COLUMNS, Ctx
-from .effects import Turn, modifier_totals, plain_modifiers
+from .effects import Turn, modifier_totals
 from .resolve import fire_card, fire_trigger, in_turn_order, move
-from .state import State
+from .state import State, flat
 
 PLAY_ORDER = tuple(V.PLAYABLE_TYPES.index(t) for t in ("investment", "utility", "engine", "frame", "wheels"))
 EXTRA_PLAY_ROUNDS = 2  # how many times extra plays (extra_play) are offered after the normal ones
 SHOP_STEPS = 8  # buys plus refreshes a bot may make in one turn, at most
+
+
+# The totals (keys of modifier_totals) that each modifier op adds to.
+OP_TOTALS = {
+    "drive": ("drive",),
+    "dice": ("dice_sum", "dice_best"),
+    "reroll": ("reroll",),
+    "discount": ("discount",),
+    "free_refresh": ("free_refresh",),
+    "hand_size": ("hand_size",),
+    "extra_play": ("extra_play",),
+}
 
 
 def new_turn(ctx: Ctx, st: State, seat: int) -> Turn:
@@ -34,9 +46,12 @@ def new_turn(ctx: Ctx, st: State, seat: int) -> Turn:
         for name in ("drive", "dice_sum", "dice_best", "reroll", "discount", "free_refresh", "hand_size")
     }
     no_mods["extra_play"] = np.zeros((G, n_types), np.int32)
-    plain = np.zeros((G, len(MOD_COLUMNS)), np.float32)
-    live = np.flatnonzero(st.running)
-    plain[live] = plain_modifiers(ctx, st, live, np.full(len(live), seat))
+    plain = st.playbooks[:, seat].astype(np.float32) @ ctx.look.playbook_mod["always"]
+    # A turn normally starts with an empty play area ((E) cards have just expired):
+    # only games with cards in play need their modifiers.
+    in_play = np.flatnonzero(st.play[:, seat].any(axis=1))
+    if len(in_play):
+        plain[in_play] += st.play[in_play, seat].astype(np.float32) @ ctx.look.card_mod
     return Turn(
         seat=seat,
         scrap_at_end=np.zeros((G, K), np.int16),
@@ -100,9 +115,10 @@ def _merged_mods(
     ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, ops: tuple[str, ...] | None = None
 ) -> dict[str, np.ndarray]:
     """Modifiers in force now: cards in play, `always` Playbooks, and this turn's
-    turn_start ones (only `ops` evaluated exactly, when given)."""
+    turn_start ones (only the totals of `ops`, when given)."""
     mods = modifier_totals(ctx, st, idx, np.full(len(idx), turn.seat), plain=turn.plain[idx], ops=ops)
-    return {name: value + turn.start_mods[name][idx] for name, value in mods.items()}
+    names = mods if ops is None else [name for op in ops for name in OP_TOTALS[op]]
+    return {name: mods[name] + turn.start_mods[name][idx] for name in names}
 
 
 def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
@@ -151,9 +167,11 @@ def _play_one(
     pick = value.argmax(axis=1)
     go = value[np.arange(len(pos)), pick] > threshold(ctx, st, g, who)
     g, k = g[go], cols[pick[go]]
-    st.hand[g, s, k] -= 1
-    st.play[g, s, k] += 1
-    st.played[g, s, k] += 1
+    # one flat position into the three (G, P, K) piles: a 1-d index is the cheapest
+    at = (g * st.hand.shape[1] + s) * st.hand.shape[2] + k
+    flat(st.hand)[at] -= 1
+    flat(st.play)[at] += 1
+    flat(st.played)[at] += 1
     played_n[pos[go], t] += 1
     if ctx.events is not None:
         ctx.events.add("play", g, s, k, st.turns[g, s])

@@ -39,10 +39,16 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
     """
     total = counts.sum(axis=1, dtype=np.int32)
     every = n >= total  # these rows draw their whole pile: no randomness needed
-    drawn = np.where(every[:, None], counts, 0).astype(counts.dtype)
-    some = np.flatnonzero(~every & (n > 0))
-    if len(some):
-        drawn[some] = _draw_some(rng, counts[some], n[some])
+    some = ~every & (n > 0)
+    if some.all():  # the usual case (a hand from a deck that holds more): no gathers
+        drawn = _draw_some(rng, counts, n)
+    else:
+        drawn = np.zeros_like(counts)
+        all_rows = np.flatnonzero(every)
+        drawn[all_rows] = counts[all_rows]
+        rows = np.flatnonzero(some)
+        if len(rows):
+            drawn[rows] = _draw_some(rng, counts[rows], n[rows])
     counts -= drawn
     return drawn
 
