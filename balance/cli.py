@@ -67,13 +67,16 @@ def main_options(
 @user_errors
 def validate(
     paths: Annotated[
-        Optional[list[Path]], typer.Argument(help="Card databases to check (default: cards.yaml).", show_default=False)
+        Optional[list[Path]],
+        typer.Argument(
+            help="Card databases to check (default: the game's, cards.yaml or heat.yaml).", show_default=False
+        ),
     ] = None,
     game: GameOption = "horsepower",
 ) -> None:
     """Check card databases: print counts by type and flag, and any warnings."""
     chosen = get_game(game)
-    for path in paths or [DEFAULT_CARDS]:
+    for path in paths or [Path(chosen.database_file)]:
         db = chosen.load_database(path)
         summary = chosen.summary(db)
         table = Table(title=f"{path} ({chosen.title})", title_justify="left")
@@ -84,7 +87,7 @@ def validate(
             table.add_row(name, str(distinct), str(copies))
         table.add_section()
         for name, (distinct, copies) in summary.by_flag.items():
-            table.add_row(f"flag {name}", str(distinct), str(copies))
+            table.add_row(f"{summary.flag_word} {name}", str(distinct), str(copies))
         out.print(table)
         out.print(", ".join(f"{n} {pile}" for pile, n in summary.piles.items()))
         for warning in summary.warnings:
@@ -103,8 +106,14 @@ def cards(
     db_path: Annotated[Path, typer.Option("--db", help="The card database.")] = DEFAULT_CARDS,
     game: GameOption = "horsepower",
 ) -> None:
-    """List the card database as a table."""
+    """List the card database as a table (Horsepower)."""
     chosen = get_game(game)
+    if chosen.name != "horsepower":
+        raise UserError(
+            Problem(
+                "--game", None, "game", f"balance cards lists Horsepower cards; {game}'s are in {chosen.database_file}"
+            )
+        )
     db = chosen.load_database(db_path)
     types = sorted({c.type for c in db.cards})
     if type_ is not None and type_ not in types:

@@ -33,7 +33,7 @@ class Variant(Strict):
 class ScenarioModel(Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     game: str
-    cards: str | None = None  # relative to the scenario file; None: the nearest cards.yaml above it
+    cards: str | None = None  # relative to the scenario file; None: the game's database file (cards.yaml) above it
     players: int = Field(ge=2, le=8)
     bots: list[str] | BotPool  # one profile per seat, or a pool to draw from
     seat_rotation: bool = True
@@ -107,11 +107,19 @@ def variant_scenarios(scenario: Scenario) -> list[tuple[str, Scenario]]:
     return out
 
 
-def find_cards(start: Path) -> Path | None:
+def find_cards(start: Path, name: str = "cards.yaml") -> Path | None:
     for folder in (start, *start.parents):
-        if (folder / "cards.yaml").is_file():
-            return folder / "cards.yaml"
+        if (folder / name).is_file():
+            return folder / name
     return None
+
+
+def database_file(game: str) -> str:
+    """The card database a scenario of this game uses when it names none
+    (an unknown game is reported later, with the known ones listed)."""
+    from .games import GAMES  # the registry imports the games, which import this module
+
+    return GAMES[game].database_file if game in GAMES else "cards.yaml"
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -122,10 +130,11 @@ def load_scenario(path: str | Path) -> Scenario:
     raise_first(problems)
     folder = Path(path).resolve().parent
     if model.cards is None:
-        cards = find_cards(folder)
+        wanted = database_file(model.game)
+        cards = find_cards(folder, wanted)
         if cards is None:
             raise UserError(
-                doc.problem(("name",), "no cards.yaml found beside or above the scenario; set cards:", "cards")
+                doc.problem(("name",), f"no {wanted} found beside or above the scenario; set cards:", "cards")
             )
     else:
         cards = folder / model.cards

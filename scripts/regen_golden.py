@@ -8,16 +8,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from balance.games.horsepower.trace import trace_game
+from balance.games import get_game
 from balance.scenario import load_scenario
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
-CASES = {"seed1-game0": (1, 0), "seed2-game5": (2, 5), "seed3-game2": (3, 2)}
+# name -> (scenario file in tests/golden, seed, game)
+CASES = {
+    "seed1-game0": ("scenario.yaml", 1, 0),
+    "seed2-game5": ("scenario.yaml", 2, 5),
+    "seed3-game2": ("scenario.yaml", 3, 2),
+    "heat-seed1-race0": ("heat-scenario.yaml", 1, 0),
+    "heat-garage-seed2-race3": ("heat-garage-scenario.yaml", 2, 3),
+}
 
 
 def render(name: str) -> str:
-    seed, game = CASES[name]
-    return trace_game(load_scenario(GOLDEN / "scenario.yaml"), seed, game)
+    file, seed, game = CASES[name]
+    scenario = load_scenario(GOLDEN / file)
+    return get_game(scenario.model.game).trace(scenario, seed, game)
 
 
 def main() -> None:

@@ -14,9 +14,9 @@ from balance.games.horsepower.bots import bot_table, resolve_profiles
 from balance.games.horsepower.compile import Tables, compile_database
 from balance.games.horsepower.context import Ctx
 from balance.games.horsepower.draft import setup
-from balance.games.horsepower.recorder import Recorder
 from balance.games.horsepower.schema import validate_database
 from balance.games.horsepower.state import State
+from balance.games.recorder import Recorder
 from balance.yamlio import parse_yaml
 
 ROOT = Path(__file__).resolve().parents[1]

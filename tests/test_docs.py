@@ -35,3 +35,17 @@ def test_suspects_are_real_cards(database):
     named = set(re.findall(r"^- `([a-z0-9_]+)`", suspects, flags=re.M))
     ids = {c.id for c in database.cards} | {p.id for p in database.playbooks}
     assert len(named) >= 6 and named <= ids
+
+
+def test_every_heat_bot_field_and_profile_is_documented():
+    from balance.games.heat.bots import Profile, builtin_profiles
+
+    section = (ROOT / "docs" / "bots.md").read_text().split("## Heat bots")[1]
+    header = next(line for line in section.splitlines() if line.startswith("| profile |"))
+    for field in Profile.model_fields:
+        if field not in ("legend", "draft"):  # the Legend flag and the draft weights have their own paragraphs
+            assert f"| {field} |" in header, field
+    rows = {line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")}
+    for name in builtin_profiles():
+        assert name in rows or f"`{name}`" in section, name
+    assert "**Garage draft**" in section and "`draft` weights" in section

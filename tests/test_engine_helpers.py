@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from balance.allocator import tune_allocator
-from balance.games.horsepower.events import EVENTS, Events
+from balance.games.events import EVENTS, Events
 from balance.games.horsepower.state import flat
 
 

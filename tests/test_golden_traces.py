@@ -27,3 +27,11 @@ def test_golden_traces_tell_a_whole_game():
     text = (regen.GOLDEN / "seed1-game0.txt").read_text()
     for phrase in ("drafts Playbook", "plays", "buys", "Drive:", "drives", "completes lap 1", "Result: seat"):
         assert phrase in text, phrase
+
+
+def test_golden_heat_traces_tell_a_whole_race():
+    text = (regen.GOLDEN / "heat-seed1-race0.txt").read_text()
+    for phrase in ("Round 1:", "aims at speed", "plays", "corner (limit", "Heat", "Legend", "finished:", "1. car"):
+        assert phrase in text, phrase
+    garage = (regen.GOLDEN / "heat-garage-seed2-race3.txt").read_text()
+    assert garage.count("  pick ") == 9, "three cars draft three Garage upgrades each"

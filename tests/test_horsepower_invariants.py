@@ -66,8 +66,8 @@ def test_a_games_modifiers_do_not_depend_on_the_rest_of_the_batch():
     from balance.games.horsepower.context import Ctx
     from balance.games.horsepower.draft import setup
     from balance.games.horsepower.effects import modifier_totals
-    from balance.games.horsepower.recorder import Recorder
     from balance.games.horsepower.turn import new_turn, play_phase, play_turn
+    from balance.games.recorder import Recorder
 
     bots = bot_table(resolve_profiles(None), MIXES[4], T, 4)
     ctx = Ctx(T, bots, np.random.default_rng(3), Recorder())

@@ -25,6 +25,7 @@ class Game:
     prepare: Callable[[Any], Any]  # scenario -> everything a chunk needs, validated (raises UserError)
     play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng) -> log tables
     catalog: Callable[[Any], dict[str, Any]]  # prepared -> the cards and Playbooks in play, for the manifest
+    database_file: str = "cards.yaml"  # what a scenario without `cards:` looks for, beside it or above
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,4 @@ class Summary:
     by_type: dict[str, tuple[int, int]]  # type -> (distinct cards, copies)
     by_flag: dict[str, tuple[int, int]]  # flag -> (distinct cards, copies)
     warnings: tuple[Any, ...]  # errors.Problem
+    flag_word: str = "flag"  # what by_flag's keys are called (Heat: tier)

@@ -53,14 +53,30 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
     return drawn
 
 
+def draw_reshuffling(rng: np.random.Generator, deck: np.ndarray, discard: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Draw n cards from each row of `deck` (N, K); a row that runs short takes its
+    `discard` pile in (reshuffled: counts added) and goes on drawing. Both piles
+    change in place; returns (N, K) the cards drawn."""
+    drawn = draw_many(rng, deck, n)
+    short = n - drawn.sum(axis=1)
+    refill = short > 0
+    if refill.any():
+        deck[refill] += discard[refill]
+        discard[refill] = 0
+        more = deck[refill]
+        drawn[refill] += draw_many(rng, more, short[refill])
+        deck[refill] = more
+    return drawn
+
+
 def _draw_some(rng: np.random.Generator, counts: np.ndarray, take: np.ndarray) -> np.ndarray:
     """draw_many for rows with more cards than they draw (counts not changed)."""
     N, K = counts.shape
     cum = counts.cumsum(axis=1, dtype=np.int32)
     total = cum[:, -1]
     chosen: list[np.ndarray] = []  # ascending per row: positions already taken
-    drawn = np.zeros_like(counts)
-    flat = drawn.reshape(-1)  # a view: drawn is new and contiguous
+    drawn = np.zeros(counts.shape, counts.dtype)  # C order whatever the input's (a broadcast copy is F order)
+    flat = drawn.reshape(-1)  # a view: drawn is new and C-contiguous
     rows = np.arange(N)
     for i in range(int(take.max(initial=0))):
         u = rng.random(N)

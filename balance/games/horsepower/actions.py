@@ -59,16 +59,7 @@ def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.nd
 
 def draw_from(ctx: Ctx, deck: np.ndarray, garage: np.ndarray, n: np.ndarray) -> np.ndarray:
     """draw_cards on gathered piles (n, K), changed in place; returns (n, K) the cards drawn."""
-    drawn = chance.draw_many(ctx.rng, deck, n)
-    short = n - drawn.sum(axis=1)
-    refill = short > 0
-    if refill.any():
-        deck[refill] += garage[refill]
-        garage[refill] = 0
-        more = deck[refill]
-        drawn[refill] += chance.draw_many(ctx.rng, more, short[refill])
-        deck[refill] = more
-    return drawn
+    return chance.draw_reshuffling(ctx.rng, deck, garage, n)
 
 
 def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:

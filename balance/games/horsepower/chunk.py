@@ -15,12 +15,12 @@ import pyarrow as pa
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
 from ...seeding import bonus_seat, seat_order
+from ..events import Events
+from ..recorder import NULL, Recorder
 from .bots import BotTable, bot_table, resolve_profiles
 from .compile import Tables, compile_database
 from .engine import simulate
-from .events import Events
 from .log import chunk_tables
-from .recorder import NULL, Recorder
 from .schema import Database, validate_database
 from .state import State
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..events import Events
+from ..recorder import Recorder
 from . import vocabulary as V
 from .bots import BotTable
 from .compile import NONE, Tables
-from .events import Events
-from .recorder import Recorder
 
 OP = {name: i for i, name in enumerate(V.OPS)}
 INSTANT_KINDS = ("instant", "duration")

@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..events import Events
+from ..recorder import NULL, Recorder
 from .bots import BotTable
 from .compile import Tables
 from .context import Ctx
 from .draft import setup
-from .events import Events
-from .recorder import NULL, Recorder
 from .state import State
 from .turn import play_rounds
 

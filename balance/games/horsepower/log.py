@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from ..events import EVENTS, Events
 from .bots import BotTable
 from .compile import Tables
-from .events import EVENTS, Events
 from .state import State
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from ...errors import UserError
 from ...scenario import Scenario
 from ...seeding import chunk_plan, chunk_rng
+from ..recorder import Recorder
 from .chunk import play_chunk, prepare
-from .recorder import Recorder
 
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:

@@ -1,14 +1,17 @@
 """The card events of a batch, for the `cards` log table: each event site in
-the engine appends whole arrays (the games, seats and cards it concerns), so
-logging costs a few array copies per step, not a Python call per game."""
+an engine appends whole arrays (the games, seats and cards it concerns), so
+logging costs a few array copies per step, not a Python call per game.
+
+One vocabulary for every game, so the reports read every run the same way:
+Heat logs start, draft (Garage upgrades) and play; Horsepower all of them."""
 
 from __future__ import annotations
 
 import numpy as np
 
 EVENTS: tuple[str, ...] = (
-    "start",  # a starting card (2.4), dealt before the first turn
-    "draft",  # a part drafted (pick = pick number)
+    "start",  # a starting card (Horsepower 2.4), dealt before the first turn
+    "draft",  # a part (Heat: a Garage upgrade) drafted (pick = pick number)
     "buy",  # bought from the Showroom (price)
     "auction",  # won at an Auction (price)
     "free_auction",  # taken free after nobody bid

@@ -1,0 +1,27 @@
+"""Heat: Pedal to the Metal, the published deckbuilding racer (rules excerpt:
+../shared/seeds/004_80b909b33d7a634b.txt; facts beyond it: ../shared/facts/heat.md).
+
+heat.yaml is checked by `schema`, compiled by `compile`; `engine.simulate`
+races a batch; `chunk` and `log` make a run's tables; `trace` tells one race.
+"""
+
+from __future__ import annotations
+
+from ..base import Game
+from .chunk import catalog, chunk_tables_for, prepare
+from .compile import compile_database, summarize
+from .schema import load_database
+from .trace import trace_game
+
+GAME = Game(
+    name="heat",
+    title="Heat: Pedal to the Metal",
+    load_database=load_database,
+    compile=compile_database,
+    summary=summarize,
+    trace=trace_game,
+    prepare=prepare,
+    play_chunk=chunk_tables_for,
+    catalog=catalog,
+    database_file="heat.yaml",
+)

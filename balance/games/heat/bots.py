@@ -1,0 +1,126 @@
+"""Heat bots: profiles are data (bots.yaml), decisions are arrays (see plan.py
+and race.py for how the weights are used). `legend: true` marks a Legend car.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+from pydantic import Field
+
+from ...errors import UserError
+from ...validation import Strict, validate_model
+from ...yamlio import YamlDoc, parse_yaml
+from . import vocabulary as V
+from .compile import Tables
+
+DRAFT_FEATURES: tuple[str, ...] = ("speed", "heat", "cooldown", "slipstream", "corner_limit", "discard_stress", "scrap")
+
+
+class DraftWeights(Strict):
+    speed: float = Field(ge=0)  # per space of expected speed
+    heat: float = Field(ge=0)  # per Heat the card costs (subtracted)
+    cooldown: float = Field(ge=0)
+    slipstream: float = Field(ge=0)
+    corner_limit: float = Field(ge=0)
+    discard_stress: float = Field(ge=0)
+    scrap: float = Field(ge=0)
+
+
+class Profile(Strict):
+    model_config = Strict.model_config | {"strict": False}  # YAML `1` is a fine float
+    legend: bool = False
+    noise: float = Field(ge=0, le=1)
+    risk: float = Field(ge=0, le=1)
+    reserve: int = Field(ge=0)
+    heat_value: float = Field(ge=0)
+    boost: float = Field(ge=0, le=1)
+    cooldown: float = Field(ge=0)
+    discard_below: float
+    draft: DraftWeights
+
+
+def builtin_profiles() -> dict[str, Profile]:
+    text = resources.files(__package__).joinpath("bots.yaml").read_text()
+    doc = parse_yaml(text, "bots.yaml")
+    return {name: Profile.model_validate(raw) for name, raw in doc.data.items()}
+
+
+def resolve_profiles(overrides: dict[str, Any] | None, doc: YamlDoc | None = None, prefix=("bot_profiles",)):
+    """Built-in profiles with a scenario's overrides merged in (field by field);
+    an override naming an unknown profile defines a new one from `balanced`."""
+    profiles = builtin_profiles()
+    for name, fields in (overrides or {}).items():
+        base = profiles.get(name, profiles["balanced"]).model_dump()
+        merged = {**base, **(fields if isinstance(fields, dict) else {})}
+        if isinstance(fields, dict) and isinstance(fields.get("draft"), dict):
+            merged["draft"] = {**base["draft"], **fields["draft"]}
+        model, problems = validate_model(Profile, merged, doc or YamlDoc("bot_profiles", merged), (*prefix, name))
+        if problems:
+            raise UserError(problems[0], len(problems) - 1)
+        profiles[name] = model
+    return profiles
+
+
+@dataclass(frozen=True)
+class BotTable:
+    """The profiles racing a batch, as arrays indexed by profile number."""
+
+    names: tuple[str, ...]  # (Q,)
+    legend: np.ndarray  # (Q,) bool
+    noise: np.ndarray  # (Q,) float32
+    risk: np.ndarray  # (Q,) float32
+    reserve: np.ndarray  # (Q,) int16
+    heat_value: np.ndarray  # (Q,) float32: spaces of speed one Heat paid is worth giving up
+    boost: np.ndarray  # (Q,) float32
+    cooldown: np.ndarray  # (Q,) float32
+    discard_below: np.ndarray  # (Q,) float32
+    upgrade_value: np.ndarray  # (Q, K) float32: a Garage card's worth in the draft
+
+
+def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables) -> BotTable:
+    chosen = [profiles[n] for n in names]
+
+    def column(field: str, dtype=np.float32) -> np.ndarray:
+        return np.array([getattr(p, field) for p in chosen], dtype=dtype)
+
+    weights = np.array([[getattr(p.draft, f) for f in DRAFT_FEATURES] for p in chosen], dtype=np.float32)
+    return BotTable(
+        names=tuple(names),
+        legend=column("legend", bool),
+        noise=column("noise"),
+        risk=column("risk"),
+        reserve=column("reserve", np.int16),
+        heat_value=column("heat_value"),
+        boost=column("boost"),
+        cooldown=column("cooldown"),
+        discard_below=column("discard_below"),
+        upgrade_value=(weights @ upgrade_features(tables).T).astype(np.float32),
+    )
+
+
+def expected_flip(tables: Tables) -> float:
+    """The mean speed a flip ("+", Stress, Boost) adds: the basic speed cards' mean."""
+    c = tables.cards
+    return float((c.speed * c.deck)[c.is_basic].sum() / max(c.deck[c.is_basic].sum(), 1))
+
+
+def expected_speed(tables: Tables) -> np.ndarray:
+    """(K,) float32: what a card adds to Speed on average (a choice card: its best
+    choice; each flip: a basic card's mean; Heat: nothing, it cannot be played)."""
+    c = tables.cards
+    best_choice = np.where(c.choices >= 0, c.choices, 0).max(axis=1)
+    speed = np.maximum(c.speed, best_choice) + c.flips * expected_flip(tables)
+    return np.where(c.type == V.CARD_TYPES.index("heat"), 0.0, speed).astype(np.float32)
+
+
+def upgrade_features(tables: Tables) -> np.ndarray:
+    """(K, F) what each card does, in DRAFT_FEATURES order: Heat counts against it."""
+    op = tables.cards.op
+    heat = -op("heat").astype(np.float32)
+    feats = [expected_speed(tables), heat, op("cooldown"), op("slipstream"), op("corner_limit")]
+    feats += [op("discard_stress"), op("scrap")]
+    return np.stack([np.asarray(f, np.float32) for f in feats], axis=1)

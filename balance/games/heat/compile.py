@@ -1,0 +1,266 @@
+"""Compile a validated Heat database into read-only numpy tables, built once
+and passed to the engine beside the state.
+
+Cards are indexed 0..K-1 in file order. Each effect op is one column of
+`CardTable.ops`, so the engine applies an op to a batch of games by indexing
+with the played cards, never by calling per-card code. Tracks are compiled
+one by one (they differ in corner count); each gives positions on the lap
+counted from the start/finish line: space 0 is the first space after it, and
+a line "at p" lies just before space p, so a car crosses it by moving from
+below p to p or beyond.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import Problem, UserError
+from ..base import Summary
+from . import vocabulary as V
+from .schema import Database, Track
+
+NONE = -1  # code for "not applicable" in categorical columns, and the padding of `choices`
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+def _by_gear(values: list[int], dtype) -> np.ndarray:
+    """(gears + 1,): a leading 0 so that the gear (1..gears) indexes it directly."""
+    return _frozen(np.array([0, *values], dtype=dtype))
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    track: int  # index into Tables.tracks: the track raced
+    garage_module: bool  # Garage upgrades drafted instead of the starting upgrades
+    hand_size: int
+    gears: int
+    starting_gear: int
+    spin_out_gear: int  # also the gear after an overheated turn
+    shift_two_heat: int
+    cooldown: np.ndarray  # (gears + 1,) int8: Cooldown granted by gear; [0] unused
+    boost_heat: int
+    boost_allowed: np.ndarray  # (gears + 1,) bool: Boost allowed in this gear; [0] False
+    adrenaline_cars: np.ndarray  # (max_cars + 1,) int8: last cars that get Adrenaline, by cars that started
+    adrenaline_speed: int
+    adrenaline_cooldown: int
+    adrenaline_mode: int  # index into vocabulary.ADRENALINE_MODES
+    slipstream: int
+    spin_out_stress: np.ndarray  # (gears + 1,) int8: Stress into hand on a spin-out, by gear; [0] unused
+    max_rounds: int
+    max_cars: int
+    upgrades_each: int  # Garage upgrades drafted per player
+    draft_order: int  # index into vocabulary.DRAFT_ORDERS
+    revealed_extra: int  # a draft round reveals one card per player plus this many
+    lanes: int  # spots per space (two lanes; the grid holds as many cars per row)
+    grid_space: np.ndarray  # (max_cars,) int16: starting space of the i-th car on the grid (negative: behind the line)
+    grid_lane: np.ndarray  # (max_cars,) int8: its lane, 0 = the race line (ahead of lane 1)
+
+
+@dataclass(frozen=True)
+class CardTable:
+    ids: tuple[str, ...]  # (K,)
+    names: tuple[str, ...]  # (K,)
+    groups: tuple[str | None, ...]  # (K,): Garage group, None outside the Garage
+    type: np.ndarray  # (K,) int8: index into vocabulary.CARD_TYPES
+    tier: np.ndarray  # (K,) int8: index into vocabulary.TIERS; NONE for Stress
+    speed: np.ndarray  # (K,) int8: printed speed; 0 for none (Stress, Heat, flip-only) and for choice cards
+    choices: np.ndarray  # (K, C) int8: speeds offered when revealed, padded NONE; all NONE if no choice
+    flips: np.ndarray  # (K,) int8: "+" symbols: draw until a basic speed card, add its value
+    ops: np.ndarray  # (K, len(vocabulary.OPS)) int8: amount of each op (summed if a card repeats one)
+    is_basic: np.ndarray  # (K,) bool: a basic speed card, where flips stop
+    approximate: np.ndarray  # (K,) bool: effects unclear in the facts
+    deck: np.ndarray  # (K,) int16: copies per player deck, basic and starting tiers; Stress 0 (the track's)
+    pool: np.ndarray  # (K,) int16: copies in the Garage pool
+
+    def index(self, card_id: str) -> int:
+        return self.ids.index(card_id)
+
+    def op(self, name: str) -> np.ndarray:
+        """(K,) int8: the amount of one op on each card."""
+        return self.ops[:, list(V.OPS).index(name)]
+
+
+@dataclass(frozen=True)
+class TrackTable:
+    id: str
+    name: str
+    laps: int
+    spaces: int  # per lap
+    heat: int  # Heat cards in each Engine
+    stress: int  # Stress cards in each deck
+    corner_at: np.ndarray  # (N,) int16: corner lines, in driving order, as positions on the lap
+    limit: np.ndarray  # (N,) int8: speed limit of each corner
+    legend_at: np.ndarray  # (N,) int16: each corner's Legend line as a position on the lap
+    next_corner: np.ndarray  # (spaces,) int8: from each space, the next corner line ahead
+    to_corner: np.ndarray  # (spaces,) int16: from each space, spaces to that line (moving this many crosses it)
+
+    @property
+    def length(self) -> int:
+        """Spaces from the start/finish line round every lap back to it."""
+        return self.laps * self.spaces
+
+
+@dataclass(frozen=True)
+class LegendTable:
+    speed: np.ndarray  # (L,) int8: spaces on a straight
+    corner_bonus: np.ndarray  # (L,) int8: added to the corner's limit within its Legend line
+
+
+@dataclass(frozen=True)
+class Tables:
+    rules: RuleTable
+    cards: CardTable
+    tracks: tuple[TrackTable, ...]
+    legends: LegendTable
+    heat_card: int  # card index of Heat
+    stress_card: int  # card index of Stress
+
+    def track_index(self, name: str, source: str = "track", line: int | None = None) -> int:
+        """A track by id or printed name (any case); an unknown one lists the known ids."""
+        for i, track in enumerate(self.tracks):
+            if name.lower() in (track.id, track.name.lower()):
+                return i
+        known = ", ".join(t.id for t in self.tracks)
+        raise UserError(Problem(source, line, "track", f"unknown track {name!r} (known: {known})"))
+
+    def starting_deck(self, track: int, garage: bool = False) -> np.ndarray:
+        """(K,) int16: one player's deck before the race on this track; with
+        the Garage module the starting upgrades stay out (drafted cards join later)."""
+        deck = self.cards.deck.copy()
+        if garage:
+            deck[self.cards.tier == V.TIERS.index("starting")] = 0
+        deck[self.stress_card] = self.tracks[track].stress
+        return deck
+
+
+def compile_database(db: Database) -> Tables:
+    cards = _card_table(db)
+    return Tables(
+        rules=_rule_table(db),
+        cards=cards,
+        tracks=tuple(_track_table(t) for t in db.tracks),
+        legends=LegendTable(
+            speed=_frozen(np.array([g.speed for g in db.legends], dtype=np.int8)),
+            corner_bonus=_frozen(np.array([g.corner_bonus for g in db.legends], dtype=np.int8)),
+        ),
+        heat_card=int(np.flatnonzero(cards.type == V.CARD_TYPES.index("heat"))[0]),
+        stress_card=int(np.flatnonzero(cards.type == V.CARD_TYPES.index("stress"))[0]),
+    )
+
+
+def _rule_table(db: Database) -> RuleTable:
+    r = db.rules
+    a = r.adrenaline
+    boost = np.zeros(r.gears + 1, dtype=bool)
+    boost[r.boost_gears] = True
+    cars = np.arange(r.max_cars + 1)
+    grid = np.arange(r.max_cars)
+    return RuleTable(
+        track=[t.id for t in db.tracks].index(r.track),
+        garage_module=r.garage_module,
+        hand_size=r.hand_size,
+        gears=r.gears,
+        starting_gear=r.starting_gear,
+        spin_out_gear=r.spin_out_gear,
+        shift_two_heat=r.shift_two_heat,
+        cooldown=_by_gear(r.cooldown_by_gear, np.int8),
+        boost_heat=r.boost_heat,
+        boost_allowed=_frozen(boost),
+        # A race of one car has nobody to be last against.
+        adrenaline_cars=_frozen(
+            np.where(cars < 2, 0, np.where(cars <= 4, a.last_cars_upto_4, a.last_cars_5_6)).astype(np.int8)
+        ),
+        adrenaline_speed=a.speed,
+        adrenaline_cooldown=a.cooldown,
+        adrenaline_mode=V.ADRENALINE_MODES.index(a.mode),
+        slipstream=r.slipstream,
+        spin_out_stress=_by_gear(r.spin_out_stress_by_gear, np.int8),
+        max_rounds=r.max_rounds,
+        max_cars=r.max_cars,
+        upgrades_each=r.garage_draft.upgrades_each,
+        draft_order=V.DRAFT_ORDERS.index(r.garage_draft.order),
+        revealed_extra=r.garage_draft.revealed_extra,
+        lanes=r.grid.cars_per_space,
+        grid_space=_frozen((r.grid.pole_space - grid // r.grid.cars_per_space).astype(np.int16)),
+        grid_lane=_frozen((grid % r.grid.cars_per_space).astype(np.int8)),
+    )
+
+
+def _card_table(db: Database) -> CardTable:
+    k = len(db.cards)
+    width = max([len(c.speed) for c in db.cards if isinstance(c.speed, tuple)], default=1)
+    choices = np.full((k, width), NONE, dtype=np.int8)
+    ops = np.zeros((k, len(V.OPS)), dtype=np.int8)
+    op_codes = {name: i for i, name in enumerate(V.OPS)}
+    for i, card in enumerate(db.cards):
+        if isinstance(card.speed, tuple):
+            choices[i, : len(card.speed)] = card.speed
+        for effect in card.effects:
+            ops[i, op_codes[effect.op]] += effect.amount
+    in_deck = {"basic_speed", "starting"}
+
+    def column(values, dtype) -> np.ndarray:
+        return _frozen(np.array(values, dtype=dtype))
+
+    return CardTable(
+        ids=tuple(c.id for c in db.cards),
+        names=tuple(c.name for c in db.cards),
+        groups=tuple(c.group for c in db.cards),
+        type=column([V.CARD_TYPES.index(c.type) for c in db.cards], np.int8),
+        tier=column([NONE if c.tier is None else V.TIERS.index(c.tier) for c in db.cards], np.int8),
+        speed=column([c.speed if isinstance(c.speed, int) else 0 for c in db.cards], np.int8),
+        choices=_frozen(choices),
+        flips=column([c.flips for c in db.cards], np.int8),
+        ops=_frozen(ops),
+        is_basic=column([c.type == "speed" for c in db.cards], bool),
+        approximate=column([c.approximate for c in db.cards], bool),
+        deck=column([c.count if c.tier in in_deck else 0 for c in db.cards], np.int16),
+        pool=column([c.count if c.tier in V.GARAGE_TIERS else 0 for c in db.cards], np.int16),
+    )
+
+
+def _track_table(track: Track) -> TrackTable:
+    gaps = np.array([c.gap for c in track.corners])
+    # Corner k's line is finish_line + the gaps before it; validation keeps them all on the lap.
+    corner_at = track.finish_line + np.concatenate(([0], np.cumsum(gaps)[:-1]))
+    legend_at = (corner_at - [c.legend_line for c in track.corners]) % track.spaces
+    spaces = np.arange(track.spaces)
+    next_corner = np.searchsorted(corner_at, spaces, side="right") % len(corner_at)
+    to_corner = (corner_at[next_corner] - spaces - 1) % track.spaces + 1  # 1..spaces, a full lap if on a line
+    return TrackTable(
+        id=track.id,
+        name=track.name,
+        laps=track.laps,
+        spaces=track.spaces,
+        heat=track.heat,
+        stress=track.stress,
+        corner_at=_frozen(corner_at.astype(np.int16)),
+        limit=_frozen(np.array([c.limit for c in track.corners], dtype=np.int8)),
+        legend_at=_frozen(legend_at.astype(np.int16)),
+        next_corner=_frozen(next_corner.astype(np.int8)),
+        to_corner=_frozen(to_corner.astype(np.int16)),
+    )
+
+
+def summarize(db: Database) -> Summary:
+    """What `balance validate` prints. Stress copies are set per track, so they
+    count 0 here; the tiers stand in for Horsepower's flags."""
+    by_type = {t: (0, 0) for t in V.CARD_TYPES}
+    by_tier = {t: (0, 0) for t in (*V.TIERS, "approximate")}
+    for card in db.cards:
+        copies = card.count or 0
+        distinct, total = by_type[card.type]
+        by_type[card.type] = (distinct + 1, total + copies)
+        keys = [card.tier] if card.tier else []
+        if card.approximate:
+            keys.append("approximate")
+        for key in keys:
+            distinct, total = by_tier[key]
+            by_tier[key] = (distinct + 1, total + copies)
+    return Summary(db.counts(), by_type, by_tier, db.warnings, flag_word="tier")

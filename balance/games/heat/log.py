@@ -1,0 +1,101 @@
+"""A finished chunk of Heat races as the three log tables of a run (docs/logs.md):
+games (one row per race), players (one per race and car; `seat` is the grid
+slot, 0 = pole), cards (one per card event: start, draft, play)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ..events import EVENTS, Events
+from .bots import BotTable
+from .compile import Tables
+from .state import State
+
+
+def finish_order(st: State) -> np.ndarray:
+    """(G, P) finishing position (1 = winner): cars home first, by the round
+    they crossed, then the furthest ahead, the race line first; then the
+    cars still racing (at the round cap) by distance, then lane."""
+    G, P = st.pos.shape
+    rank_key = np.where(st.finished, 10**8 - st.finish_round.astype(np.int64) * 10_000, 0)
+    key = rank_key + (st.pos.astype(np.int64) + 1_000) * 2 + (st.lane == 0)
+    key = key * P + (P - 1 - np.arange(P))[None, :]  # ties (none expected) in grid order
+    return np.argsort(np.argsort(-key, axis=1), axis=1) + 1
+
+
+def chunk_tables(
+    st: State, events: Events, seats: np.ndarray, tables: Tables, bots: BotTable, first_game: int, chunk: int
+) -> dict[str, pa.Table]:
+    G, P, _ = st.shape
+    track = tables.tracks[tables.rules.track]
+    game_id = np.arange(first_game, first_game + G, dtype=np.int64)
+    position = finish_order(st)
+    finished = st.finished.any(axis=1)  # someone crossed the line: the race has a winner
+    won = (position == 1) & finished[:, None]
+    winner = np.where(finished, won.argmax(axis=1), 0)
+    names = np.array(bots.names, dtype=object)
+
+    games = pa.table(
+        {
+            "game_id": game_id,
+            "chunk": np.full(G, chunk, np.int32),
+            "n_players": np.full(G, P, np.int8),
+            "rounds": st.round.astype(np.int16),
+            "finished": finished,
+            "winner_seat": pa.array(winner.astype(np.int8), mask=~finished),
+            "winner_bot": pa.array(np.where(finished, names[seats[np.arange(G), winner]], None)),
+            "track": np.full(G, track.id, dtype=object),
+            "legends": st.is_legend.sum(axis=1).astype(np.int8),
+        }
+    )
+
+    laps_done = (st.lap_round > 0).sum(axis=2)
+    previous = np.concatenate([np.zeros((G, P, 1), np.int16), st.lap_round[:, :, :-1]], axis=2)
+    lap_cols = {
+        f"lap{lap + 1}_turns": pa.array(
+            (st.lap_round[:, :, lap] - previous[:, :, lap]).ravel(), mask=~(laps_done > lap).ravel()
+        )
+        for lap in range(track.laps)
+    }
+    owned = (st.deck + st.hand + st.play + st.discard).sum(axis=2) + st.engine
+    players = pa.table(
+        {
+            "game_id": np.repeat(game_id, P),
+            "seat": np.tile(np.arange(P, dtype=np.int8), G),
+            "bot": names[seats].ravel(),
+            "legend": st.is_legend.ravel(),
+            "won": won.ravel(),
+            "finish_position": position.astype(np.int8).ravel(),
+            "laps_completed": laps_done.astype(np.int8).ravel(),
+            **lap_cols,
+            "turns": st.turns.ravel(),
+            "finish_round": pa.array(st.finish_round.ravel(), mask=~st.finished.ravel()),
+            "distance": st.pos.ravel(),
+            "final_gear": st.gear.ravel(),
+            "heat_paid": st.heat_paid.ravel(),
+            "corner_heat": st.corner_heat.ravel(),
+            "spin_outs": st.spin_outs.ravel(),
+            "boosts": st.boosts.ravel(),
+            "slipstreams": st.slipstreams.ravel(),
+            "adrenaline": st.adrenaline.ravel(),
+            "cooled": st.cooled.ravel(),
+            "overheats": st.overheats.ravel(),
+            "stress_added": st.stress_added.ravel(),
+            "final_deck_size": owned.astype(np.int16).ravel(),
+        }
+    )
+
+    ev = events.arrays()
+    cards = pa.table(
+        {
+            "game_id": ev["game"].astype(np.int64) + first_game,
+            "seat": ev["seat"],
+            "card": pa.DictionaryArray.from_arrays(ev["card"], pa.array(list(tables.cards.ids), pa.string())),
+            "event": pa.DictionaryArray.from_arrays(ev["event"], pa.array(EVENTS)),
+            "turn": ev["turn"],
+            "pick": pa.array(ev["pick"], mask=ev["pick"] < 0),
+            "price": pa.array(ev["price"], mask=ev["price"] < 0),
+        }
+    )
+    return {"games": games, "players": players, "cards": cards}

@@ -1,0 +1,86 @@
+"""Moving cars and cards: placing a car on the two-lane track (blocked cars
+take the first free spot behind), flipping cards until a basic speed card
+shows, drawing with the discard reshuffled in. Sub-batch convention: `g`
+(n,) races, `p` (n,) the car acting in each."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chance
+from .race import Race
+from .state import State
+
+
+def place(race: Race, st: State, g: np.ndarray, p: np.ndarray, target: np.ndarray) -> None:
+    """Put car p of race g on space `target`, or on the first space behind it
+    with a free spot (cars pass through each other but never share a spot);
+    on the race line if that spot is free, else beside it."""
+    if len(g) == 0:
+        return
+    per_space = race.tables.rules.lanes
+    P = st.pos.shape[1]
+    others = (np.arange(P)[None, :] != p[:, None]) & ~st.finished[g]  # finished cars have left the track
+    pos = st.pos[g]
+    y = np.asarray(target, dtype=np.int16).copy()
+    for _ in range(P):  # at most P // per_space full spaces in a row
+        full = ((pos == y[:, None]) & others).sum(axis=1) >= per_space
+        if not full.any():
+            break
+        y -= full.astype(np.int16)
+    race_line_taken = ((pos == y[:, None]) & others & (st.lane[g] == 0)).any(axis=1)
+    st.pos[g, p] = y
+    st.lane[g, p] = race_line_taken.astype(np.int8)
+
+
+def flip(race: Race, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """For each of `count` flips: draw from the deck (the discard reshuffled in
+    when it runs out) until a basic speed card shows; it joins the play area,
+    the others go to the discard. Returns (n,) the speed added. A car with no
+    basic card left anywhere stops flipping."""
+    cards = race.tables.cards
+    n = len(g)
+    added = np.zeros(n, np.int16)
+    left = np.asarray(count, dtype=np.int32).copy()
+    if n == 0 or not (left > 0).any():
+        return added
+    deck, discard, play = st.deck[g, p], st.discard[g, p], st.play[g, p]
+    basic = cards.is_basic
+    rows = np.arange(n)
+    while (left > 0).any():
+        active = left > 0
+        empty = active & (deck.sum(axis=1) == 0)
+        deck[empty] += discard[empty]
+        discard[empty] = 0
+        dry = active & ((deck[:, basic].sum(axis=1) + discard[:, basic].sum(axis=1)) == 0)
+        left[dry] = 0
+        active &= ~dry
+        if not active.any():
+            break
+        card = chance.draw_one(race.rng, deck, active)
+        hit = active & basic[np.maximum(card, 0)]
+        miss = active & ~hit
+        added[hit] += cards.speed[card[hit]]
+        play[rows[hit], card[hit]] += 1
+        discard[rows[miss], card[miss]] += 1
+        left[hit] -= 1
+    st.deck[g, p], st.discard[g, p], st.play[g, p] = deck, discard, play
+    return added
+
+
+def draw(race: Race, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> None:
+    """Each car draws n cards into its hand (the discard reshuffled in when the deck runs out)."""
+    if len(g) == 0 or not (n > 0).any():
+        return
+    deck, discard = st.deck[g, p], st.discard[g, p]
+    drawn = chance.draw_reshuffling(race.rng, deck, discard, np.maximum(n, 0))
+    st.deck[g, p], st.discard[g, p] = deck, discard
+    st.hand[g, p] += drawn
+
+
+def pay_heat(st: State, g: np.ndarray, p: np.ndarray, amount: np.ndarray, heat_card: int) -> None:
+    """Heat from the Engine to the discard pile (the caller has checked it is there)."""
+    amount = np.asarray(amount, dtype=np.int16)
+    st.engine[g, p] -= amount
+    st.discard[g, p, heat_card] += amount
+    st.heat_paid[g, p] += amount

@@ -1,0 +1,174 @@
+"""Steps 1 and 2 of a round, for every car at once (rulebook "Turn Steps"):
+shift gears and choose the cards to play, face down.
+
+A bot aims at a target speed (`target_speed`): as fast as it can, except that
+across the next corner it goes no faster than the limit plus the Heat it is
+willing to pay (`risk` of the Engine's Heat above `reserve`), and never into
+the corner after that. For each gear it may shift to, it picks cards
+greedily, each as close as possible to the speed still needed per card left
+to play, and scores the plan: the expected speed less `heat_value` spaces for
+each Heat it would owe; a plan that could spin out (Stress and "+" flips at
+their highest) scores as stopping before the corner with the spin-out's cost;
+plus the Cooldown the gear gives, less the Heat a double shift costs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chance
+from .moves import pay_heat
+from .race import Race
+from .state import State
+
+OPEN_ROAD = 40  # target speed where no corner is in reach: as fast as possible
+SPIN_COST = 6.0  # spaces a spin-out costs besides stopping short: Stress in hand, gear 1
+UNFILLABLE = 1_000.0  # score penalty per card short of what the gear must play
+NOISE_SPAN = 100.0  # noise 1 swamps every score: uniform among the legal choices
+
+
+def target_speed(race: Race, pos: np.ndarray, engine: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """(n,) the speed each bot aims at this round."""
+    c = race.course
+    nxt = c.next_corner(pos)
+    to_line = c.corner_at[nxt] - pos  # moving this far crosses the next corner
+    after = c.corner_at[np.minimum(nxt + 1, c.corners)] - pos  # ... and this far the one after it
+    spare = np.maximum(engine.astype(np.int32) - race.bots.reserve[q], 0)
+    allowance = np.floor(race.bots.risk[q] * spare).astype(np.int32)
+    cross = np.minimum(c.limit[nxt] + allowance, after - 1)
+    target = np.where(cross >= to_line, cross, to_line - 1)
+    # no corner before the finish: full speed
+    return np.where((nxt >= c.corners) | (c.finish - pos <= to_line), OPEN_ROAD, target).astype(np.int16)
+
+
+def choose_cards(
+    race: Race, hand: np.ndarray, gear: np.ndarray, target: np.ndarray, budget: np.ndarray, noise: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Greedy: `gear` (n,) cards from `hand` (n, K), each the playable card
+    closest to the speed still needed per card left, paying card Heat from
+    `budget`. With a corner in reach a flip ("+", Stress) counts at the
+    highest basic speed it could show (the bot does not gamble on it there).
+    Returns (n, K) chosen, (n,) their expected speed, (n,) how many could be
+    chosen (fewer than `gear`: the car overheats)."""
+    n, K = hand.shape
+    rows = np.arange(n)
+    left = np.where(race.playable[None, :], hand, 0).astype(np.int16)
+    chosen = np.zeros_like(left)
+    total = np.zeros(n, np.float32)
+    count = np.zeros(n, np.int16)
+    budget = budget.astype(np.int32).copy()
+    cards = race.tables.cards
+    top = cards.speed[cards.is_basic].max(initial=0)
+    careful = (target < OPEN_ROAD)[:, None] * (top - race.flip_mean) * cards.flips[None, :].astype(np.float32)
+    counted = np.zeros(n, np.float32)  # the chosen cards' speed as the bot counts it
+    for step in range(int(gear.max(initial=0))):
+        slots = gear.astype(np.int32) - step
+        active = slots > 0
+        ideal = (target - counted) / np.maximum(slots, 1)
+        value = np.broadcast_to(race.value, (n, K)).copy()
+        if len(race.choice_cards):  # a choice card counts as its choice nearest the ideal
+            options = cards.choices[race.choice_cards].astype(np.float32)  # (J, C)
+            gap = np.where(options[None] >= 0, np.abs(options[None] - ideal[:, None, None]), np.inf)
+            value[:, race.choice_cards] = np.take_along_axis(
+                np.broadcast_to(options, gap.shape), gap.argmin(axis=2)[:, :, None], axis=2
+            )[:, :, 0]
+        ok = active[:, None] & (left > 0) & (race.heat_cost[None, :] <= budget[:, None])
+        counts_as = value + careful
+        score = -(1 - noise[:, None]) * np.abs(counts_as - ideal[:, None]) + noise[
+            :, None
+        ] * NOISE_SPAN * chance.uniform(race.rng, (n, K))
+        pick = np.where(ok, score, -np.inf).argmax(axis=1)
+        took = ok[rows, pick]
+        r, k = rows[took], pick[took]
+        left[r, k] -= 1
+        chosen[r, k] += 1
+        total[took] += value[took, k]
+        counted[took] += counts_as[took, k]
+        budget[took] -= race.heat_cost[k]
+        count[took] += 1
+    return chosen, total, count
+
+
+def plan_round(race: Race, st: State) -> None:
+    """Every running player car (not the Legends) shifts and chooses its cards."""
+    g, p = np.nonzero(st.running[:, None] & ~st.finished & ~st.is_legend)
+    n = len(g)
+    if n == 0:
+        return
+    rules, bots = race.tables.rules, race.bots
+    q = st.bots[g, p]
+    noise = bots.noise[q]
+    hand = st.hand[g, p]
+    engine = st.engine[g, p].astype(np.int32)
+    gear = st.gear[g, p].astype(np.int32)
+    heat_in_hand = hand[:, race.tables.heat_card].astype(np.int32)
+
+    # Score every gear within reach, keep the best.
+    c = race.course
+    pos = st.pos[g, p].astype(np.int32)
+    to_line = c.corner_at[c.next_corner(pos)] - pos
+    spread = race.tables.cards.speed[race.tables.cards.is_basic].max(initial=0) - race.flip_mean
+    flips = race.tables.cards.flips.astype(np.float32)
+    gears = np.arange(1, rules.gears + 1)
+    shift = np.abs(gears[None, :] - gear[:, None])  # (n, gears)
+    cost = np.where(shift == 2, rules.shift_two_heat, 0)
+    legal = (shift <= 1) | ((shift == 2) & (engine[:, None] >= cost))
+    plans, targets = [], []
+    score = np.zeros((n, len(gears)), np.float32)
+    for i, new in enumerate(gears):
+        budget = engine - cost[:, i]
+        aim = target_speed(race, pos, budget, q)
+        chosen, total, count = choose_cards(race, hand, np.full(n, new), aim, budget, noise)
+        plans.append(chosen)
+        targets.append(aim)
+        budget = budget - chosen.astype(np.int32) @ race.heat_cost.astype(np.int32)
+        speed = np.rint(total).astype(np.int32)
+        worst = np.rint(total + spread * (chosen @ flips)).astype(np.int32)
+        spins = c.heat_due(pos, pos + worst, worst) > budget
+        owed = c.heat_due(pos, pos + speed, speed)
+        value = np.where(spins, to_line - 1 - SPIN_COST, total - bots.heat_value[q] * owed)
+        cooled = np.minimum(rules.cooldown[new], heat_in_hand)
+        score[:, i] = (
+            value
+            + bots.cooldown[q] * cooled
+            - bots.heat_value[q] * cost[:, i]
+            - UNFILLABLE * (new - count)  # a shortfall overheats the car: the smaller the better
+        )
+    score = np.where(
+        legal,
+        (1 - noise[:, None]) * score + noise[:, None] * NOISE_SPAN * chance.uniform(race.rng, score.shape),
+        -np.inf,
+    )
+    best = score.argmax(axis=1)
+    new_gear = gears[best]
+    chosen = np.stack(plans, axis=1)[np.arange(n), best]  # (n, K)
+    target = np.stack(targets, axis=1)[np.arange(n), best]
+    paid = cost[np.arange(n), best]
+    pay_heat(st, g, p, paid, race.tables.heat_card)
+
+    # Too few playable cards for the gear: play them all, and Heat to make up the number.
+    short = new_gear - chosen.sum(axis=1)
+    over = short > 0
+    if over.any():
+        heat = np.minimum(short[over], heat_in_hand[over])
+        chosen[over, race.tables.heat_card] += heat.astype(np.int16)
+    st.hand[g, p] = hand - chosen
+    st.play[g, p] = chosen
+    st.gear[g, p] = new_gear.astype(np.int8)
+    st.overheated[g, p] = over
+    st.target[g, p] = target
+    if race.rec.on:
+        names = race.tables.cards.names
+
+        def text(j: int) -> str:
+            cards = ", ".join(
+                f"{names[k]}" + (f" x{chosen[j, k]}" if chosen[j, k] > 1 else "") for k in np.flatnonzero(chosen[j])
+            )
+            shifted = f"gear {gear[j]} -> {new_gear[j]}" + (f" (pays {paid[j]} Heat)" if paid[j] else "")
+            head = (
+                f"  car {p[j]} ({race.bots.names[q[j]]}): {shifted}, Engine {st.engine[g[j], p[j]]} Heat, "
+                f"aims at speed {target[j]}, plays {cards or '-'}"
+            )
+            return head + (" (too few playable cards: overheats)" if over[j] else "")
+
+        race.rec.say(g, text)

@@ -1,0 +1,504 @@
+"""The Heat database: what `heat.yaml` may say, checked with errors that point
+at the file and line.
+
+`load_database(path)` is the entry point: YAML → structure (pydantic) →
+effects (one model per op) → cross-references and sanity checks → a
+`Database` of plain, frozen values plus warnings for counts that differ from
+the facts sheet (../shared/facts/heat.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, create_model
+from pydantic_core import PydanticCustomError
+
+from ...errors import Problem, UserError, raise_first
+from ...validation import Strict, validate_model
+from ...yamlio import YamlDoc, load_yaml
+from . import vocabulary as V
+
+# The facts sheet's numbers: counts that differ are warnings, not errors.
+FACT_COUNTS = {"basic speed cards": 12, "starting upgrades": 3, "Legend cards": 10}
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+NonNeg = Annotated[int, Field(ge=0)]
+Pos = Annotated[int, Field(ge=1)]
+Id = Annotated[str, Field(pattern=ID_PATTERN)]
+CardType = Literal[V.CARD_TYPES]  # type: ignore[valid-type]
+Tier = Literal[V.TIERS]  # type: ignore[valid-type]
+
+
+def _speed(value: Any) -> int | tuple[int, ...] | None:
+    """A printed speed: a number, a list of numbers to choose from, or null.
+
+    Checked by hand rather than as a pydantic union, so that a wrong value
+    gives one message instead of one per member of the union.
+    """
+    if value is None or _is_speed(value):
+        return value
+    if not isinstance(value, list):
+        got = "a mapping" if isinstance(value, dict) else repr(value)
+        raise PydanticCustomError(
+            "speed", "expected a speed (0 or more), a list of speeds to choose from, or null; got {got}", {"got": got}
+        )
+    if not value:
+        raise PydanticCustomError("speed", "an empty list offers no speed to choose from", {})
+    for item in value:
+        if not _is_speed(item):
+            raise PydanticCustomError("speed", "{got} in the list is not a speed (0 or more)", {"got": repr(item)})
+    if len(set(value)) < len(value):
+        raise PydanticCustomError("speed", "a speed appears twice in the list", {})
+    return tuple(value)
+
+
+def _is_speed(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+Speed = Annotated[Any, AfterValidator(_speed)]
+
+
+# --- rules -------------------------------------------------------------------
+
+
+class Adrenaline(Strict):
+    last_cars_upto_4: NonNeg  # cars that get Adrenaline when 2 to 4 started
+    last_cars_5_6: NonNeg  # ... when 5 or 6 started
+    speed: NonNeg
+    cooldown: NonNeg
+    mode: Literal[V.ADRENALINE_MODES] = "either"  # type: ignore[valid-type]
+
+
+class GarageDraft(Strict):
+    upgrades_each: NonNeg
+    order: Literal[V.DRAFT_ORDERS] = "snake"  # type: ignore[valid-type]
+    revealed_extra: NonNeg = 3  # cards revealed each draft round: the players plus this many
+
+
+class Grid(Strict):
+    cars_per_space: Annotated[int, Field(ge=1, le=2)]  # a space has two lanes
+    pole_space: Annotated[int, Field(le=-1)]  # the grid stands behind the start/finish line
+
+
+class Rules(Strict):
+    track: Id = "usa"  # the track raced (an id under tracks)
+    garage_module: bool = False  # draft Garage upgrades instead of the starting upgrades
+    hand_size: Pos
+    gears: Pos
+    starting_gear: Pos
+    spin_out_gear: Pos
+    shift_two_heat: NonNeg
+    cooldown_by_gear: list[NonNeg]
+    boost_heat: NonNeg
+    boost_gears: list[Pos] = [1, 2, 3, 4]
+    adrenaline: Adrenaline
+    slipstream: NonNeg
+    spin_out_stress_by_gear: list[NonNeg]
+    max_rounds: Pos
+    max_cars: Annotated[int, Field(ge=2, le=6)]  # adrenaline only knows "up to 4" and "5 or 6"
+    garage_draft: GarageDraft
+    grid: Grid
+
+
+# --- cards, tracks, Legends ----------------------------------------------------
+
+
+class CardModel(Strict):
+    id: Id
+    name: str
+    type: CardType
+    tier: Tier | None = None
+    group: Id | None = None
+    count: NonNeg | None  # null only for Stress: the track sets its copies
+    speed: Speed
+    flips: NonNeg = 0
+    effects: list[dict[Any, Any]] = []
+    approximate: bool = False
+
+
+class CornerModel(Strict):
+    limit: Pos
+    gap: Pos
+    legend_line: Pos
+
+
+class TrackModel(Strict):
+    id: Id
+    name: str
+    laps: Pos
+    spaces: Annotated[int, Field(ge=2)]
+    heat: NonNeg
+    stress: NonNeg
+    finish_line: Pos
+    corners: Annotated[list[CornerModel], Field(min_length=1)]
+
+
+class LegendModel(Strict):
+    speed: Pos
+    corner_bonus: NonNeg
+
+
+class DatabaseModel(Strict):
+    rules: dict[Any, Any]
+    cards: list[Any]
+    tracks: list[Any]
+    legends: list[Any]
+
+
+def _op_model(op: V.OpSpec) -> type[Strict]:
+    amount = Annotated[int, AfterValidator(_nonzero)] if op.signed else Pos
+    fields: dict[str, Any] = {"op": (Literal[op.name], ...), "amount": (amount, ...)}
+    return create_model(f"{op.name.title().replace('_', '')}Effect", __base__=Strict, **fields)
+
+
+def _nonzero(value: int) -> int:
+    if value == 0:
+        raise PydanticCustomError("nonzero", "must not be 0 (a signed amount: + raises, - lowers)", {})
+    return value
+
+
+OP_MODELS = {name: _op_model(op) for name, op in V.OPS.items()}
+
+
+# --- the validated database ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effect:
+    op: str  # one of vocabulary.OPS
+    amount: int
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    type: str
+    tier: str | None  # None only for Stress
+    group: str | None  # Garage upgrades: brakes, tires, ...
+    count: int | None  # copies per player deck (Garage: in the pool); None: Stress, set by the track
+    speed: int | tuple[int, ...] | None  # a number, the choices offered when revealed, or none
+    flips: int  # "+" symbols: draw until a basic speed card, add its value
+    effects: tuple[Effect, ...]
+    approximate: bool  # effects unclear in the facts; only the speed is trusted
+
+
+@dataclass(frozen=True)
+class Corner:
+    limit: int
+    gap: int  # spaces to the next corner's line
+    legend_line: int  # spaces before this corner's line where Legends slow down
+
+
+@dataclass(frozen=True)
+class Track:
+    id: str
+    name: str
+    laps: int
+    spaces: int  # per lap
+    heat: int  # Heat cards in each Engine
+    stress: int  # Stress cards in each deck
+    finish_line: int  # spaces from the start/finish line to the first corner's line
+    corners: tuple[Corner, ...]
+
+
+@dataclass(frozen=True)
+class LegendCard:
+    speed: int  # spaces on a straight
+    corner_bonus: int  # added to the corner's limit within its legend line
+
+
+@dataclass(frozen=True)
+class Database:
+    source: str
+    rules: Rules
+    cards: tuple[Card, ...]
+    tracks: tuple[Track, ...]
+    legends: tuple[LegendCard, ...]
+    warnings: tuple[Problem, ...] = field(default=())
+
+    def card(self, card_id: str) -> Card:
+        return next(c for c in self.cards if c.id == card_id)
+
+    def track(self, track_id: str) -> Track:
+        return next(t for t in self.tracks if t.id == track_id)
+
+    def counts(self) -> dict[str, int]:
+        """Headline counts: copies per pile, tracks, Legend cards."""
+
+        def copies(*tiers: str) -> int:
+            return sum(c.count or 0 for c in self.cards if c.tier in tiers)
+
+        return {
+            "basic speed cards": copies("basic_speed"),
+            "starting upgrades": copies("starting"),
+            "garage upgrades": copies(*V.GARAGE_TIERS),
+            "tracks": len(self.tracks),
+            "Legend cards": len(self.legends),
+        }
+
+
+def load_database(path: str | Path) -> Database:
+    """Load and check a Heat database; raises UserError on the first mistake."""
+    return validate_database(load_yaml(path))
+
+
+def validate_database(doc: YamlDoc) -> Database:
+    label = _labeller(doc.data)
+    if not isinstance(doc.data, dict):
+        found = "an empty file" if doc.data is None else "no mapping"
+        raise UserError(
+            doc.problem((), f"{found}; a Heat database has the top-level keys rules, cards, tracks, legends", "file")
+        )
+    top, problems = validate_model(DatabaseModel, doc.data, doc, label=label)
+    raise_first(problems)
+    rules, problems = validate_model(Rules, top.rules, doc, ("rules",), label)
+    cards, tracks, legends = [], [], []
+    for i, raw in enumerate(top.cards):
+        card, card_problems = validate_model(CardModel, raw, doc, ("cards", i), label)
+        problems += card_problems
+        if card is not None:
+            effects, effect_problems = _effects(card, doc, ("cards", i), label)
+            problems += effect_problems
+            cards.append((i, card, effects))
+    for section, model, out in (("tracks", TrackModel, tracks), ("legends", LegendModel, legends)):
+        for i, raw in enumerate(getattr(top, section)):
+            item, item_problems = validate_model(model, raw, doc, (section, i), label)
+            problems += item_problems
+            if item is not None:
+                out.append((i, item))
+    raise_first(problems)
+    problems += _rules_checks(rules, doc)
+    problems += _card_checks(cards, doc, label)
+    problems += _track_checks(tracks, rules, doc, label)
+    problems += _garage_checks(cards, rules, doc)
+    raise_first(problems)
+    db = Database(
+        source=doc.source,
+        rules=rules,
+        cards=tuple(_card(c, effects) for _, c, effects in cards),
+        tracks=tuple(_track(t) for _, t in tracks),
+        legends=tuple(LegendCard(g.speed, g.corner_bonus) for _, g in legends),
+    )
+    return Database(db.source, db.rules, db.cards, db.tracks, db.legends, tuple(_warnings(db, doc)))
+
+
+def _card(c: CardModel, effects: tuple[Effect, ...]) -> Card:
+    return Card(c.id, c.name, c.type, c.tier, c.group, c.count, c.speed, c.flips, effects, c.approximate)
+
+
+def _track(t: TrackModel) -> Track:
+    corners = tuple(Corner(c.limit, c.gap, c.legend_line) for c in t.corners)
+    return Track(t.id, t.name, t.laps, t.spaces, t.heat, t.stress, t.finish_line, corners)
+
+
+def _labeller(data: Any):
+    """Show list items of cards and tracks by their id: cards.brakes_1.effects.0.op."""
+
+    def label(path: tuple[Any, ...]) -> str:
+        parts = [str(p) for p in path]
+        if len(path) >= 2 and path[0] in ("cards", "tracks") and isinstance(path[1], int):
+            try:
+                item_id = data[path[0]][path[1]].get("id")
+            except (KeyError, IndexError, TypeError, AttributeError):
+                item_id = None
+            if isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
+                parts[1] = item_id
+        return ".".join(parts) or "(top)"
+
+    return label
+
+
+def _effects(card: CardModel, doc: YamlDoc, where, label) -> tuple[tuple[Effect, ...], list[Problem]]:
+    effects, problems = [], []
+    for j, raw in enumerate(card.effects):
+        path = (*where, "effects", j)
+        op_name = raw.get("op")
+        if op_name is None:
+            problems.append(doc.problem(path, "required field missing", label((*path, "op"))))
+            continue
+        if op_name not in V.OPS:
+            known = ", ".join(V.OPS)
+            problems.append(
+                doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))
+            )
+            continue
+        model, model_problems = validate_model(OP_MODELS[op_name], raw, doc, path, label)
+        problems += model_problems
+        if model is not None:
+            effects.append(Effect(op_name, model.amount))
+    return tuple(effects), problems
+
+
+# --- cross-references and sanity checks ------------------------------------------
+
+
+def _rules_checks(rules: Rules, doc: YamlDoc) -> list[Problem]:
+    problems = []
+    for name in ("cooldown_by_gear", "spin_out_stress_by_gear"):
+        values = getattr(rules, name)
+        if len(values) != rules.gears:
+            problems.append(doc.problem(("rules", name), f"{len(values)} values for {rules.gears} gears"))
+    for name in ("starting_gear", "spin_out_gear"):
+        if getattr(rules, name) > rules.gears:
+            problems.append(
+                doc.problem(("rules", name), f"gear {getattr(rules, name)} does not exist (1 to {rules.gears})")
+            )
+    seen: set[int] = set()
+    for k, gear in enumerate(rules.boost_gears):
+        if gear > rules.gears:
+            problems.append(
+                doc.problem(("rules", "boost_gears", k), f"gear {gear} does not exist (1 to {rules.gears})")
+            )
+        elif gear in seen:
+            problems.append(doc.problem(("rules", "boost_gears", k), f"gear {gear} is listed twice"))
+        seen.add(gear)
+    return problems
+
+
+def _card_checks(cards, doc: YamlDoc, label) -> list[Problem]:
+    problems = _duplicate_ids("cards", [(i, c.id) for i, c, _ in cards], doc, label)
+    for i, card, _ in cards:
+        for name, message in _card_shape(card):
+            path = ("cards", i, name)
+            problems.append(doc.problem(path, message, label(path)))
+    for card_type in ("heat", "stress"):
+        problems += _exactly_one(card_type, cards, doc, label)
+    return problems
+
+
+def _card_shape(card: CardModel) -> list[tuple[str, str]]:
+    """(field, message) for each way the card does not fit its type."""
+    out = []
+    allowed = V.TIERS_BY_TYPE[card.type]
+    if allowed and card.tier not in allowed:
+        choices = " or ".join([", ".join(allowed[:-1]), allowed[-1]] if len(allowed) > 1 else allowed)
+        out.append(("tier", f"{_a(card.type)} card takes tier {choices}"))
+    elif not allowed and card.tier is not None:
+        out.append(("tier", f"{_a(card.type)} card has no tier: leave tier out"))
+    if card.type == "stress" and card.count is not None:
+        out.append(("count", "Stress copies come from the track (tracks.*.stress): write count: null"))
+    if card.type != "stress" and card.count is None:
+        out.append(("count", f"{_a(card.type)} card needs a count (only Stress takes it from the track)"))
+    if card.type == "speed" and not isinstance(card.speed, int):
+        out.append(("speed", "a speed card has one speed, a number"))
+    if card.type in ("stress", "heat") and card.speed is not None:
+        out.append(("speed", f"{_a(card.type)} card has no printed speed: write speed: null"))
+    if card.type == "heat" and (card.flips or card.effects):
+        out.append(("effects" if card.effects else "flips", "a Heat card has no flips and no effects"))
+    if card.tier in V.GARAGE_TIERS and card.group is None:
+        out.append(("group", "a Garage upgrade needs a group (e.g. brakes, tires)"))
+    return out
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _exactly_one(card_type: str, cards, doc: YamlDoc, label) -> list[Problem]:
+    found = [(i, c) for i, c, _ in cards if c.type == card_type]
+    if not found:
+        return [doc.problem(("cards",), f"no card of type {card_type!r}: the database needs exactly one", "cards")]
+    first = doc.line_of(("cards", found[0][0]))
+    return [
+        doc.problem(
+            ("cards", i, "type"),
+            f"a second card of type {card_type!r} (the first, {found[0][1].id!r}, is at line {first}); "
+            "the database needs exactly one",
+            label(("cards", i, "type")),
+        )
+        for i, _ in found[1:]
+    ]
+
+
+def _duplicate_ids(section: str, ids: list[tuple[int, str]], doc: YamlDoc, label) -> list[Problem]:
+    problems, first_seen = [], {}
+    for i, item_id in ids:
+        path = (section, i, "id")
+        if item_id in first_seen:
+            message = f"duplicate id {item_id!r} (first defined at line {first_seen[item_id]})"
+            problems.append(doc.problem(path, message, label(path)))
+        else:
+            first_seen[item_id] = doc.line_of(path)
+    return problems
+
+
+def _track_checks(tracks, rules: Rules, doc: YamlDoc, label) -> list[Problem]:
+    problems = _duplicate_ids("tracks", [(i, t.id) for i, t in tracks], doc, label)
+    known = [t.id for _, t in tracks]
+    if rules.track not in known:
+        problems.append(doc.problem(("rules", "track"), f"unknown track {rules.track!r} (known: {', '.join(known)})"))
+    # The grid's last row, counted like corner positions (space -1 = last before the line).
+    back = rules.grid.pole_space - (rules.max_cars - 1) // rules.grid.cars_per_space
+    for i, track in tracks:
+        for name, message in _track_shape(track, back):
+            path = ("tracks", i, *name)
+            problems.append(doc.problem(path, message, label(path)))
+    return problems
+
+
+def _track_shape(track: TrackModel, grid_back: int) -> list[tuple[tuple[Any, ...], str]]:
+    """(path below the track, message) for each way the track does not close up."""
+    gaps = [c.gap for c in track.corners]
+    if sum(gaps) != track.spaces:
+        return [(("corners",), f"gaps sum to {sum(gaps)}, but spaces is {track.spaces}")]
+    out = []
+    closing = gaps[-1]  # the straight from the last corner, over the line, to the first
+    if track.finish_line >= closing:
+        out.append(
+            (
+                ("finish_line",),
+                f"{track.finish_line} spaces puts the line before the last corner "
+                f"(at most {closing - 1}: the last corner's gap is {closing})",
+            )
+        )
+    elif grid_back < track.finish_line - closing:
+        out.append(
+            (
+                ("finish_line",),
+                f"the starting grid reaches back to space {grid_back}, "
+                f"behind the last corner's line (at space {track.finish_line - closing})",
+            )
+        )
+    for k, corner in enumerate(track.corners):
+        previous = gaps[k - 1]  # k = 0 wraps to the last corner's gap
+        if corner.legend_line >= previous:
+            out.append(
+                (
+                    ("corners", k, "legend_line"),
+                    f"{corner.legend_line} spaces reaches back past the previous corner (at most {previous - 1})",
+                )
+            )
+    return out
+
+
+def _garage_checks(cards, rules: Rules, doc: YamlDoc) -> list[Problem]:
+    pool = sum(c.count or 0 for _, c, _ in cards if c.tier in V.GARAGE_TIERS)
+    need = rules.garage_draft.upgrades_each * rules.max_cars
+    if pool < need:
+        return [
+            doc.problem(
+                ("rules", "garage_draft", "upgrades_each"),
+                f"the Garage pool holds {pool} upgrades, too few to give {rules.max_cars} players "
+                f"{rules.garage_draft.upgrades_each} each",
+            )
+        ]
+    return []
+
+
+def _warnings(db: Database, doc: YamlDoc) -> list[Problem]:
+    warnings = []
+    counts = db.counts()
+    for pile, expected in FACT_COUNTS.items():
+        if counts[pile] != expected:
+            section = "legends" if pile == "Legend cards" else "cards"
+            warnings.append(
+                doc.problem((section,), f"{counts[pile]} {pile} (the facts sheet has {expected})", f"count of {pile}")
+            )
+    return warnings

@@ -1,0 +1,84 @@
+"""A new batch of races (rulebook "Setup", facts sheet): decks of 12 speed
+cards, the starting upgrades (or a Garage draft) and the track's Stress;
+Heat in the Engine; gear 1; cars on the grid; opening hands of 7."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chance
+from . import vocabulary as V
+from .moves import draw
+from .race import Race
+from .state import State, empty_state
+
+
+def setup(race: Race, seats: np.ndarray) -> State:
+    """`seats` (G, P): the bot profile of the car on each grid slot (0 = pole)."""
+    tables, rules = race.tables, race.tables.rules
+    track = race.course.track
+    G, P = seats.shape
+    K = len(tables.cards.ids)
+    st = empty_state(G, P, K, len(tables.legends.speed), track.laps)
+    st.bots[:] = seats
+    st.is_legend[:] = race.bots.legend[seats]
+    st.pos[:] = rules.grid_space[:P]
+    st.lane[:] = rules.grid_lane[:P]
+    st.gear[:] = rules.starting_gear
+    st.legend_deck[:] = 1
+    player = ~st.is_legend
+    deck = tables.starting_deck(rules.track, garage=rules.garage_module)
+    st.deck[player] = deck
+    st.engine[player] = track.heat
+    if race.events is not None:
+        g, p = np.nonzero(player)
+        for k in np.flatnonzero(deck):
+            for _ in range(int(deck[k])):
+                race.events.add("start", g, p, np.full(len(g), k), 0)
+    if rules.garage_module:
+        if race.rec.on:
+            race.rec.say(np.arange(G), lambda j: "Garage draft:")
+        garage_draft(race, st)
+    g, p = np.nonzero(player)
+    draw(race, st, g, p, np.full(len(g), rules.hand_size))
+    return st
+
+
+def draft_order(players: int, rounds: int, order: str) -> list[list[int]]:
+    """The pick order of each draft round over grid slots: the back of the grid
+    picks first (the pole is already an advantage); snake reverses every round."""
+    forward = list(range(players - 1, -1, -1))
+    return [forward[::-1] if order == "snake" and r % 2 else forward for r in range(rounds)]
+
+
+def garage_draft(race: Race, st: State) -> None:
+    """Each round reveals one Garage card per player plus `revealed_extra`; the
+    players pick one each in draft order; the rest are set aside."""
+    tables, rules = race.tables, race.tables.rules
+    G, P, K = st.shape
+    pool = np.broadcast_to(tables.cards.pool, (G, K)).astype(np.int16)
+    players = (~st.is_legend).sum(axis=1)
+    rows = np.arange(G)
+    pick = 0
+    for seats in draft_order(P, rules.upgrades_each, V.DRAFT_ORDERS[rules.draft_order]):
+        market = chance.draw_many(race.rng, pool, players + rules.revealed_extra)
+        for p in seats:
+            takes = ~st.is_legend[:, p] & (market.sum(axis=1) > 0)
+            q = st.bots[:, p]
+            value = race.bots.upgrade_value[q] + race.bots.noise[q][:, None] * 100 * chance.uniform(race.rng, (G, K))
+            k = np.where(market > 0, value, -np.inf).argmax(axis=1)
+            g = rows[takes]
+            k = k[takes]
+            pick += 1
+            market[g, k] -= 1
+            st.deck[g, p, k] += 1
+            st.drafted[g, p, k] += 1
+            first = st.draft_pick[g, p, k] == 0
+            st.draft_pick[g[first], p, k[first]] = pick
+            if race.events is not None:
+                race.events.add("draft", g, p, k, 0, pick=pick)
+            if race.rec.on:
+                names, ids = tables.cards.names, tables.cards.ids
+                race.rec.say(
+                    g, lambda j, p=p, k=k, pick=pick: f"  pick {pick}: car {p} takes {names[k[j]]} ({ids[k[j]]})"
+                )

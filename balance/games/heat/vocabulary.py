@@ -1,0 +1,62 @@
+"""The fixed words of a Heat database: card types, tiers, effect ops and the
+choices a few rules offer.
+
+The lists are closed on purpose: the engine applies each op to a whole batch
+of games with array operations, so an op is a column of the compiled card
+table, never a Python callback. docs/heat.md explains each word.
+
+Order matters in every tuple here: the position is the integer code the
+compiled tables use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CARD_TYPES: tuple[str, ...] = ("speed", "stress", "heat", "upgrade")
+
+# Where a card comes from. basic_speed: the 12 speed cards of every deck;
+# starting: the base game's upgrades (left out when the Garage module is used);
+# garage_basic / garage_advanced: the Garage pool (our reading of the split).
+# Stress has no tier: every deck holds it and the track says how many.
+TIERS: tuple[str, ...] = ("basic_speed", "starting", "garage_basic", "garage_advanced")
+GARAGE_TIERS: tuple[str, ...] = ("garage_basic", "garage_advanced")
+
+# The tiers each card type may take; () means "no tier".
+TIERS_BY_TYPE: dict[str, tuple[str, ...]] = {
+    "speed": ("basic_speed",),
+    "stress": (),
+    "heat": ("starting",),
+    "upgrade": ("starting", "garage_basic", "garage_advanced"),
+}
+
+# Adrenaline (facts: "may add +1 speed or cool down 1"; some editions take both).
+ADRENALINE_MODES: tuple[str, ...] = ("either", "both")
+
+# Garage draft: snake reverses the order every round, round_robin never does.
+DRAFT_ORDERS: tuple[str, ...] = ("snake", "round_robin")
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    signed: bool  # True: amount may be negative (never 0); False: amount is at least 1
+    doc: str
+
+
+OPS: dict[str, OpSpec] = {
+    spec.name: spec
+    for spec in (
+        OpSpec(
+            "heat",
+            False,
+            "Pay `amount` Heat from the Engine to the discard pile. If you cannot, the card is "
+            "discarded and a random speed card is played instead (facts sheet).",
+        ),
+        OpSpec("cooldown", False, "Move up to `amount` Heat cards from your hand back to the Engine."),
+        OpSpec("scrap", False, "Move `amount` cards from the top of your draw deck to your discard pile."),
+        OpSpec("discard_stress", False, "Discard up to `amount` Stress cards from your hand."),
+        OpSpec("slipstream", False, "Add `amount` spaces to this turn's slipstream move."),
+        OpSpec("corner_limit", True, "Raise (or lower, if negative) this round's corner limits for this car."),
+    )
+}

@@ -1,0 +1,285 @@
+"""Heat's rules, one test per rule of the rulebook excerpt
+(../shared/seeds/004_80b909b33d7a634b.txt) and the facts sheet, each named
+after its section. Positions count spaces from the start/finish line."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.games.heat.course import course
+from balance.games.heat.invariants import violations
+from balance.games.heat.log import finish_order
+from balance.games.heat.moves import flip, place
+from balance.games.heat.plan import plan_round, target_speed
+from balance.games.heat.setup import draft_order
+from balance.games.heat.turn import car_turn, legend_turn, play_race, turn_order
+
+from . import heat
+
+T = heat.tables()  # USA: corner lines at 11 (limit 7), 32 (3), 48 (3), 56 (2); 2 laps of 69
+HEAT, STRESS = T.heat_card, T.stress_card
+NO_BOOST = {"robot": {"noise": 0.0, "boost": 0.0}}
+
+
+def _cars_on(st, g, spots):
+    """Put cars at (pos, lane) spots; cars not named go far back."""
+    st.pos[g] = -50 - np.arange(st.pos.shape[1])
+    for car, (pos, lane) in spots.items():
+        st.pos[g, car], st.lane[g, car] = pos, lane
+
+
+# --- Setup -------------------------------------------------------------------
+
+
+def test_setup_decks_engine_gear_grid_and_opening_hand():
+    race, st = heat.batch(T, ["robot", "robot", "robot", "legend"], races=5)
+    cards = st.deck + st.hand
+    for car in range(3):
+        assert (cards[:, car, [heat.card(T, f"speed_{v}") for v in (1, 2, 3, 4)]] == 3).all()
+        assert (cards[:, car, heat.card(T, "upgrade_0")] == 1).all() and (
+            cards[:, car, heat.card(T, "upgrade_5")] == 1
+        ).all()
+        assert (cards[:, car, HEAT] == 1).all() and (cards[:, car, STRESS] == 3).all()  # USA: 3 Stress
+        assert (cards[:, car].sum(axis=1) == 18).all() and (st.hand[:, car].sum(axis=1) == 7).all()
+    assert (st.engine[:, :3] == 6).all() and (st.gear == 1).all()
+    assert st.pos[0].tolist() == [-1, -1, -2, -2] and st.lane[0].tolist() == [0, 1, 0, 1]
+    assert (cards[:, 3] == 0).all() and (st.engine[:, 3] == 0).all(), "a Legend has no cards and no Heat"
+
+
+def test_garage_module_each_player_drafts_three_upgrades_instead_of_the_starting_ones():
+    t = heat.tables(garage_module=True)
+    race, st = heat.batch(t, ["robot", "aggressive", "cautious"], races=200, seed=4)
+    garage = np.isin(t.cards.tier, [2, 3])  # garage_basic, garage_advanced
+    assert (st.drafted[:, :, garage].sum(axis=2) == 3).all() and (st.drafted[:, :, ~garage] == 0).all()
+    cards = st.deck + st.hand
+    assert (cards[:, :, heat.card(t, "upgrade_5")] == 0).all() and (cards[:, :, HEAT] == 0).all()
+    assert (st.drafted.sum(axis=1) <= t.cards.pool[None, :]).all(), "one copy of a Garage card goes to one player"
+    assert draft_order(3, 3, "snake") == [[2, 1, 0], [0, 1, 2], [2, 1, 0]]
+    assert draft_order(3, 2, "round_robin") == [[2, 1, 0], [2, 1, 0]]
+    first = st.draft_pick[:, 2][st.draft_pick[:, 2] > 0].min()
+    assert first == 1, "the back of the grid picks first"
+
+
+# --- Shift Gears and Play Cards ------------------------------------------------
+
+
+def test_play_exactly_gear_many_cards_and_shift_by_at_most_two_paying_for_two():
+    race, st = heat.batch(T, ["robot", "aggressive", "cautious", "random"], races=400, seed=2)
+    before_gear, before_engine = st.gear.copy(), st.engine.copy()
+    before_heat = st.discard[:, :, HEAT].copy()
+    plan_round(race, st)
+    shift = np.abs(st.gear.astype(int) - before_gear)
+    assert (shift <= 2).all() and (shift == 2).any()
+    paid = before_engine - st.engine
+    assert (paid == np.where(shift == 2, 1, 0)).all(), "one gear free, two gears 1 Heat"
+    assert (st.discard[:, :, HEAT] - before_heat == paid).all(), "paid Heat goes to the discard pile"
+    played = st.play.sum(axis=2)
+    assert (played[~st.overheated] == st.gear[~st.overheated]).all()
+    assert (st.play[:, :, HEAT][~st.overheated] == 0).all(), "Heat cannot be played"
+
+
+def test_too_few_playable_cards_play_heat_do_not_move_and_go_back_to_gear_one():
+    race, st = heat.batch(T, ["robot", "robot"], races=3)
+    heat.hand_of(T, st, 0, {"heat": 6, "speed_2": 1})
+    st.engine[:, 0] = 0
+    st.gear[:, 0] = 3
+    _cars_on(st, np.arange(3), {0: (20, 0), 1: (5, 0)})
+    plan_round(race, st)
+    assert st.overheated[:, 0].all() and (st.gear[:, 0] >= 2).all()
+    assert (st.play[:, 0, heat.card(T, "speed_2")] == 1).all() and (st.play[:, 0, HEAT] == st.gear[:, 0] - 1).all()
+    car_turn(race, st, np.arange(3), np.zeros(3, int), np.zeros(3, bool))
+    assert (st.pos[:, 0] == 20).all() and (st.gear[:, 0] == 1).all() and (st.overheats[:, 0] == 1).all()
+    assert (st.play[:, 0] == 0).all() and (st.hand[:, 0].sum(axis=1) == 7).all(), "discarded, then replenished"
+
+
+# --- Reveal and Move ---------------------------------------------------------------
+
+
+def test_blocked_cars_take_the_first_free_spot_behind_race_line_first():
+    race, st = heat.batch(T, ["robot"] * 5, races=1)
+    _cars_on(st, 0, {1: (10, 0), 2: (10, 1), 3: (9, 0)})
+    place(race, st, np.array([0]), np.array([0]), np.array([10]))
+    assert (st.pos[0, 0], st.lane[0, 0]) == (9, 1), "space 10 is full: the free spot behind, beside car 3"
+    place(race, st, np.array([0]), np.array([4]), np.array([10]))
+    assert (st.pos[0, 4], st.lane[0, 4]) == (8, 0), "10 and 9 full: space 8, on the race line"
+    _cars_on(st, 0, {1: (12, 1)})
+    place(race, st, np.array([0]), np.array([0]), np.array([12]))
+    assert (st.pos[0, 0], st.lane[0, 0]) == (12, 0), "one car on the space: take the free race line"
+
+
+def test_turn_order_frontmost_first_race_line_ahead():
+    race, st = heat.batch(T, ["robot"] * 4, races=1)
+    _cars_on(st, 0, {0: (5, 1), 1: (9, 0), 2: (5, 0), 3: (7, 1)})
+    assert turn_order(st)[0].tolist() == [1, 3, 2, 0]
+
+
+# --- Adrenaline, React ------------------------------------------------------------------
+
+
+def test_adrenaline_goes_to_the_last_car_and_the_last_two_with_five_or_six():
+    assert T.rules.adrenaline_cars[2:].tolist() == [1, 1, 1, 2, 2]
+    race, st = heat.batch(T, ["robot", "robot", "robot"], races=1, profiles=NO_BOOST)
+    _cars_on(st, 0, {0: (30, 0), 1: (20, 0), 2: (2, 0)})
+    st.hand[:, 2, HEAT] = 0
+    heat.hand_of(T, st, 2, {"speed_1": 7})
+    st.play[0, 2, heat.card(T, "speed_1")] = 1
+    st.hand[0, 2, heat.card(T, "speed_1")] -= 1
+    st.target[0, 2] = 40
+    car_turn(race, st, np.array([0]), np.array([2]), np.array([True]))
+    assert st.pos[0, 2] == 4 and st.adrenaline[0, 2] == 1, "speed 1 plus Adrenaline's extra space"
+
+
+def test_cooldown_by_gear_moves_heat_from_hand_to_the_engine():
+    race, st = heat.batch(T, ["robot", "robot"], races=2)
+    assert T.rules.cooldown[1:].tolist() == [3, 1, 0, 0]
+    heat.hand_of(T, st, 0, {"heat": 4, "speed_1": 3})
+    st.engine[:, 0] = 2
+    st.gear[:, 0] = [1, 2]
+    st.play[:, 0, heat.card(T, "speed_1")] = st.gear[:, 0]
+    st.hand[:, 0, heat.card(T, "speed_1")] -= st.gear[:, 0]
+    _cars_on(st, np.arange(2), {0: (70, 0), 1: (60, 0)})  # a straight: no corner in reach
+    car_turn(race, st, np.arange(2), np.zeros(2, int), np.zeros(2, bool))
+    assert st.cooled[:, 0].tolist() == [3, 1]
+    assert (st.engine[:, 0] >= np.array([5, 3]) - st.boosts[:, 0]).all()
+
+
+def test_cooldown_from_cards_and_the_optional_discard_never_takes_stress_or_heat():
+    race, st = heat.batch(T, ["robot", "robot"], races=1, profiles=NO_BOOST)
+    cooling = heat.card(T, "cooling_system_2")  # speed 1, Cooldown 2
+    heat.hand_of(T, st, 0, {"heat": 3, "stress": 1, "upgrade_0": 1, "speed_3": 1}, deck={"speed_1": 3, "speed_2": 3})
+    st.play[0, 0, cooling] = 1
+    st.gear[0, 0] = 3  # gear 3: no Cooldown of its own
+    st.target[0, 0] = 40
+    _cars_on(st, 0, {0: (60, 0), 1: (-20, 0)})
+    car_turn(race, st, np.array([0]), np.array([0]), np.array([False]))
+    assert st.cooled[0, 0] == 2 and st.engine[0, 0] == 6 + 2
+    assert st.discard[0, 0, heat.card(T, "upgrade_0")] >= 1, "balanced drops cards worth less than 1 space"
+    assert st.hand[0, 0, STRESS] == 1 and st.hand[0, 0, HEAT] == 1, "Stress and Heat stay in hand"
+
+
+def test_boost_pays_one_heat_flips_to_a_basic_card_and_moves_that_far():
+    race, st = heat.batch(T, ["robot", "robot"], races=200, profiles={"robot": {"boost": 1.0, "noise": 0.0}})
+    heat.hand_of(T, st, 0, {"speed_2": 7}, deck={"upgrade_0": 1, "speed_3": 2, "stress": 1})
+    st.gear[:, 0] = 3  # no Cooldown in gear 3
+    st.play[:, 0, heat.card(T, "speed_2")] = 1
+    st.hand[:, 0, heat.card(T, "speed_2")] -= 1
+    st.target[:, 0] = 40
+    _cars_on(st, np.arange(200), {0: (60, 0), 1: (-10, 0)})
+    engine = st.engine[:, 0].copy()
+    car_turn(race, st, np.arange(200), np.zeros(200, int), np.zeros(200, bool))
+    assert (st.boosts[:, 0] == 1).all() and (st.engine[:, 0] == engine - 1).all()
+    assert (st.pos[:, 0] == 60 + 2 + 3).all(), "the flip skips Speed 0 and Stress and stops at the Speed 3"
+
+
+def test_stress_flips_until_a_basic_speed_card_the_others_discarded():
+    race, st = heat.batch(T, ["robot"], races=300, seed=5)
+    heat.hand_of(T, st, 0, {}, deck={"upgrade_0": 2, "heat": 1, "speed_4": 1})
+    g, p = np.arange(300), np.zeros(300, int)
+    added = flip(race, st, g, p, np.ones(300, int))
+    assert (added == 4).all() and (st.play[:, 0, heat.card(T, "speed_4")] == 1).all()
+    passed = st.discard[:, 0, heat.card(T, "upgrade_0")] + st.discard[:, 0, HEAT]
+    assert (st.deck[:, 0].sum(axis=1) + passed == 3).all(), "the cards flipped past go to the discard"
+    assert passed.mean() > 1, "the Speed 4 is anywhere in the deck: on average 1.5 cards come before it"
+
+
+# --- Slipstream, corners --------------------------------------------------------------------
+
+
+def test_slipstream_two_spaces_beside_or_behind_a_car_never_over_the_finish():
+    race, st = heat.batch(T, ["robot", "robot"], races=3, profiles=NO_BOOST)
+    heat.hand_of(T, st, 0, {"speed_1": 7})
+    for g, (mine, theirs) in enumerate([(20, 21), (90, 90), (136, 137)]):
+        _cars_on(st, g, {0: (mine - 1, 0), 1: (theirs, 0 if theirs != mine else 1)})
+    st.play[:, 0, heat.card(T, "speed_1")] = 1
+    st.hand[:, 0, heat.card(T, "speed_1")] -= 1
+    st.gear[:, 0] = 3
+    st.target[:, 0] = 40
+    car_turn(race, st, np.arange(3), np.zeros(3, int), np.zeros(3, bool))
+    assert st.pos[:, 0].tolist()[:2] == [22, 92], "behind (20 -> 22) and beside (90 -> 92)"
+    assert st.pos[2, 0] == 136, "a slipstream from 136 would cross the finish line at 138: not allowed"
+    assert st.slipstreams[:, 0].tolist() == [1, 1, 0]
+
+
+def test_corner_heat_one_per_point_over_the_limit_and_each_corner_on_its_own():
+    race, st = heat.batch(T, ["robot", "robot"], races=2)
+    heat.hand_of(T, st, 0, {"speed_1": 2})
+    st.gear[:, 0] = 3
+    speed5, speed4 = heat.card(T, "upgrade_5"), heat.card(T, "speed_4")
+    st.play[:, 0, speed5] = 1
+    st.play[:, 0, speed4] = 1  # speed 9
+    st.engine[:, 0] = 6
+    _cars_on(st, np.arange(2), {0: (8, 0), 1: (-20, 0)})  # race 0: crosses the limit-7 line at 11
+    _cars_on(st, 1, {0: (44, 0), 1: (-20, 0)})  # race 1: crosses the 3 at 48 and the 2 at 56? 44 + 9 = 53: one corner
+    st.target[:, 0] = 9
+    car_turn(race, st, np.arange(2), np.zeros(2, int), np.zeros(2, bool))
+    assert st.corner_heat[:, 0].tolist() == [2, 6], "9 - 7 = 2; 9 - 3 = 6"
+    assert (st.spin_outs[:, 0] == 0).all()
+    c = course(T.tracks[0])
+    assert c.heat_due(np.array([40]), np.array([60]), np.array([9])).tolist() == [6 + 7], "48 (3) and 56 (2)"
+
+
+def test_unable_to_pay_spins_out_before_the_corner_with_stress_and_gear_one():
+    race, st = heat.batch(T, ["robot", "robot", "robot"], races=2)
+    heat.hand_of(T, st, 0, {"speed_1": 2})
+    st.gear[:, 0] = [2, 4]
+    st.play[:, 0, heat.card(T, "upgrade_5")] = 1
+    st.play[:, 0, heat.card(T, "speed_4")] = 1  # speed 9 at the limit-3 corner of space 32
+    st.engine[:, 0] = 2
+    st.target[:, 0] = 9
+    _cars_on(st, np.arange(2), {0: (26, 0), 1: (31, 0), 2: (31, 1)})  # space 31 is full
+    car_turn(race, st, np.arange(2), np.zeros(2, int), np.zeros(2, bool))
+    assert (st.spin_outs[:, 0] == 1).all() and (st.pos[:, 0] == 30).all(), "back to the first free space before 32"
+    assert st.stress_added[:, 0].tolist() == [1, 2], "1 Stress in gears 1-2, 2 in gears 3-4"
+    assert (st.gear[:, 0] == 1).all() and (st.engine[:, 0] == 2).all(), "no Heat paid for the corner it spun at"
+
+
+# --- Legends ------------------------------------------------------------------------------------
+
+
+def test_legends_drive_at_the_limit_near_a_corner_and_stop_short_before_it():
+    race, st = heat.batch(T, ["legend", "robot"], races=3)
+    _cars_on(st, np.arange(3), {0: (0, 0), 1: (-30, 0)})
+    st.pos[:, 0] = [0, 8, 130]  # far from the 11; within 4 of it; the finish (138) before any corner
+    cards = np.array([9, 0, 9])  # Legend cards: 9 = speed 13, bonus 0; 0 = speed 8, bonus 2
+    legend_turn(race, st, np.arange(3), np.zeros(3, int), cards)
+    assert st.pos[:, 0].tolist() == [10, 8 + 7 + 2, 143]
+    assert (st.heat_paid[:, 0] == 0).all()
+
+
+# --- Winning, whole races -------------------------------------------------------------------------
+
+
+def test_finish_order_by_round_then_distance_then_race_line():
+    race, st = heat.batch(T, ["robot"] * 4, races=1)
+    st.finished[0] = [True, True, True, False]
+    st.finish_round[0] = [12, 11, 11, 0]
+    st.pos[0] = [150, 140, 140, 120]
+    st.lane[0] = [0, 1, 0, 0]
+    assert finish_order(st)[0].tolist() == [3, 2, 1, 4]
+
+
+def test_whole_races_keep_the_rules_and_finish():
+    races = 200
+    for track, garage in (("usa", False), ("great_britain", True)):
+        t = heat.tables(track=track, garage_module=garage)
+        race, st = heat.batch(t, ["robot", "aggressive", "cautious", "random", "legend"], races=races, seed=9)
+        broken, prev = [], {}
+
+        def check(state, g, p, t=t, broken=broken, prev=prev):
+            broken.extend(violations(state, t, (g, p), prev.get("before")))
+            prev["before"] = (state.pos.copy(), state.spin_outs.copy())
+
+        play_race(race, st, check)
+        assert broken == []
+        assert st.finished[:, [0, 1, 2, 4]].mean() > 0.99
+        laps = t.tracks[t.rules.track].laps
+        assert ((st.lap_round > 0).sum(axis=2)[st.finished] == laps).all()
+
+
+def test_target_speed_keeps_below_a_corner_it_cannot_pay_for():
+    race, st = heat.batch(T, ["cautious"], races=1)
+    q = st.bots[0, :1]
+    # 3 spaces before the limit-3 line at 32, no Heat to spare: stop short (2), or cross at 3
+    assert target_speed(race, np.array([29]), np.array([0]), q).tolist() == [3]
+    # far from the corner at 32 with no Heat: stop before it
+    assert target_speed(race, np.array([12]), np.array([0]), q).tolist() == [19]
