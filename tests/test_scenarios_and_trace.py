@@ -29,15 +29,19 @@ def write(tmp_path, text: str):
 BASE = f"name: t\ngame: horsepower\nplayers: 2\nbots: [racer, random]\ngames: 4\nchunk_size: 2\ncards: {ROOT / 'cards.yaml'}\n"
 
 
-def test_shipped_scenarios_cover_2_3_and_4_players():
-    players = sorted(load_scenario(path).model.players for path in SCENARIOS)
-    assert players == [2, 3, 4]
+def test_shipped_scenarios_cover_2_3_and_4_players_and_heat_2_to_6_cars():
+    by_game: dict[str, list[int]] = {}
+    for path in SCENARIOS:
+        model = load_scenario(path).model
+        by_game.setdefault(model.game, []).append(model.players)
+    assert sorted(by_game["horsepower"]) == [2, 3, 4]
+    assert sorted(by_game["heat"]) == [2, 3, 4, 6]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_shipped_scenarios_load_and_find_cards_yaml(path):
+def test_shipped_scenarios_load_and_find_their_database(path):
     scenario = load_scenario(path)
-    assert scenario.cards_path == ROOT / "cards.yaml"
+    assert scenario.cards_path == ROOT / {"horsepower": "cards.yaml", "heat": "heat.yaml"}[scenario.model.game]
     assert len(scenario.model.bots) == scenario.model.players
 
 
