@@ -5,6 +5,7 @@ after its section. Positions count spaces from the start/finish line."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from balance.games.heat.course import course
 from balance.games.heat.invariants import violations
@@ -283,3 +284,30 @@ def test_target_speed_keeps_below_a_corner_it_cannot_pay_for():
     assert target_speed(race, np.array([29]), np.array([0]), q).tolist() == [3]
     # far from the corner at 32 with no Heat: stop before it
     assert target_speed(race, np.array([12]), np.array([0]), q).tolist() == [19]
+
+
+# --- Theory: a flip's exact law ------------------------------------------------------------------
+
+
+@pytest.mark.statistical
+def test_a_flip_shows_each_basic_card_by_its_share_and_passes_the_others_by_their_exact_law():
+    """Drawing until a basic card: the card shown is uniform over the basic
+    copies (P(speed 4) = 3/4 here), and the number of other cards passed over
+    first is P(J = j) = [n_o! / (n_o - j)!] n_b / [N! / (N - j - 1)!]."""
+    from math import perm
+
+    from .test_exact_probability import SCALE, assert_chi_square
+
+    n = int(20_000 * SCALE)
+    race, st = heat.batch(T, ["robot"], races=n, seed=11)
+    deck = {"speed_1": 1, "speed_4": 3, "upgrade_0": 2, "stress": 2, "heat": 1}
+    heat.hand_of(T, st, 0, {}, deck=deck)
+    st.discard[:, 0] = 0  # nothing to reshuffle in
+    added = flip(race, st, np.arange(n), np.zeros(n, int), np.ones(n, int))
+    n_b, n_o = 4, 5
+    shown = np.array([np.sum(added == 1), np.sum(added == 4)])
+    assert_chi_square("speed shown", [(np.array([0.25, 0.75]) * n, shown)])
+    passed = st.discard[:, 0].sum(axis=1)
+    law = np.array([perm(n_o, j) * n_b / perm(n_o + n_b, j + 1) for j in range(n_o + 1)])
+    assert law.sum() == pytest.approx(1.0)
+    assert_chi_square("cards passed over", [(law * n, np.bincount(passed, minlength=n_o + 1))])

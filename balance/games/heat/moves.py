@@ -45,25 +45,30 @@ def flip(race: Race, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray)
     if n == 0 or not (left > 0).any():
         return added
     deck, discard, play = st.deck[g, p], st.discard[g, p], st.play[g, p]
-    basic = cards.is_basic
-    rows = np.arange(n)
-    while (left > 0).any():
-        active = left > 0
-        empty = active & (deck.sum(axis=1) == 0)
-        deck[empty] += discard[empty]
-        discard[empty] = 0
-        dry = active & ((deck[:, basic].sum(axis=1) + discard[:, basic].sum(axis=1)) == 0)
-        left[dry] = 0
-        active &= ~dry
-        if not active.any():
+    # Work on the card kinds these cars own only, and each step on the cars still flipping.
+    cols = np.flatnonzero((deck + discard).any(axis=0))
+    basic = cards.is_basic[cols]
+    speed = cards.speed[cols]
+    d, x, y = deck[:, cols], discard[:, cols], play[:, cols]
+    while True:
+        rows = np.flatnonzero(left > 0)
+        if len(rows) == 0:
             break
-        card = chance.draw_one(race.rng, deck, active)
-        hit = active & basic[np.maximum(card, 0)]
-        miss = active & ~hit
-        added[hit] += cards.speed[card[hit]]
-        play[rows[hit], card[hit]] += 1
-        discard[rows[miss], card[miss]] += 1
-        left[hit] -= 1
+        dr, xr = d[rows], x[rows]
+        empty = dr.sum(axis=1) == 0
+        dr[empty] += xr[empty]
+        xr[empty] = 0
+        dry = (dr[:, basic].sum(axis=1) + xr[:, basic].sum(axis=1)) == 0
+        left[rows[dry]] = 0
+        card = chance.draw_one(race.rng, dr, ~dry)
+        hit = ~dry & basic[np.maximum(card, 0)]
+        miss = ~dry & ~hit
+        added[rows[hit]] += speed[card[hit]]
+        y[rows[hit], card[hit]] += 1
+        xr[np.flatnonzero(miss), card[miss]] += 1
+        left[rows[hit]] -= 1
+        d[rows], x[rows] = dr, xr
+    deck[:, cols], discard[:, cols], play[:, cols] = d, x, y
     st.deck[g, p], st.discard[g, p], st.play[g, p] = deck, discard, play
     return added
 

@@ -42,41 +42,52 @@ def target_speed(race: Race, pos: np.ndarray, engine: np.ndarray, q: np.ndarray)
 
 
 def choose_cards(
-    race: Race, hand: np.ndarray, gear: np.ndarray, target: np.ndarray, budget: np.ndarray, noise: np.ndarray
+    race: Race,
+    hand: np.ndarray,
+    cols: np.ndarray,
+    gear: np.ndarray,
+    target: np.ndarray,
+    budget: np.ndarray,
+    noise: np.ndarray,
+    jitter: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Greedy: `gear` (n,) cards from `hand` (n, K), each the playable card
-    closest to the speed still needed per card left, paying card Heat from
-    `budget`. With a corner in reach a flip ("+", Stress) counts at the
-    highest basic speed it could show (the bot does not gamble on it there).
-    Returns (n, K) chosen, (n,) their expected speed, (n,) how many could be
-    chosen (fewer than `gear`: the car overheats)."""
-    n, K = hand.shape
+    """Greedy: `gear` (n,) cards from `hand` (n, J), the playable cards `cols`
+    (J,) that some hand holds, each the card closest to the speed still needed
+    per card left, paying card Heat from `budget`. With a corner in reach a
+    flip ("+", Stress) counts at the highest basic speed it could show (the
+    bot does not gamble on it there). `jitter` (n, J): the round's uniform
+    noise, mixed in by `noise`. Returns (n, J) chosen, (n,) their expected
+    speed, (n,) how many could be chosen (fewer than `gear`: the car overheats)."""
+    n, J = hand.shape
     rows = np.arange(n)
-    left = np.where(race.playable[None, :], hand, 0).astype(np.int16)
+    left = hand.astype(np.int16)
     chosen = np.zeros_like(left)
     total = np.zeros(n, np.float32)
     count = np.zeros(n, np.int16)
     budget = budget.astype(np.int32).copy()
     cards = race.tables.cards
+    heat_cost = race.heat_cost[cols]
     top = cards.speed[cards.is_basic].max(initial=0)
-    careful = (target < OPEN_ROAD)[:, None] * (top - race.flip_mean) * cards.flips[None, :].astype(np.float32)
+    careful = (target < OPEN_ROAD)[:, None] * (top - race.flip_mean) * cards.flips[cols][None, :].astype(np.float32)
+    base = np.broadcast_to(race.value[cols], (n, J))
+    choice = np.flatnonzero(np.isin(cols, race.choice_cards))  # positions in cols of choice cards
+    options = cards.choices[cols[choice]].astype(np.float32)  # (c, C), -1 padded
+    noise_part = noise[:, None] * NOISE_SPAN * jitter
     counted = np.zeros(n, np.float32)  # the chosen cards' speed as the bot counts it
     for step in range(int(gear.max(initial=0))):
         slots = gear.astype(np.int32) - step
         active = slots > 0
         ideal = (target - counted) / np.maximum(slots, 1)
-        value = np.broadcast_to(race.value, (n, K)).copy()
-        if len(race.choice_cards):  # a choice card counts as its choice nearest the ideal
-            options = cards.choices[race.choice_cards].astype(np.float32)  # (J, C)
+        value = base
+        if len(choice):  # a choice card counts as its choice nearest the ideal
+            value = base.copy()
             gap = np.where(options[None] >= 0, np.abs(options[None] - ideal[:, None, None]), np.inf)
-            value[:, race.choice_cards] = np.take_along_axis(
+            value[:, choice] = np.take_along_axis(
                 np.broadcast_to(options, gap.shape), gap.argmin(axis=2)[:, :, None], axis=2
             )[:, :, 0]
-        ok = active[:, None] & (left > 0) & (race.heat_cost[None, :] <= budget[:, None])
+        ok = active[:, None] & (left > 0) & (heat_cost[None, :] <= budget[:, None])
         counts_as = value + careful
-        score = -(1 - noise[:, None]) * np.abs(counts_as - ideal[:, None]) + noise[
-            :, None
-        ] * NOISE_SPAN * chance.uniform(race.rng, (n, K))
+        score = -(1 - noise[:, None]) * np.abs(counts_as - ideal[:, None]) + noise_part
         pick = np.where(ok, score, -np.inf).argmax(axis=1)
         took = ok[rows, pick]
         r, k = rows[took], pick[took]
@@ -84,7 +95,7 @@ def choose_cards(
         chosen[r, k] += 1
         total[took] += value[took, k]
         counted[took] += counts_as[took, k]
-        budget[took] -= race.heat_cost[k]
+        budget[took] -= heat_cost[k]
         count[took] += 1
     return chosen, total, count
 
@@ -113,17 +124,21 @@ def plan_round(race: Race, st: State) -> None:
     shift = np.abs(gears[None, :] - gear[:, None])  # (n, gears)
     cost = np.where(shift == 2, rules.shift_two_heat, 0)
     legal = (shift <= 1) | ((shift == 2) & (engine[:, None] >= cost))
+    # Only the playable cards some hand holds (a handful without the Garage module).
+    cols = np.flatnonzero(hand.any(axis=0) & race.playable)
+    sub = hand[:, cols]
+    jitter = chance.uniform(race.rng, sub.shape)  # one draw of noise for the round's choices
     plans, targets = [], []
     score = np.zeros((n, len(gears)), np.float32)
     for i, new in enumerate(gears):
         budget = engine - cost[:, i]
         aim = target_speed(race, pos, budget, q)
-        chosen, total, count = choose_cards(race, hand, np.full(n, new), aim, budget, noise)
+        chosen, total, count = choose_cards(race, sub, cols, np.full(n, new), aim, budget, noise, jitter)
         plans.append(chosen)
         targets.append(aim)
-        budget = budget - chosen.astype(np.int32) @ race.heat_cost.astype(np.int32)
+        budget = budget - chosen.astype(np.int32) @ race.heat_cost[cols].astype(np.int32)
         speed = np.rint(total).astype(np.int32)
-        worst = np.rint(total + spread * (chosen @ flips)).astype(np.int32)
+        worst = np.rint(total + spread * (chosen @ flips[cols])).astype(np.int32)
         spins = c.heat_due(pos, pos + worst, worst) > budget
         owed = c.heat_due(pos, pos + speed, speed)
         value = np.where(spins, to_line - 1 - SPIN_COST, total - bots.heat_value[q] * owed)
@@ -141,7 +156,8 @@ def plan_round(race: Race, st: State) -> None:
     )
     best = score.argmax(axis=1)
     new_gear = gears[best]
-    chosen = np.stack(plans, axis=1)[np.arange(n), best]  # (n, K)
+    chosen = np.zeros_like(hand)  # (n, K)
+    chosen[:, cols] = np.stack(plans, axis=1)[np.arange(n), best]
     target = np.stack(targets, axis=1)[np.arange(n), best]
     paid = cost[np.arange(n), best]
     pay_heat(st, g, p, paid, race.tables.heat_card)
