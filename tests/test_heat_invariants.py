@@ -55,3 +55,15 @@ def test_same_seed_same_races():
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
     c = simulate(t, bots, seats, np.random.default_rng(8))
     assert not np.array_equal(a.played, c.played)
+
+
+def test_spin_outs_gather_at_the_tight_corners():
+    """USA's corners are limits 7, 3, 3, 2: the bots spin out and pay Heat far
+    more at the slow ones (what a Heat player expects to see in the logs)."""
+    t = heat.tables()
+    bots = bot_table(resolve_profiles(None), ["balanced", "aggressive", "cautious", "legend"], t)
+    seats = (np.arange(4)[None, :] + np.arange(600)[:, None]) % 4
+    st = simulate(t, bots, seats, np.random.default_rng(3))
+    spins, paid = st.corner_spins.mean(axis=0), st.corner_paid.mean(axis=0)
+    assert spins[0] < spins[1:].min() and 2 * spins[0] < spins[1:].mean(), (spins, paid)
+    assert paid.argmax() == 3, "the limit-2 corner costs the most Heat"

@@ -43,6 +43,8 @@ def violations(
     expected[:, :, tables.stress_card] += st.stress_added
     check((owned == expected).all(axis=(1, 2)), "cards not conserved (deck, hand, play, discard, Engine)")
 
+    check(st.corner_spins.sum(axis=1) == st.spin_outs.sum(axis=1), "spin-outs by corner do not add up")
+    check(st.corner_paid.sum(axis=1) == st.corner_heat.sum(axis=1), "corner Heat by corner does not add up")
     check(((st.gear >= 1) & (st.gear <= rules.gears)).all(axis=1), "gear out of range")
     check(((st.lane >= 0) & (st.lane < rules.lanes)).all(axis=1), "lane out of range")
     most = rules.hand_size + int(rules.spin_out_stress.max(initial=0))

@@ -47,6 +47,8 @@ def chunk_tables(
             "winner_bot": pa.array(np.where(finished, names[seats[np.arange(G), winner]], None)),
             "track": np.full(G, track.id, dtype=object),
             "legends": st.is_legend.sum(axis=1).astype(np.int8),
+            **{f"corner{k + 1}_spin_outs": st.corner_spins[:, k] for k in range(st.corner_spins.shape[1])},
+            **{f"corner{k + 1}_heat": st.corner_paid[:, k] for k in range(st.corner_paid.shape[1])},
         }
     )
 

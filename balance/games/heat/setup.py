@@ -19,7 +19,7 @@ def setup(race: Race, seats: np.ndarray) -> State:
     track = race.course.track
     G, P = seats.shape
     K = len(tables.cards.ids)
-    st = empty_state(G, P, K, len(tables.legends.speed), track.laps)
+    st = empty_state(G, P, K, len(tables.legends.speed), track.laps, len(track.limit))
     st.bots[:] = seats
     st.is_legend[:] = race.bots.legend[seats]
     st.pos[:] = rules.grid_space[:P]

@@ -1,5 +1,6 @@
 """The state of a batch of Heat races: every array has a leading races axis G.
-P cars (players and Legends), K card kinds, N Legend cards, `laps` laps.
+P cars (players and Legends), K card kinds, N Legend cards (in `legend_deck`),
+`laps` laps, `corners` corners a lap.
 
 Piles are count matrices, as in Horsepower (a shuffled face-down pile is a
 bag: see balance/games/chance.py). A car's position counts spaces from the
@@ -57,13 +58,15 @@ class State:
     draft_pick: np.ndarray  # (G, P, K) int8: pick number of the first copy drafted, 0 none
     played: np.ndarray  # (G, P, K) int16: cards played (revealed), flips not included
     turns: np.ndarray  # (G, P) int16: turns taken
+    corner_spins: np.ndarray  # (G, corners) int16: spin-outs at each corner of the track, all laps and cars
+    corner_paid: np.ndarray  # (G, corners) int16: Heat paid at each corner, all laps and cars
 
     @property
     def shape(self) -> tuple[int, int, int]:
         return self.deck.shape  # (G, P, K)
 
 
-def empty_state(G: int, P: int, K: int, N: int, laps: int) -> State:
+def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1) -> State:
     i16, i8 = np.int16, np.int8
     z16 = lambda *shape: np.zeros(shape, i16)  # noqa: E731
     return State(
@@ -102,4 +105,6 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int) -> State:
         draft_pick=np.zeros((G, P, K), i8),
         played=z16(G, P, K),
         turns=z16(G, P),
+        corner_spins=z16(G, corners),
+        corner_paid=z16(G, corners),
     )

@@ -270,12 +270,15 @@ def check_corners(race: Race, st: State, g: np.ndarray, p: np.ndarray, start: np
         engine = st.engine[g, p]
         pay = (over > 0) & (engine >= over)
         crash = (over > 0) & ~pay
+        corner = at % c.track.limit.shape[0]  # which corner of the lap
         i = np.flatnonzero(pay)
         pay_heat(st, g[i], p[i], over[i], tables.heat_card)
         st.corner_heat[g[i], p[i]] += over[i].astype(np.int16)
+        np.add.at(st.corner_paid, (g[i], corner[i]), over[i].astype(np.int16))
         i = np.flatnonzero(crash)
         if len(i):
             gi, pi = g[i], p[i]
+            np.add.at(st.corner_spins, (gi, corner[i]), 1)
             stress = rules.spin_out_stress[st.gear[gi, pi]]
             st.hand[gi, pi, tables.stress_card] += stress
             st.stress_added[gi, pi] += stress
