@@ -8,11 +8,13 @@ from pathlib import Path
 
 import polars as pl
 
+from .analysis import tallies
 from .analysis.compare import compare_runs
 from .errors import Problem, UserError
 from .games import get_game
-from .logs import load_manifest, load_run
+from .logs import load_manifest, load_run, studied_cards
 from .report.charts import forest_plot
+from .report.labels import labels_for
 from .report.page import render, short
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import variant_scenarios
@@ -93,16 +95,21 @@ def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.Da
     run(scenario, RunOptions(out=out / "baseline", **options), on_progress)
     base = load_run(out / "baseline")
     catalog = load_manifest(out / "baseline").get("catalog", {})
-    parts = [c["id"] for c in catalog.get("cards", []) if c.get("group") == "parts"] or None
+    parts = studied_cards(catalog)
+    only = any("studied" in c for c in catalog.get("cards", []))  # the catalog says which cards to compare
     books = [p["id"] for p in catalog.get("playbooks", [])] or None
+    # Heat's tallies (Heat paid, slipstreams...) by bot; Horsepower's table stays as it was
+    race = [c for c in tallies.HEAT if c in base["players"].collect_schema().names()]
     tables = []
     for name, each in variants:
         run(each, RunOptions(out=out / name, **options), on_progress)
-        tables.append(compare_runs(base, load_run(out / name), name, parts, books))
+        tables.append(compare_runs(base, load_run(out / name), name, parts, books, only, race))
     return pl.concat(tables)
 
 
 def _page(scenario, table: pl.DataFrame, out: Path, names: list[str], games: int) -> Path:
+    labels = labels_for(scenario.model.game)
+    tallied = (table["metric"].str.starts_with("mean ") & table["metric"].str.ends_with(" by bot")).any()
     ranked = table.with_columns(
         (pl.col("diff").abs() / ((pl.col("ci_high") - pl.col("ci_low")) / 3.92)).fill_nan(0).alias("z")
     ).sort("z", descending=True, nulls_last=True)
@@ -111,6 +118,10 @@ def _page(scenario, table: pl.DataFrame, out: Path, names: list[str], games: int
         "compare.html.j2",
         out / "index.html",
         name=scenario.name,
+        seat_note=" ".join(
+            ([] if labels.seat == "seat" else [f"A seat is a {labels.seat} ({labels.seat_note})."])
+            + (['The "mean ... by bot" rows are paired game by game too.'] if tallied else [])
+        ),
         seed=scenario.model.seed,
         games=games,
         variants=names,

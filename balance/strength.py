@@ -12,7 +12,7 @@ import polars as pl
 from .analysis.strength import receiving_seat_wins, strength_table
 from .errors import Problem, UserError
 from .games import get_game
-from .logs import load_manifest, load_run
+from .logs import load_manifest, load_run, studied_cards
 from .report.charts import strength_chart
 from .report.page import render, short
 from .runner import RunOptions, resolve_scenario, run
@@ -36,9 +36,14 @@ def strength(
 ) -> StrengthResult:
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
+    if not game.strength:
+        raise UserError(
+            scenario.doc.problem(("game",), f"balance strength is not available for {game.title} yet (only Horsepower)")
+        )
     prepared = game.prepare(scenario)
     catalog = game.catalog(prepared)
-    parts = [c["id"] for c in catalog["cards"] if c["group"] == "parts" and c["count"] > 0]
+    counts = {c["id"]: c["count"] for c in catalog["cards"]}
+    parts = [c for c in studied_cards(catalog) or [] if counts[c]]  # the studied cards a deck can hold
     chosen = cards or parts
     unknown = [c for c in chosen if c not in {x["id"] for x in catalog["cards"]}]
     if unknown:

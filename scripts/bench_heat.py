@@ -44,7 +44,9 @@ def main() -> None:
     data = yaml.safe_load((ROOT / "heat.yaml").read_text())
     data["rules"]["garage_module"] = args.garage
     tables = compile_database(validate_database(parse_yaml(yaml.safe_dump(data, sort_keys=False), "heat.yaml")))
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, numpy {np.__version__}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, numpy {np.__version__}"
+    )
     print(f"{'cars':>4s} {'races':>7s} {'seconds':>8s} {'races/s':>9s} {'car-turns/s':>12s} {'rounds/race':>12s}")
     for cars, names in GRIDS.items():
         bots = bot_table(resolve_profiles(None), names, tables)

@@ -35,13 +35,13 @@ def test_report_writes_page_charts_and_tables(tiny_run, tmp_path):
     out = tmp_path / "report"
     result = CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "report: " in result.stdout and "6 charts, 10 tables" in result.stdout
+    assert "report: " in result.stdout and "7 charts, 11 tables" in result.stdout
     page = (out / "index.html").read_text()
     for image in re.findall(r'<img src="([^"]+)"', page):
         assert (out / image).stat().st_size > 5000, image
         assert (out / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(re.findall(r"<img ", page)) == 6
-    for csv in ("cards.csv", "playbooks.csv", "win_rate_by_seat.csv", "lap_times.csv"):
+    assert len(re.findall(r"<img ", page)) == 7
+    for csv in ("cards.csv", "playbooks.csv", "win_rate_by_seat.csv", "lap_times.csv", "bot_tallies.csv"):
         assert (out / csv).read_text().count("\n") >= 2
     assert "tiny-report" in page and "120 games" in page and "seed 3" in page
     assert "http://" not in page and "https://" not in page, "the page needs no network"
@@ -122,7 +122,7 @@ def test_page_opens_in_headless_chromium(tiny_run, tmp_path):
         text=True,
         timeout=120,
     ).stdout
-    assert "<title>PROBE 6 0</title>" in dom, re.findall(r"<title>[^<]*</title>", dom)
+    assert "<title>PROBE 7 0</title>" in dom, re.findall(r"<title>[^<]*</title>", dom)
     # a screenshot, kept as a test artifact
     artifacts = ROOT / "test-artifacts"
     artifacts.mkdir(exist_ok=True)

@@ -73,7 +73,11 @@ def test_bot_profiles_override_fields(tmp_path):
         (BASE + "colour: red\n", 8, "colour: unknown field 'colour'"),
         (BASE.replace("[racer, random]", "[racer]"), 4, "bots: 1 bots for 2 players (one per seat)"),
         (BASE.replace("[racer, random]", "[racer, speedy]"), 4, "bots.1: unknown bot 'speedy' (known: random, racer,"),
-        (BASE.replace("game: horsepower", "game: monopoly"), 2, "game: unknown game 'monopoly' (known: horsepower, heat)"),
+        (
+            BASE.replace("game: horsepower", "game: monopoly"),
+            2,
+            "game: unknown game 'monopoly' (known: horsepower, heat)",
+        ),
         (BASE + "bot_profiles: {racer: {pit_stop: sometimes}}\n", 8, "bot_profiles.racer.pit_stop: 'sometimes' is not"),
         (BASE.replace(str(ROOT / "cards.yaml"), "nowhere.yaml"), 7, "cards: no such file"),
     ],

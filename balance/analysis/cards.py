@@ -56,9 +56,15 @@ def _game_id_end(run: Run) -> int:
     return int(run["games"].select(pl.col("game_id").max()).collect().item()) + 1
 
 
+def _card_holders(players: pl.LazyFrame) -> pl.LazyFrame:
+    """The players who hold cards: all of them, less Heat's Legends (no deck, no draft)."""
+    return players.filter(~pl.col("legend")) if "legend" in players.collect_schema().names() else players
+
+
 def _totals(run: Run) -> tuple[int, int, int]:
-    """Player-games, wins among them, and games in the run."""
-    t = run["players"].select(pl.len(), pl.col("won").sum(), pl.col("game_id").n_unique()).collect().row(0)
+    """Player-games (of players holding cards), wins among them, and games in the run."""
+    players = _card_holders(run["players"])
+    t = players.select(pl.len(), pl.col("won").sum(), pl.col("game_id").n_unique()).collect().row(0)
     return int(t[0]), int(t[1]), int(t[2])
 
 
@@ -104,6 +110,7 @@ def _add_absent(table: pl.DataFrame, key: str, ids: list[str] | None) -> pl.Data
     absent = [i for i in ids if i not in set(table[key].to_list())]
     if not absent:
         return table
+    table = table.with_columns(pl.col(key).cast(pl.String))  # the logs' ids are categorical
     zeros = pl.DataFrame({key: absent}).join(table.head(0), on=key, how="left")
     counts = [c for c, t in table.schema.items() if c != key and t.is_integer()]
     zeros = zeros.with_columns(pl.lit(0, table.schema[c]).alias(c) for c in counts)
@@ -173,6 +180,50 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.Da
     return _with_tests(
         table, {"drafted": "drafted", "bought": "bought", "final": "in the final deck"}, total, total_wins
     )
+
+
+def logged_events(run: Run | str | Path) -> set[str]:
+    """The card events the run's log holds (Heat: start, play and, with the Garage module, draft)."""
+    cards = as_run(run)["cards"]
+    return set(cards.select(pl.col("event").cast(pl.String).unique()).collect()["event"].drop_nulls().to_list())
+
+
+def _condition_columns(name: str) -> list[str]:
+    """The columns _with_tests and card_stats make for one condition (drafted, bought, final)."""
+    return [
+        f"{c}_{name}"
+        for c in ("n", "wins", "win_rate", "ci_low", "ci_high", "n_not", "win_rate_not", "added")
+        + ("added_low", "added_high", "p", "significant")
+    ]
+
+
+TAKEN = ("draft", "buy", "auction", "free_auction")
+# card_stats columns and the events without which they say nothing (zeros, NaN, or a copy of another column)
+EVENT_COLUMNS: tuple[tuple[tuple[str, ...], list[str]], ...] = (
+    (("draft",), ["draft_rate", "mean_pick", *_condition_columns("drafted")]),
+    (("buy",), ["buy_rate", "buys", *_condition_columns("bought")]),
+    (("auction", "free_auction"), ["auction_wins"]),
+    (("auction",), ["mean_auction_price"]),
+    (("scrap",), ["scrap_rate", "n_scrapped"]),
+    (TAKEN, ["n_taken", "taken_rate", "rarely_taken"]),
+    # without buys, auctions or scraps the final deck is the starting deck plus the draft
+    (("buy", "auction", "free_auction", "scrap"), _condition_columns("final")),
+)
+
+
+def informative(table: pl.DataFrame, events: set[str]) -> pl.DataFrame:
+    """card_stats without the columns that say nothing for this run: those of
+    events it never logged (EVENT_COLUMNS; Heat has no buys, auctions or scraps,
+    and no draft without the Garage module), and numbers that are all null,
+    NaN or zero."""
+    drop = {c for needs, columns in EVENT_COLUMNS if not events & set(needs) for c in columns}
+    for column, dtype in table.schema.items():
+        values = table[column]
+        if dtype.is_float():
+            values = values.fill_nan(None)
+        if dtype.is_numeric() and (values.null_count() == len(values) or (values.fill_null(0) == 0).all()):
+            drop.add(column)
+    return table.drop([c for c in table.columns if c in drop])
 
 
 def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.DataFrame:

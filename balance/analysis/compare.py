@@ -2,7 +2,8 @@
 
 Both runs use the same seeds, chunks and seat order (common random numbers),
 so game g of the variant is game g of the baseline with the design change.
-Win rates by seat and by bot are compared game by game (a paired difference:
+Win rates by seat and by bot, and the per-player tallies asked for (Heat's
+Heat paid, slipstreams...), are compared game by game (a paired difference:
 the mean of per-game differences, its normal interval from their spread);
 where games cannot be paired (lap times, card and Playbook statistics, whose
 players differ once the games diverge) the two estimates are treated as
@@ -15,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .cards import card_stats, playbook_stats
+from .cards import card_stats, logged_events, playbook_stats
 from .laps import lap_times
 from .stats import Z95, benjamini_hochberg, newcombe_diff, two_sided_p
 from .winrate import Run
@@ -30,16 +31,22 @@ def _normal_p(diff: np.ndarray, se: np.ndarray) -> np.ndarray:
     return np.where((se == 0) & (diff == 0), 1.0, p)  # identical everywhere: no difference at all
 
 
-def _paired(base: pl.DataFrame, var: pl.DataFrame, keys: list[str], pair: list[str], metric: str) -> pl.DataFrame:
-    """Paired comparison of the 0/1 column `won`, by `keys`, pairing rows on `pair`."""
-    joined = base.join(var, on=pair, suffix="_v")
-    d = (pl.col("won_v").cast(pl.Int8) - pl.col("won").cast(pl.Int8)).cast(pl.Float64)
+def _paired(
+    base: pl.DataFrame, var: pl.DataFrame, keys: list[str], pair: list[str], metric: str, value: str = "won"
+) -> pl.DataFrame:
+    """Paired comparison of the column `value` (the 0/1 `won`, or a count), by
+    `keys`, pairing rows on `pair`; pairs where either value is null are left out."""
+    joined = base.join(var, on=pair, suffix="_v").drop_nulls([value, f"{value}_v"])
+    if value == "won":
+        d = (pl.col("won_v").cast(pl.Int8) - pl.col("won").cast(pl.Int8)).cast(pl.Float64)
+    else:
+        d = pl.col(f"{value}_v").cast(pl.Float64) - pl.col(value).cast(pl.Float64)
     table = (
         joined.group_by(keys)
         .agg(
             pl.len().alias("n"),
-            pl.col("won").mean().alias("baseline"),
-            pl.col("won_v").mean().alias("value"),
+            pl.col(value).mean().alias("baseline"),
+            pl.col(f"{value}_v").mean().alias("value"),
             d.mean().alias("diff"),
             d.std(ddof=1).fill_null(0).alias("sd"),
         )
@@ -131,15 +138,29 @@ def _added_rows(metric: str, joined: pl.DataFrame, key: str, how: str) -> pl.Dat
 
 
 def compare_runs(
-    baseline: Run, variant: Run, name: str, catalog: list[str] | None = None, playbooks: list[str] | None = None
+    baseline: Run,
+    variant: Run,
+    name: str,
+    catalog: list[str] | None = None,
+    playbooks: list[str] | None = None,
+    only_catalog: bool = False,
+    tallies: list[str] | tuple[str, ...] = (),
 ) -> pl.DataFrame:
-    """Every report metric of `variant` against `baseline`, one row each (COLUMNS)."""
-    pb = baseline["players"].select("game_id", "seat", "bot", "won").collect()
-    pv = variant["players"].select("game_id", "seat", "bot", "won").collect()
+    """Every report metric of `variant` against `baseline`, one row each (COLUMNS).
+
+    `catalog`: card ids to add when no event names them; with `only_catalog`,
+    the only cards compared. Card rows only for what the runs log (draft
+    rates where cards are drafted, buy rates where bought); Playbook rows only
+    where the players table has Playbooks. `tallies`: players columns (counts
+    per player and game, e.g. Heat's slipstreams) compared by bot, paired."""
+    columns = ["game_id", "seat", "bot", "won", *tallies]
+    pb = baseline["players"].select(columns).collect()
+    pv = variant["players"].select(columns).collect()
     parts = [
         _paired(pb, pv.drop("bot"), ["seat"], ["game_id", "seat"], "win rate by seat"),
         _paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], "win rate by bot"),
     ]
+    parts += [_paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], f"mean {c} by bot", c) for c in tallies]
 
     laps = _lap_means(baseline).join(_lap_means(variant), on="lap", suffix="_v")
     parts.append(
@@ -154,17 +175,23 @@ def compare_runs(
         )
     )
     cards = card_stats(baseline, catalog).join(card_stats(variant, catalog), on="card", suffix="_v")
-    parts += [
-        _rate_rows("card draft rate", cards, "card", "drafted"),
-        _rate_rows("card buy rate", cards, "card", "bought"),
-        _added_rows("card win rate added when drafted", cards, "card", "drafted"),
-        _added_rows("card win rate added when bought", cards, "card", "bought"),
-    ]
-    books = playbook_stats(baseline, playbooks).join(playbook_stats(variant, playbooks), on="playbook", suffix="_v")
-    parts += [
-        _rate_rows("Playbook draft rate", books, "playbook", "drafted"),
-        _added_rows("Playbook win rate added when held", books, "playbook", "held"),
-    ]
+    if only_catalog:
+        cards = cards.filter(pl.col("card").is_in(catalog or []))
+    events = logged_events(baseline) | logged_events(variant)
+    if "draft" in events:
+        parts.append(_rate_rows("card draft rate", cards, "card", "drafted"))
+    if "buy" in events:
+        parts.append(_rate_rows("card buy rate", cards, "card", "bought"))
+    if "draft" in events:
+        parts.append(_added_rows("card win rate added when drafted", cards, "card", "drafted"))
+    if "buy" in events:
+        parts.append(_added_rows("card win rate added when bought", cards, "card", "bought"))
+    if "playbooks" in baseline["players"].collect_schema().names():
+        books = playbook_stats(baseline, playbooks).join(playbook_stats(variant, playbooks), on="playbook", suffix="_v")
+        parts += [
+            _rate_rows("Playbook draft rate", books, "playbook", "drafted"),
+            _added_rows("Playbook win rate added when held", books, "playbook", "held"),
+        ]
 
     table = pl.concat(
         [

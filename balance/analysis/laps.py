@@ -9,20 +9,31 @@ import polars as pl
 
 from .winrate import Run, as_run
 
+NO_PIT = "previous lap"  # `after` for laps after the first in a game without Pit Stops (Heat)
+
+
+def has_pit_stops(run: Run | str | Path) -> bool:
+    """Whether the players table records Pit Stops (`pit_after_lap*` columns: Horsepower)."""
+    return any(c.startswith("pit_after_lap") for c in as_run(run)["players"].collect_schema().names())
+
 
 def lap_times(run: Run | str | Path) -> pl.LazyFrame:
     """One row per completed lap: game_id, seat, bot, lap, turns, and `after`
     (for laps after the first: "pit stop" or "race through" at the end of the
-    lap before; "start" for lap 1)."""
-    players = as_run(run)["players"]
+    lap before, or NO_PIT where the game has no Pit Stops; "start" for lap 1)."""
+    run = as_run(run)
+    players = run["players"]
     names = players.collect_schema().names()
     laps = sorted(int(c[3:-6]) for c in names if c.startswith("lap") and c.endswith("_turns"))
+    pits = has_pit_stops(run)
     parts = []
     for lap in laps:
         after = (
             pl.lit("start")
             if lap == 1
             else pl.when(pl.col(f"pit_after_lap{lap - 1}")).then(pl.lit("pit stop")).otherwise(pl.lit("race through"))
+            if pits
+            else pl.lit(NO_PIT)
         )
         parts.append(
             players.filter(pl.col(f"lap{lap}_turns").is_not_null()).select(

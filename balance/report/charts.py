@@ -41,10 +41,18 @@ def _rate_bars(ax, labels, rates, low, high, colour) -> None:
     ax.set_xlim(0, max(float(np.nanmax(high)) * 1.15, 0.05))
 
 
-def seat_win_rates(seats: pl.DataFrame, path: Path) -> Path:
-    """Win rate by seat with 95% intervals and the fair share."""
+def seat_win_rates(
+    seats: pl.DataFrame,
+    path: Path,
+    seat: str = "seat",
+    first: str = "plays first",
+    note: str = "seat 0 plays first",
+    games: str = "games",
+) -> Path:
+    """Win rate by seat with 95% intervals and the fair share. `seat` names a
+    seat ("grid slot" in Heat), `first` tags seat 0, `note` explains the order."""
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(seats) + 1.8))
-    labels = [f"seat {s}" + (" (plays first)" if s == 0 else "") for s in seats["seat"].to_list()]
+    labels = [f"{seat} {s}" + (f" ({first})" if s == 0 else "") for s in seats["seat"].to_list()]
     _rate_bars(
         ax, labels, seats["win_rate"].to_numpy(), seats["ci_low"].to_numpy(), seats["ci_high"].to_numpy(), PALETTE[0]
     )
@@ -52,7 +60,7 @@ def seat_win_rates(seats: pl.DataFrame, path: Path) -> Path:
     ax.axvline(fair, color=PALETTE[3], ls="--", lw=1.5, label=f"fair share {fair:.0%}")
     ax.legend(loc="lower right")
     ax.set_xlabel("win rate (bars: 95% interval)")
-    ax.set_title(f"Win rate by seat (seat 0 plays first), n = {int(seats['games'][0]):,} games per seat")
+    ax.set_title(f"Win rate by {seat} ({note}), n = {int(seats['games'][0]):,} {games} per {seat}")
     return _save(fig, path)
 
 
@@ -68,7 +76,9 @@ def bot_win_rates(bots: pl.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
-def lap_time_distributions(distribution: pl.DataFrame, path: Path) -> Path:
+def lap_time_distributions(
+    distribution: pl.DataFrame, path: Path, xlabel: str = "turns to complete the lap (the player's own turns)"
+) -> Path:
     """Turns per lap, one histogram line per lap."""
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, lap in enumerate(sorted(distribution["lap"].unique().to_list())):
@@ -83,27 +93,39 @@ def lap_time_distributions(distribution: pl.DataFrame, path: Path) -> Path:
             label=f"lap {lap} (n={part['laps'].sum():,})",
         )
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("turns to complete the lap (the player's own turns)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("share of completed laps")
     ax.set_title("Lap times by lap")
     ax.legend()
     return _save(fig, path)
 
 
-def game_length_histogram(lengths: pl.DataFrame, path: Path) -> Path:
+def game_length_histogram(
+    lengths: pl.DataFrame, path: Path, xlabel: str = "rounds until someone completes the last lap"
+) -> Path:
     fig, ax = plt.subplots(figsize=(7, 4))
     total = lengths["games"].sum()
     ax.bar(lengths["rounds"].to_numpy(), lengths["games"].to_numpy() / max(total, 1), width=0.9, color=PALETTE[4])
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("rounds until someone completes the last lap")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("share of finished games")
     ax.set_title(f"Game length, n = {total:,} finished games")
     return _save(fig, path)
 
 
-def pick_vs_added(cards: pl.DataFrame, path: Path, label_top: int = 8) -> Path:
+def pick_vs_added(
+    cards: pl.DataFrame,
+    path: Path,
+    label_top: int = 8,
+    xlabel: str = "taken rate: share of players who drafted, bought or won it",
+) -> Path:
     """Each card: how often it is taken (x) against the win rate added when drafted
-    or bought (y), with its interval; the outliers labelled."""
+    or bought (y), with its interval; the outliers labelled. A table without the
+    bought columns (a game without purchases) plots the draft alone."""
+    missing = {"n_bought": 0, "added_bought": np.nan, "added_low_bought": np.nan, "added_high_bought": np.nan}
+    cards = cards.with_columns(pl.lit(v).alias(c) for c, v in missing.items() if c not in cards.columns)
+    if "significant_bought" not in cards.columns:
+        cards = cards.with_columns(pl.lit(False).alias("significant_bought"))
     data = cards.filter(pl.col("n_taken") > 0).with_columns(
         pl.when(pl.col("n_drafted") >= pl.col("n_bought"))
         .then(pl.lit("drafted"))
@@ -150,10 +172,69 @@ def pick_vs_added(cards: pl.DataFrame, path: Path, label_top: int = 8) -> Path:
             ax.annotate(data["card"][int(i)], (x[i], added[i]), textcoords="offset points", xytext=(5, 4), fontsize=8)
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("taken rate: share of players who drafted, bought or won it")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("win rate added (with it minus without)")
     ax.set_title("Cards: how often taken vs how much winning they go with")
     ax.legend(loc="best", fontsize=8)
+    return _save(fig, path)
+
+
+def card_plays(cards: pl.DataFrame, path: Path, top: int = 40, game: str = "game") -> Path:
+    """Plays per game of each card, most played first: for a game whose cards
+    are all dealt (no draft, no purchase), how much each card is used."""
+    data = cards.sort("plays_per_game", descending=True).head(top)
+    fig, ax = plt.subplots(figsize=(7, 0.35 * max(len(data), 1) + 1.8))
+    y = np.arange(len(data))
+    values = data["plays_per_game"].to_numpy()
+    ax.barh(y, values, color=PALETTE[0], alpha=0.85)
+    labels = data["card"].to_list()
+    if "name" in data.columns:
+        labels = [f"{n} ({c})" if n and n != c else c for c, n in zip(labels, data["name"].to_list(), strict=True)]
+    ax.set_yticks(y, labels, fontsize=9)
+    ax.invert_yaxis()
+    for yi, v in zip(y, values, strict=True):
+        ax.text(v, yi, f"  {v:.2f}", va="center", ha="left", fontsize=9)
+    ax.set_xlim(0, max(float(np.nanmax(values)) * 1.15, 0.1) if len(values) else 1)
+    ax.set_xlabel(f"plays per {game} (all players together)")
+    ax.set_title(f"Cards: plays per {game}")
+    return _save(fig, path)
+
+
+def tallies(
+    table: pl.DataFrame, path: Path, by: str = "bot", per: str = "per player and game", columns: int = 4
+) -> Path:
+    """One panel per measure (analysis.tallies.means): each bot's mean (`per`
+    says of what: a player and game, a car and race), with its 95% interval."""
+    measures = list(dict.fromkeys(table["measure"].to_list()))
+    keys = list(dict.fromkeys(table[by].to_list()))
+    ncols = min(columns, max(len(measures), 1))
+    nrows = -(-len(measures) // ncols)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(3.3 * ncols, (0.32 * len(keys) + 1.3) * nrows + 0.6), squeeze=False, sharey=True
+    )
+    y = np.arange(len(keys))
+    for i, measure in enumerate(measures):
+        ax = axes[i // ncols][i % ncols]
+        part = table.filter(pl.col("measure") == measure)
+        row = {k: r for k, r in zip(part[by].to_list(), part.iter_rows(named=True), strict=True)}
+        mean = np.array([row[k]["mean"] if k in row and row[k]["mean"] is not None else np.nan for k in keys])
+        low = np.array([row[k]["ci_low"] if k in row else np.nan for k in keys], float)
+        high = np.array([row[k]["ci_high"] if k in row else np.nan for k in keys], float)
+        ax.barh(y, np.nan_to_num(mean), color=PALETTE[i % len(PALETTE)], alpha=0.85)
+        below, above = np.nan_to_num(np.maximum(mean - low, 0)), np.nan_to_num(np.maximum(high - mean, 0))
+        ax.errorbar(np.nan_to_num(mean), y, xerr=[below, above], fmt="none", ecolor="black", capsize=3, lw=1)
+        for yi, m, h in zip(y, mean, high, strict=True):
+            at = np.nanmax([np.nan_to_num(m), h])  # beside the interval, not over it
+            ax.text(at, yi, f" {m:.3g}" if np.isfinite(m) else " n/a", va="center", fontsize=8)
+        top = np.nanmax(np.concatenate([high, mean])) if np.isfinite(mean).any() else 1.0
+        ax.set_xlim(0, max(float(top) * 1.25, 0.1))
+        ax.set_title(measure.replace("_", " "), fontsize=10)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.set_yticks(y, keys)
+    axes[0][0].invert_yaxis()  # shared: the first bot on top in every panel
+    for j in range(len(measures), nrows * ncols):
+        axes[j // ncols][j % ncols].set_visible(False)
+    fig.suptitle(f"How each {by} races: mean {per} (bars: 95% interval)")
     return _save(fig, path)
 
 

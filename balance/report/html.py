@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import polars as pl
 
 from .. import __version__
 from ..analysis import cards as card_analysis
-from ..analysis import laps, winrate
-from ..logs import load_manifest, load_run
+from ..analysis import laps, tallies, winrate
+from ..logs import load_manifest, load_run, studied_cards
 from . import charts
 from .findings import findings
+from .labels import labels_for
 from .page import render
 
 
@@ -40,157 +43,249 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+CARD_COLUMNS = [
+    "card",
+    "name",
+    "player_games",
+    "draft_rate",
+    "mean_pick",
+    "buy_rate",
+    "auction_wins",
+    "scrap_rate",
+    "plays_per_game",
+    "n_drafted",
+    "win_rate_drafted",
+    "added_drafted",
+    "significant_drafted",
+    "n_bought",
+    "added_bought",
+    "significant_bought",
+    "n_final",
+    "added_final",
+    "rarely_taken",
+]
+PLAYBOOK_COLUMNS = [
+    "playbook",
+    "name",
+    "player_games",
+    "draft_rate",
+    "mean_pick",
+    "pit_rate",
+    "n_held",
+    "win_rate_held",
+    "added_held",
+    "added_low_held",
+    "added_high_held",
+    "significant_held",
+    "rarely_taken",
+]
+
+
+@dataclass
+class _Table:
+    file: str
+    title: str
+    data: pl.DataFrame  # written to the CSV
+    shown: list[str] | pl.DataFrame | None = None  # the page's columns of data, or another frame; None: all
+
+
+def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[tuple, _Table]:
+    """The cards' chart and table: taken against win rate added where the run
+    drafts or buys cards, else plays per game (every card dealt, none chosen)."""
+    chosen = "n_taken" in card_table.columns and "added_drafted" in card_table.columns
+    if chosen:
+        bought = "added_bought" in card_table.columns
+        chart = (
+            "cards_pick_vs_added.png",
+            "Cards: taken vs win rate added",
+            charts.pick_vs_added
+            if bought
+            else partial(charts.pick_vs_added, xlabel="draft rate: share of players who drafted it"),
+            card_table,
+            "Win rate added when drafted (or when bought, for cards bought more than drafted), "
+            "with 95% Newcombe intervals."
+            if bought
+            else "Win rate added when drafted, with 95% Newcombe intervals.",
+        )
+        order = card_table.sort("added_drafted", descending=True, nulls_last=True)
+    else:
+        if "plays_per_game" not in card_table.columns:  # never played: all zeros, which is the news
+            card_table = card_table.with_columns(pl.lit(0.0).alias("plays_per_game"))
+        chart = (
+            "cards_plays.png",
+            f"Cards: plays per {game}",
+            partial(charts.card_plays, game=game),
+            card_table,
+            "Every card here is dealt, none is chosen, so there is no win rate added: how often each is played "
+            "is what there is to see.",
+        )
+        order = card_table.sort("plays_per_game", descending=True, nulls_last=True)
+    shown = [c for c in CARD_COLUMNS if c in card_table.columns]
+    return chart, _Table("cards.csv", "Cards", order, shown)
+
+
 def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     run_dir = Path(run_dir)
     manifest = load_manifest(run_dir)
     run = load_run(run_dir)
     scenario = manifest.get("scenario", {})
+    labels = labels_for(manifest.get("game", ""))
     out = Path(out) if out else Path("reports") / scenario.get("name", run_dir.name)
     out.mkdir(parents=True, exist_ok=True)
     catalog = manifest.get("catalog", {})
-    card_ids = [c["id"] for c in catalog.get("cards", []) if c.get("group") == "parts"] or None
+    card_ids = studied_cards(catalog)
     names = {c["id"]: c["name"] for c in catalog.get("cards", []) + catalog.get("playbooks", [])}
+    columns = run["players"].collect_schema().names()
+    has_books = "playbooks" in columns  # Horsepower's Playbooks; Heat has none
+    pits = laps.has_pit_stops(run)  # Pit Stop or Race Through before a lap (Horsepower)
+    legends = "legend" in columns and bool(run["players"].select(pl.col("legend").any()).collect().item())
 
     seats = winrate.by_seat(run)
     equality = winrate.seat_equality(run)
     bots = winrate.by_bot(run)
-    books_held = winrate.by_playbook(run)
+    race_columns = tallies.race_columns(run)
+    tally = tallies.means(run, race_columns) if race_columns else None
     card_table = card_analysis.card_stats(run, card_ids)
-    book_table = card_analysis.playbook_stats(run, [p["id"] for p in catalog.get("playbooks", [])] or None)
+    if any("studied" in c for c in catalog.get("cards", [])):  # the catalog says which cards to tabulate
+        card_table = card_table.filter(pl.col("card").is_in(card_ids or []))
+    card_table = card_analysis.informative(card_table, card_analysis.logged_events(run))
     card_table = card_table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
-    book_table = book_table.with_columns(pl.col("playbook").replace_strict(names, default=None).alias("name"))
-    lap_table = laps.lap_summary(run, by=("lap", "after"))
+    lap_table = laps.lap_summary(run, by=("lap", "after") if pits else ("lap",))
     lap_seat = laps.lap_summary(run, by=("lap", "seat"))
     lap_bot = laps.lap_summary(run, by=("lap", "bot"))
     distribution = laps.lap_distribution(run)
     length = laps.game_length(run)
     lengths = laps.length_distribution(run)
+    card_chart, card_entry = _cards_section(card_table, labels.games.removesuffix("s"))
 
     n_players = int(seats["n_players"][0])
+    seat_title = f"Win rate by {labels.seat}" + (f" ({labels.seat_note})" if labels.seat != "seat" else "")
     chart_specs = [
         (
             "seat_win_rates.png",
-            "Win rate by seat",
-            charts.seat_win_rates,
+            seat_title,
+            partial(
+                charts.seat_win_rates,
+                seat=labels.seat,
+                first=labels.seat_first,
+                note=labels.seat_note,
+                games=labels.games,
+            ),
             seats.filter(pl.col("n_players") == n_players),
             "Bars: 95% Wilson intervals; dashed: the fair share.",
         ),
-        (
-            "bot_win_rates.png",
-            "Win rate by bot",
-            charts.bot_win_rates,
-            bots,
-            "Each bot's games count once per seat it held. Results between bots measure the bots too.",
-        ),
+        ("bot_win_rates.png", "Win rate by bot", charts.bot_win_rates, bots, labels.bot_caption),
+    ]
+    if tally is not None:
+        chart_specs.append(
+            (
+                "bot_tallies.png",
+                "How each bot races",
+                partial(charts.tallies, per=labels.per),
+                tally,
+                f"Mean {labels.per}, with 95% intervals (normal, from the spread over {labels.players})"
+                + (": Legends too, whose zeros are part of the picture." if legends else "."),
+            )
+        )
+    chart_specs += [
         (
             "lap_times.png",
             "Lap times",
-            charts.lap_time_distributions,
+            partial(charts.lap_time_distributions, xlabel=labels.lap_xlabel),
             distribution,
-            "Turns to complete each lap; the Pit Stop turn counts towards the next lap. Only the winner completes "
-            "the last lap, so its times are the fast ones (a selection effect, not a shorter lap).",
-        ),
-        ("game_length.png", "Game length", charts.game_length_histogram, lengths, "Rounds in finished games."),
-        (
-            "cards_pick_vs_added.png",
-            "Cards: taken vs win rate added",
-            charts.pick_vs_added,
-            card_table,
-            "Win rate added when drafted (or when bought, for cards bought more than drafted), with 95% Newcombe intervals.",
+            labels.lap_caption,
         ),
         (
-            "playbook_win_rates.png",
-            "Playbooks",
-            charts.playbook_win_rates,
-            book_table,
-            "Win rate of players holding each Playbook at the end, with 95% intervals.",
+            "game_length.png",
+            "Game length",
+            partial(charts.game_length_histogram, xlabel=labels.length_xlabel),
+            lengths,
+            labels.length_caption,
         ),
+        card_chart,
     ]
+    book_table = None
+    if has_books:
+        book_table = card_analysis.playbook_stats(run, [p["id"] for p in catalog.get("playbooks", [])] or None)
+        book_table = book_table.with_columns(pl.col("playbook").replace_strict(names, default=None).alias("name"))
+        chart_specs.append(
+            (
+                "playbook_win_rates.png",
+                "Playbooks",
+                charts.playbook_win_rates,
+                book_table,
+                "Win rate of players holding each Playbook at the end, with 95% intervals.",
+            )
+        )
     chart_paths, chart_entries = [], []
     for file, title, draw, data, caption in chart_specs:
         chart_paths.append(draw(data, out / file))
         chart_entries.append({"file": file, "title": title, "caption": caption})
 
     table_specs = [
-        ("win_rate_by_seat.csv", "Win rate by seat", seats),
-        ("seat_equality.csv", "Do all seats win equally?", equality),
-        ("win_rate_by_bot.csv", "Win rate by bot", bots),
-        ("win_rate_by_playbook_held.csv", "Win rate by Playbook held", books_held),
-        ("lap_times.csv", "Lap times by lap and what came before", lap_table),
-        ("lap_times_by_seat.csv", "Lap times by seat", lap_seat),
-        ("lap_times_by_bot.csv", "Lap times by bot", lap_bot),
-        ("game_length.csv", "Game length", length),
-        ("cards.csv", "Cards", card_table.sort("added_drafted", descending=True, nulls_last=True)),
-        ("playbooks.csv", "Playbooks", book_table.sort("added_held", descending=True, nulls_last=True)),
+        _Table("win_rate_by_seat.csv", seat_title, seats),
+        _Table("seat_equality.csv", f"Do all {labels.seats} win equally?", equality),
+        _Table("win_rate_by_bot.csv", "Win rate by bot", bots),
     ]
-    shown_columns = {
-        "cards.csv": [
-            "card",
-            "name",
-            "player_games",
-            "draft_rate",
-            "mean_pick",
-            "buy_rate",
-            "auction_wins",
-            "scrap_rate",
-            "plays_per_game",
-            "n_drafted",
-            "win_rate_drafted",
-            "added_drafted",
-            "significant_drafted",
-            "n_bought",
-            "added_bought",
-            "significant_bought",
-            "n_final",
-            "added_final",
-            "rarely_taken",
-        ],
-        "playbooks.csv": [
-            "playbook",
-            "name",
-            "player_games",
-            "draft_rate",
-            "mean_pick",
-            "pit_rate",
-            "n_held",
-            "win_rate_held",
-            "added_held",
-            "added_low_held",
-            "added_high_held",
-            "significant_held",
-            "rarely_taken",
-        ],
-    }
+    if tally is not None:
+        table_specs.append(_Table("bot_tallies.csv", "How each bot races", tally, tallies.wide(tally)))
+    if has_books:
+        table_specs.append(
+            _Table("win_rate_by_playbook_held.csv", "Win rate by Playbook held", winrate.by_playbook(run))
+        )
+    table_specs += [
+        _Table("lap_times.csv", "Lap times by lap and what came before" if pits else "Lap times by lap", lap_table),
+        _Table("lap_times_by_seat.csv", f"Lap times by {labels.seat}", lap_seat),
+        _Table("lap_times_by_bot.csv", "Lap times by bot", lap_bot),
+        _Table("game_length.csv", "Game length", length),
+        card_entry,
+    ]
+    if book_table is not None:
+        table_specs.append(
+            _Table(
+                "playbooks.csv",
+                "Playbooks",
+                book_table.sort("added_held", descending=True, nulls_last=True),
+                PLAYBOOK_COLUMNS,
+            )
+        )
+    headers = {"seat": labels.seat.replace(" ", "_")}  # the CSVs keep the logs' column names
     table_paths, table_entries = [], []
-    for file, title, data in table_specs:
-        data.write_csv(out / file)
-        table_paths.append(out / file)
-        view = data.select(shown_columns.get(file, data.columns))
+    for spec in table_specs:
+        spec.data.write_csv(out / spec.file)
+        table_paths.append(out / spec.file)
+        view = spec.shown if isinstance(spec.shown, pl.DataFrame) else spec.data.select(spec.shown or spec.data.columns)
         shown = view.head(60)
         table_entries.append(
             {
-                "file": file,
-                "title": title,
-                "columns": view.columns,
+                "file": spec.file,
+                "title": spec.title,
+                "columns": [headers.get(c, c) for c in view.columns],
                 "rows": view.height,
                 "shown": shown.height,
                 "data": [[_cell(v) for v in row] for row in shown.iter_rows()],
             }
         )
 
-    lines = findings(seats, equality, bots, card_table, book_table, length, names, set(card_ids or []) or None)
+    shared = Counter(names.values())  # Heat's upgrades share names (Brakes 1 to 4): say which one
+    unique = {i: f"{n} ({i})" if shared[n] > 1 else n for i, n in names.items()}
+    lines = findings(
+        seats, equality, bots, card_table, book_table, length, unique, set(card_ids or []) or None, labels=labels
+    )
     bots_text = (
         ", ".join(scenario.get("bots") or [])
         if isinstance(scenario.get("bots"), list)
         else f"pool {', '.join(scenario.get('bots', {}).get('pool', []))}"
     )
+    n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
     index = render(
         "report.html.j2",
         out / "index.html",
-        title=f"Horsepower balance report: {scenario.get('name', run_dir.name)}",
+        title=f"{labels.title} balance report: {scenario.get('name', run_dir.name)}",
         scenario={"name": scenario.get("name", ""), "game": manifest.get("game", "")},
         games=int(manifest.get("games") or 0),
-        players=n_players,
+        players=f"{n_players} {labels.players}"
+        + (f" ({n_legends} Legend{'s' if n_legends > 1 else ''})" if n_legends else ""),
         bots=bots_text,
         seed=manifest.get("seed"),
         cards_file=Path(manifest.get("cards_file", "")).name,
@@ -198,6 +293,9 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         made=time.strftime("%Y-%m-%d %H:%M"),
         version=__version__,
         findings=lines,
+        associations="added_drafted" in card_table.columns or "added_bought" in card_table.columns,
+        players_word=labels.players,
+        games_word=labels.games,
         charts=chart_entries,
         tables=table_entries,
     )

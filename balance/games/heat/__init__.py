@@ -24,4 +24,5 @@ GAME = Game(
     play_chunk=chunk_tables_for,
     catalog=catalog,
     database_file="heat.yaml",
+    strength=False,  # no bonus-card experiment yet
 )

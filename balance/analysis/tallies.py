@@ -1,0 +1,80 @@
+"""How each bot races: per-bot means of per-player counts from the players
+table (Heat's Heat paid, spin-outs, slipstreams...; Horsepower's Pit Stops,
+coins, purchases...) with their 95% intervals and n. Generic over the columns:
+any numeric players column can be tallied."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from .stats import Z95
+from .winrate import Run, as_run
+
+# The columns the report tallies, by game, in the order shown. Heat's Legends
+# are included: their zeros (no Heat, no slipstream) are part of the picture.
+HEAT = ("heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "cooled", "overheats", "finish_round")
+HORSEPOWER = ("pit_stops", "wiped_out", "coins_spent", "cards_bought", "cards_scrapped")
+
+
+def race_columns(run: Run | str | Path) -> list[str]:
+    """The columns of HEAT or HORSEPOWER this run's players table has, in order
+    (whichever game wrote it; the report never asks the engines)."""
+    names = set(as_run(run)["players"].collect_schema().names())
+    for columns in (HEAT, HORSEPOWER):
+        present = [c for c in columns if c in names]
+        if present:
+            return present
+    return []
+
+
+def means(run: Run | str | Path, columns: list[str] | tuple[str, ...], by: str = "bot") -> pl.DataFrame:
+    """One row per `by` value and column ("measure"): n (non-null values), mean,
+    sd and the normal 95% interval of the mean (mean ± 1.96 sd/√n; NaN when n < 2;
+    exactly the mean when every value is the same, as for a Legend's zeros).
+    Rows by `by`, then in the order of `columns`."""
+    players = as_run(run)["players"]
+    aggs = []
+    for i, column in enumerate(columns):
+        v = pl.col(column).cast(pl.Float64)
+        aggs += [v.count().alias(f"n{i}"), v.mean().alias(f"mean{i}"), v.std().alias(f"sd{i}")]
+    wide = players.group_by(by).agg(aggs).sort(by).collect()
+    parts = [
+        wide.select(
+            by,
+            pl.lit(column).alias("measure"),
+            pl.lit(i).alias("order"),
+            pl.col(f"n{i}").cast(pl.Int64).alias("n"),
+            pl.col(f"mean{i}").alias("mean"),
+            pl.col(f"sd{i}").alias("sd"),
+        )
+        for i, column in enumerate(columns)
+    ]
+    table = pl.concat(parts).sort(by, "order").drop("order")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = Z95 * table["sd"].fill_null(np.nan).to_numpy() / np.sqrt(table["n"].to_numpy())
+    mean = table["mean"].fill_null(np.nan).to_numpy()
+    return table.with_columns(pl.Series("ci_low", mean - half), pl.Series("ci_high", mean + half))
+
+
+def wide(table: pl.DataFrame, by: str = "bot") -> pl.DataFrame:
+    """`means` as text, one row per `by` value: its players (n) and, per measure,
+    "mean (low-high)" (with "n=" where that measure has fewer values)."""
+    measures = list(dict.fromkeys(table["measure"].to_list()))
+    rows = []
+    for (key,), group in table.group_by([by], maintain_order=True):
+        n = int(group["n"].max())
+        cells = {}
+        for r in group.iter_rows(named=True):
+            if r["mean"] is None or not np.isfinite(r["mean"]):
+                cells[r["measure"]] = ""
+                continue
+            text = f"{r['mean']:.3g}"
+            if np.isfinite(r["ci_low"]) and r["ci_high"] > r["ci_low"]:
+                text += f" ({r['ci_low']:.3g}-{r['ci_high']:.3g})"
+            cells[r["measure"]] = text + (f", n={r['n']:,}" if r["n"] < n else "")
+        rows.append([str(key), n, *(cells.get(m, "") for m in measures)])
+    schema = {by: pl.String, "n": pl.Int64} | {m: pl.String for m in measures}
+    return pl.DataFrame(rows, schema=schema, orient="row")

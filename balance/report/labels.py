@@ -1,0 +1,58 @@
+"""The words a report uses for each game: its title and what a seat, a lap and
+a game are called. Kept here, not read from the engines (the report reads only
+the logs); tests/test_report_heat.py checks the titles against balance.games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Labels:
+    title: str
+    seat: str = "seat"  # what the players table's `seat` is
+    seats: str = "seats"
+    seat_first: str = "plays first"  # the tag of seat 0 on the chart
+    seat_note: str = "seat 0 plays first"  # the order, in the chart's title
+    seat_tag: str = ""  # the tag of seat 0 in the findings
+    games: str = "games"
+    players: str = "players"  # what a game's n_players counts
+    per: str = "per player and game"  # what a bot's tallies are averaged over
+    bot_caption: str = "Each bot's games count once per seat it held. Results between bots measure the bots too."
+    lap_caption: str = (
+        "Turns to complete each lap; the Pit Stop turn counts towards the next lap. Only the winner completes "
+        "the last lap, so its times are the fast ones (a selection effect, not a shorter lap)."
+    )
+    lap_xlabel: str = "turns to complete the lap (the player's own turns)"
+    length_xlabel: str = "rounds until someone completes the last lap"
+    length_caption: str = "Rounds in finished games."
+    length_finding: str = "Games last {median} rounds"
+
+
+HORSEPOWER = Labels(title="Horsepower")
+HEAT = Labels(
+    title="Heat: Pedal to the Metal",
+    seat="grid slot",
+    seats="grid slots",
+    seat_first="pole",
+    seat_note="0 = pole",
+    seat_tag=" (pole)",
+    games="races",
+    players="cars",
+    per="per car and race",
+    bot_caption="Each bot's races count once per car it drove; Legends are the game's own automated cars. "
+    "Results between bots measure the bots too.",
+    lap_caption="Rounds each car spent on each lap, Legends included. Every car completes every lap: "
+    "the race goes on until the last car is home.",
+    lap_xlabel="rounds to complete the lap",
+    length_xlabel="rounds until the last car is home",
+    length_caption="Rounds in finished races, until the last car crossed the finish line.",
+    length_finding="Races last {median} rounds until the last car is home",
+)
+GAMES = {"horsepower": HORSEPOWER, "heat": HEAT}
+
+
+def labels_for(game: str) -> Labels:
+    """The labels of a manifest's `game` (none: Horsepower, the only game of older runs); an
+    unknown game gets Horsepower's words under its own name."""
+    return GAMES.get(game or "horsepower") or replace(HORSEPOWER, title=game.replace("_", " ").title())
