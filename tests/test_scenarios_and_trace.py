@@ -35,7 +35,7 @@ def test_shipped_scenarios_cover_2_3_and_4_players_and_heat_2_to_6_cars():
         model = load_scenario(path).model
         by_game.setdefault(model.game, []).append(model.players)
     assert sorted(by_game["horsepower"]) == [2, 3, 4]
-    assert sorted(by_game["heat"]) == [2, 3, 4, 6]
+    assert sorted(by_game["heat"]) == [2, 3, 4, 5, 6]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
