@@ -1,7 +1,7 @@
 """Dotted-path overrides of a card database, applied to its YAML before
 validation: `rules.purchase_cost: 2`, `cards.turbo_engine.effects.0.amount: 5`,
-`cards.v8_block.count: 2`. In `cards` and `playbooks` a segment after the list
-names an item by its id. A problem in an overridden value is reported at the
+`cards.v8_block.count: 2`, `tracks.usa.heat: 8`. In a top-level list of
+items with ids (cards, Playbooks, tracks) a segment names an item by its id. A problem in an overridden value is reported at the
 scenario line that set it.
 """
 
@@ -35,13 +35,17 @@ def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
             out.append(key)
             node = node.get(key) if isinstance(node, dict) else None
         elif isinstance(node, list):
-            if i >= 1 and out and out[0] in ("cards", "playbooks") and len(out) == 1:
+            by_id = any(isinstance(item, dict) and "id" in item for item in node)
+            if len(out) == 1 and by_id and not part.isdigit():
                 index = next(
                     (j for j, item in enumerate(node) if isinstance(item, dict) and item.get("id") == part), None
                 )
                 if index is None:
-                    kind = "card" if out[0] == "cards" else "Playbook"
-                    return f"no {kind} with id {part!r}"
+                    kind = {"cards": "card", "playbooks": "Playbook"}.get(out[0], f"{out[0]} item")
+                    known = ", ".join(str(item.get("id")) for item in node if isinstance(item, dict))
+                    if out[0] in ("cards", "playbooks"):
+                        return f"no {kind} with id {part!r}"
+                    return f"no {kind} with id {part!r} (known: {known})"
             else:
                 if not part.isdigit() or int(part) >= len(node):
                     return f"{'.'.join(parts[:i])} has no item {part} (it has {len(node)})"

@@ -261,3 +261,17 @@ def test_docs_name_every_word():
     doc = (ROOT / "docs" / "heat.md").read_text()
     for word in [*V.CARD_TYPES, *V.TIERS, *V.OPS, *V.ADRENALINE_MODES, *V.DRAFT_ORDERS]:
         assert f"`{word}`" in doc, word
+
+
+def test_overrides_name_tracks_by_id():
+    from balance.games.heat.schema import validate_database
+    from balance.overrides import apply_overrides
+    from balance.yamlio import load_yaml
+
+    doc = load_yaml(ROOT / "heat.yaml")
+    tables = compile_database(validate_database(apply_overrides(doc, {"tracks.usa.heat": 8}, doc)))
+    assert tables.tracks[0].heat == 8 and tables.tracks[1].heat == 6
+    with pytest.raises(
+        UserError, match=r"no tracks item with id 'monza' \(known: usa, italia, france, great_britain\)"
+    ):
+        apply_overrides(doc, {"tracks.monza.heat": 8}, doc)
