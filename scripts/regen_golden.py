@@ -19,6 +19,7 @@ CASES = {
     "seed3-game2": ("scenario.yaml", 3, 2),
     "heat-seed1-race0": ("heat-scenario.yaml", 1, 0),
     "heat-garage-seed2-race3": ("heat-garage-scenario.yaml", 2, 3),
+    "downforce-seed1-game0": ("downforce-scenario.yaml", 1, 0),
 }
 
 

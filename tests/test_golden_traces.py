@@ -35,3 +35,9 @@ def test_golden_heat_traces_tell_a_whole_race():
         assert phrase in text, phrase
     garage = (regen.GOLDEN / "heat-garage-seed2-race3.txt").read_text()
     assert garage.count("  pick ") == 9, "three cars draft three Garage upgrades each"
+
+
+def test_golden_downforce_trace_tells_a_whole_game():
+    text = (regen.GOLDEN / "downforce-seed1-game0.txt").read_text()
+    for phrase in ("auction 1:", "buys it for $", "powers kept", "plays", "betting line 1", "place 1", "= prizes"):
+        assert phrase in text, phrase

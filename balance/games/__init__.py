@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from ..errors import Problem, UserError
 from .base import Game
+from .downforce import GAME as DOWNFORCE
 from .heat import GAME as HEAT
 from .horsepower import GAME as HORSEPOWER
 
-GAMES: dict[str, Game] = {game.name: game for game in (HORSEPOWER, HEAT)}
+GAMES: dict[str, Game] = {game.name: game for game in (HORSEPOWER, HEAT, DOWNFORCE)}
 
 
 def get_game(name: str, source: str = "game", line: int | None = None) -> Game:

@@ -3,7 +3,8 @@ an engine appends whole arrays (the games, seats and cards it concerns), so
 logging costs a few array copies per step, not a Python call per game.
 
 One vocabulary for every game, so the reports read every run the same way:
-Heat logs start, draft (Garage upgrades) and play; Horsepower all of them."""
+Heat logs start, draft (Garage upgrades) and play; Downforce start, auction,
+power, play and bet; Horsepower all but power and bet."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ EVENTS: tuple[str, ...] = (
     "playbook_draft",  # the Playbook drafted (card = Playbook id; pick)
     "playbook_pit",  # the Playbook kept at a Pit Stop
     "play",  # played from hand
+    "power",  # Downforce: the power card a player kept (card = the power's id)
+    "bet",  # Downforce: a bet (card = the bet car's Speed-8 card; pick = the betting line)
 )
 _CODE = {name: i for i, name in enumerate(EVENTS)}
 # Each column's type in the finished table: narrow, so a chunk's millions of

@@ -1,0 +1,29 @@
+"""Downforce, the published racer of car auctions, shared speed cards and bets
+(rulebook: ../shared/seeds/003_f4358f3dcf03d531.txt).
+
+downforce.yaml is checked by `schema`, compiled by `compile`; `engine.simulate`
+plays a batch (deal, auction, race, betting); `chunk` and `log` make a run's
+tables; `trace` tells one game.
+"""
+
+from __future__ import annotations
+
+from ..base import Game
+from .chunk import catalog, chunk_tables_for, prepare
+from .compile import compile_database, summarize
+from .schema import load_database
+from .trace import trace_game
+
+GAME = Game(
+    name="downforce",
+    title="Downforce",
+    load_database=load_database,
+    compile=compile_database,
+    summary=summarize,
+    trace=trace_game,
+    prepare=prepare,
+    play_chunk=chunk_tables_for,
+    catalog=catalog,
+    database_file="downforce.yaml",
+    strength=False,  # no bonus-card experiment yet
+)

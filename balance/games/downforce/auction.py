@@ -1,0 +1,125 @@
+"""Before the race (rulebook "Setup", "The Auction"): deal the 42 regular
+speed cards, auction the six cars with their power cards, keep one power.
+
+A bot values a car at its profile's `value` plus `hand` $M per space its hand
+moves that colour, plus the power card's worth to it; it bids `bid` times that,
+with the card whose bid for the car comes closest without going over (else
+its lowest). Sub-batch convention: every array has the games axis first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chance
+from .bots import noise_spread
+from .match import Match
+from .state import State
+
+
+def deal(match: Match, st: State) -> None:
+    """The regular cards dealt out equally; the ones left over (2 with 4 or 5
+    players) go back to the box unseen."""
+    cards = match.tables.cards
+    G, N, C = st.hand.shape
+    deck = np.ascontiguousarray(np.broadcast_to(np.where(cards.is_speed8, 0, cards.count), (G, C)).astype(np.int16))
+    each = int(deck[0].sum()) // N
+    for p in range(N):
+        st.hand[:, p] = chance.draw_many(match.rng, deck, np.full(G, each))
+    if match.events is not None:
+        g, p, k = np.nonzero(st.hand)
+        copies = st.hand[g, p, k]
+        g, p, k = np.repeat(g, copies), np.repeat(p, copies), np.repeat(k, copies)
+        match.events.add("start", g, p, k, 0)
+
+
+def shuffled(match: Match, G: int, n: int) -> np.ndarray:
+    """(G, n) a random order of 0..n-1 in each game (a shuffled face-down pile)."""
+    return np.argsort(chance.uniform(match.rng, (G, n)), axis=1, kind="stable")
+
+
+def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) -> None:
+    """Six rounds; `car_order` (G, 6), if given, stacks the Speed-8 pile (tests)."""
+    tables, bots = match.tables, match.bots
+    cards = tables.cards
+    G, N, C = st.hand.shape
+    rows = np.arange(G)
+    shuffled_cars = shuffled(match, G, 6)  # the Speed-8 pile: which car is up in each round
+    car_order = shuffled_cars if car_order is None else car_order
+    power_order = shuffled(match, G, len(tables.powers.ids))
+    won_power = np.zeros((G, N, len(tables.powers.ids)), bool)
+    q = st.bots  # (G, N)
+    for r in range(6):
+        car, power = car_order[:, r], power_order[:, r]
+        has_car = (st.owner[:, :, None] == np.arange(N)[None, None, :]).any(axis=1)  # (G, N)
+        carless = ~has_car
+        # Every player must end with a car: once the cars left equal the players
+        # without one, only those may bid.
+        only_carless = carless.sum(axis=1) == 6 - r
+        eligible = np.where(only_carless[:, None], carless, True)
+        bid_of = cards.bid[:, car].T.astype(np.int32)  # (G, C): each card's bid for this car
+        holds = st.hand > 0  # (G, N, C)
+        hand_speed = st.hand.astype(np.float32) @ match.colour_speed  # (G, N, 6)
+        worth = (
+            bots.value[q]
+            + bots.hand[q] * hand_speed[rows[:, None], np.arange(N)[None, :], car[:, None]]
+            + bots.power_value[q, power[:, None]]
+        )
+        want = bots.bid[q] * worth  # (G, N) $M it is willing to pay
+        b = np.broadcast_to(bid_of[:, None, :], (G, N, C))
+        under = b <= want[:, :, None]
+        score = np.where(under, b, want[:, :, None] - 2.0 * (b - want[:, :, None]) - 100)
+        score = score + noise_spread(bots.noise[q])[:, :, None] * 20 * chance.uniform(match.rng, (G, N, C))
+        card = np.where(holds, score, -np.inf).argmax(axis=2)  # (G, N)
+        # The last car, with a player still without one: that player bids its lowest card for it.
+        forced = (r == 5) & carless & eligible
+        lowest = np.where(holds, b, 10**6).argmin(axis=2)
+        card = np.where(forced, lowest, card)
+        amount = np.take_along_axis(b, card[:, :, None], axis=2)[:, :, 0]
+        # Highest bid; ties: more cars on the card, then no wild; then (ours) the lower seat.
+        key = amount * 100 + cards.n_cars[card] * 10 + (2 - cards.wilds[card])
+        key = np.where(eligible, key, -1)
+        winner = key.argmax(axis=1)
+        pay = amount[rows, winner]
+        st.owner[rows, car] = winner
+        st.price[rows, car] = pay
+        st.sold[rows, car] = r + 1
+        st.car_power[rows, car] = power
+        st.paid[rows, winner] += pay.astype(np.int16)
+        st.hand[rows, winner, tables.speed8_card[car]] += 1
+        won_power[rows, winner, power] = True
+        if match.events is not None:
+            match.events.add("auction", rows, winner, tables.speed8_card[car], 0, pick=r + 1, price=pay)
+        if match.rec.on:
+            names = tables.cars
+
+            def text(j: int, r=r, car=car, power=power, winner=winner, amount=amount, eligible=eligible) -> str:
+                bids = ", ".join(f"player {n} {amount[j, n]}" if eligible[j, n] else f"player {n} -" for n in range(N))
+                return (
+                    f"  auction {r + 1}: the {names[car[j]]} car with {tables.powers.ids[power[j]]}; bids {bids}; "
+                    f"player {winner[j]} buys it for ${pay[j]}M"
+                )
+
+            match.rec.say(rows, text)
+    keep_power(match, st, won_power)
+
+
+def keep_power(match: Match, st: State, won: np.ndarray) -> None:
+    """A player with several power cards keeps the one it values most."""
+    q = st.bots
+    value = match.bots.power_value[q] + noise_spread(match.bots.noise[q])[:, :, None] * chance.uniform(
+        match.rng, won.shape
+    )
+    best = np.where(won, value, -np.inf).argmax(axis=2)
+    st.power[:] = np.where(won.any(axis=2), best, -1)
+    if match.events is not None:
+        g, n = np.nonzero(st.power >= 0)
+        match.events.add("power", g, n, st.power[g, n], 0)
+    if match.rec.on:
+        ids = match.tables.powers.ids
+        match.rec.say(
+            np.arange(st.power.shape[0]),
+            lambda j: (
+                "  powers kept: " + ", ".join(f"player {n} {ids[p]}" for n, p in enumerate(st.power[j]) if p >= 0)
+            ),
+        )

@@ -1,0 +1,46 @@
+"""What every step of a Downforce game reads besides the state: the compiled
+tables, the track raced, the bots, the random generator, the recorder, and
+card figures derived once per batch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..events import Events
+from ..recorder import Recorder
+from . import vocabulary as V
+from .bots import BotTable
+from .compile import WILD, Tables, TrackTable
+
+
+@dataclass
+class Match:
+    tables: Tables
+    bots: BotTable
+    rng: np.random.Generator
+    rec: Recorder
+    events: Events | None = None
+    track: TrackTable = field(init=False)
+    colour_speed: np.ndarray = field(init=False)  # (C, 6) float32: how far each card moves each colour
+    power_kind: np.ndarray = field(init=False)  # (P,) int8: vocabulary.POWERS index of each power card
+
+    def __post_init__(self) -> None:
+        cards = self.tables.cards
+        self.track = self.tables.tracks[self.tables.rules.track]
+        speed = np.zeros((len(cards.ids), V.N_CARS), np.float32)
+        for m in range(cards.car.shape[1]):
+            named = (cards.car[:, m] >= 0) & (cards.car[:, m] < WILD)
+            speed[np.flatnonzero(named), cards.car[named, m]] += cards.speed[named, m]
+        self.colour_speed = speed
+        self.power_kind = self.tables.powers.kind
+
+    def has_power(self, power: np.ndarray, name: str) -> np.ndarray:
+        """(shape of power) bool: the kept power index is the named kind (-1: none)."""
+        kind = list(V.POWERS).index(name)
+        return (power >= 0) & (self.power_kind[np.maximum(power, 0)] == kind)
+
+    def bonus(self, power: np.ndarray) -> np.ndarray:
+        """The kept power card's bonus (0 for none or a power without one)."""
+        return np.where(power >= 0, self.tables.powers.bonus[np.maximum(power, 0)], 0)

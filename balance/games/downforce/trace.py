@@ -1,0 +1,50 @@
+"""`balance trace` for Downforce: one game of a scenario, the auction and the
+race card by card, in plain words. The traced game is exactly game K of
+`balance run` with the same seed and chunk size."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import UserError
+from ...scenario import Scenario
+from ...seeding import chunk_plan, chunk_rng
+from ..recorder import Recorder
+from .chunk import play_chunk, prepare
+from .log import money, standings
+
+
+def trace_game(scenario: Scenario, seed: int, game: int) -> str:
+    m = scenario.model
+    if not 0 <= game < m.games:
+        raise UserError(
+            scenario.doc.problem(("games",), f"game {game} is not in the run (0 to {m.games - 1})", "--game")
+        )
+    prep = prepare(scenario)
+    tables = prep.tables
+    plan = chunk_plan(m.games, m.chunk_size)
+    chunk = game // m.chunk_size
+    first, size = plan[chunk]
+    row = game - first
+    rec = Recorder(watch=row)
+    seats, st = play_chunk(prep, scenario, first, size, chunk_rng(seed, chunk, len(plan)), rec)
+    names = [prep.bots.names[q] for q in seats[row]]
+    track = tables.tracks[tables.rules.track]
+    head = [
+        f"Downforce: scenario {m.name}, seed {seed}, game {game} (chunk {chunk} of {len(plan)}, row {row})",
+        f"track {track.name}: finish at row {track.finish_row}, betting lines at rows "
+        + ", ".join(map(str, track.betting_rows.tolist())),
+        "players: " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
+    ]
+    cash = money(st, tables)
+    position = standings(st, tables)[row]
+    result = []
+    for car in np.argsort(np.where(st.place[row] > 0, st.place[row], 99)):
+        where = f"place {st.place[row, car]}" if st.place[row, car] else "stalled"
+        result.append(f"  {tables.cars[car]} (player {st.owner[row, car]}): {where}")
+    for p in np.argsort(position):
+        result.append(
+            f"  {position[p]}. player {p} ({names[p]}): ${cash['money'][row, p]}M = prizes {cash['prizes'][row, p]}"
+            f" + bets {cash['bets'][row, p]} - bids {cash['bids'][row, p]}"
+        )
+    return "\n".join([*head, *rec.lines, f"Result after {st.turns[row]} cards:", *result]) + "\n"
