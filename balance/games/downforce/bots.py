@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 from pydantic import Field
 
-from ...errors import UserError
-from ...validation import Strict, validate_model
-from ...yamlio import YamlDoc, parse_yaml
+from ...validation import Strict
+from ...yamlio import YamlDoc
+from .. import profiles
 from . import vocabulary as V
 from .compile import Tables
 
@@ -39,25 +38,13 @@ class Profile(Strict):
 
 
 def builtin_profiles() -> dict[str, Profile]:
-    text = resources.files(__package__).joinpath("bots.yaml").read_text()
-    doc = parse_yaml(text, "bots.yaml")
-    return {name: Profile.model_validate(raw) for name, raw in doc.data.items()}
+    return profiles.builtin_profiles(__package__, Profile)
 
 
 def resolve_profiles(overrides: dict[str, Any] | None, doc: YamlDoc | None = None, prefix=("bot_profiles",)):
     """Built-in profiles with a scenario's overrides merged in (field by field);
     an override naming an unknown profile defines a new one from `balanced`."""
-    profiles = builtin_profiles()
-    for name, fields in (overrides or {}).items():
-        base = profiles.get(name, profiles["balanced"]).model_dump()
-        merged = {**base, **(fields if isinstance(fields, dict) else {})}
-        if isinstance(fields, dict) and isinstance(fields.get("powers"), dict):
-            merged["powers"] = {**base["powers"], **fields["powers"]}
-        model, problems = validate_model(Profile, merged, doc or YamlDoc("bot_profiles", merged), (*prefix, name))
-        if problems:
-            raise UserError(problems[0], len(problems) - 1)
-        profiles[name] = model
-    return profiles
+    return profiles.resolve_profiles(__package__, Profile, overrides, doc, prefix)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import pyarrow as pa
 
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
-from ...seeding import seat_order
+from ..chunks import chunk_seats as shared_seats
+from ..chunks import logged_chunk
 from ..events import Events
 from ..recorder import NULL, Recorder
 from .bots import BotTable, bot_table, resolve_profiles
@@ -64,10 +65,8 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
 
 
 def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, rng: np.random.Generator) -> np.ndarray:
-    P = scenario.model.players
-    if prep.pool:
-        return rng.integers(0, len(prep.bots.names), size=(size, P)).astype(np.int16)
-    return seat_order(P, first, size, scenario.model.seat_rotation)
+    """(size, P) the bot (index into prep.bots) in each seat of each game, seat 0 first."""
+    return shared_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
 
 
 def play_chunk(
@@ -86,6 +85,5 @@ def play_chunk(
 def chunk_tables_for(
     prep: Prepared, scenario: Scenario, chunk: int, first: int, size: int, rng: np.random.Generator
 ) -> dict[str, pa.Table]:
-    events = Events()
-    seats, st = play_chunk(prep, scenario, first, size, rng, events=events)
-    return chunk_tables(st, events, seats, prep.tables, prep.bots, first, chunk)
+    """A chunk played and turned into its three log tables."""
+    return logged_chunk(play_chunk, chunk_tables, prep, scenario, chunk, first, size, rng)

@@ -16,7 +16,8 @@ import pyarrow as pa
 
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
-from ...seeding import seat_order
+from ..chunks import chunk_seats as shared_seats
+from ..chunks import logged_chunk
 from ..events import Events
 from ..recorder import NULL, Recorder
 from . import vocabulary as V
@@ -79,17 +80,15 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
 
 def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, rng: np.random.Generator) -> np.ndarray:
     """(size, P) the bot (index into prep.bots) on each grid slot of each race, pole first."""
-    P = scenario.model.players
+    seats = shared_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
     if prep.pool:
-        seats = rng.integers(0, len(prep.bots.names), size=(size, P)).astype(np.int16)
         # a race of Legends only has nobody to study: its pole car becomes a player's
         players = np.flatnonzero(~prep.bots.legend)
         if len(players) == 0:
             raise UserError(scenario.doc.problem(("bots",), "the pool holds only Legends"))
         alone = prep.bots.legend[seats].all(axis=1)
         seats[alone, 0] = players[0]
-        return seats
-    return seat_order(P, first, size, scenario.model.seat_rotation)
+    return seats
 
 
 def play_chunk(
@@ -108,7 +107,5 @@ def play_chunk(
 def chunk_tables_for(
     prep: Prepared, scenario: Scenario, chunk: int, first: int, size: int, rng: np.random.Generator
 ) -> dict[str, pa.Table]:
-    """A chunk raced and turned into its three log tables."""
-    events = Events()
-    seats, st = play_chunk(prep, scenario, first, size, rng, events=events)
-    return chunk_tables(st, events, seats, prep.tables, prep.bots, first, chunk)
+    """A chunk played and turned into its three log tables."""
+    return logged_chunk(play_chunk, chunk_tables, prep, scenario, chunk, first, size, rng)

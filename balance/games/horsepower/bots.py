@@ -9,15 +9,14 @@ every decision is a masked argmax over values plus the profile's noise. The
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
 
-from ...errors import UserError
-from ...validation import Strict, validate_model
-from ...yamlio import YamlDoc, parse_yaml
+from ...validation import Strict
+from ...yamlio import YamlDoc
+from .. import profiles
 from . import vocabulary as V
 from .compile import NONE, Tables
 
@@ -51,32 +50,13 @@ class Profile(Strict):
 
 
 def builtin_profiles() -> dict[str, Profile]:
-    text = resources.files(__package__).joinpath("bots.yaml").read_text()
-    doc = parse_yaml(text, "bots.yaml")
-    return {name: Profile.model_validate(raw) for name, raw in doc.data.items()}
+    return profiles.builtin_profiles(__package__, Profile)
 
 
 def resolve_profiles(overrides: dict[str, Any] | None, doc: YamlDoc | None = None, prefix=("bot_profiles",)):
-    """Built-in profiles with a scenario's overrides merged in (field by field).
-
-    An override naming an unknown profile defines a new one from `balanced`.
-    """
-    profiles = builtin_profiles()
-    for name, fields in (overrides or {}).items():
-        base = profiles.get(name, profiles["balanced"]).model_dump()
-        merged = _merge(base, fields if isinstance(fields, dict) else {})
-        model, problems = validate_model(Profile, merged, doc or YamlDoc("bot_profiles", merged), (*prefix, name))
-        if problems:
-            raise UserError(problems[0], len(problems) - 1)
-        profiles[name] = model
-    return profiles
-
-
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
-    return out
+    """Built-in profiles with a scenario's overrides merged in (field by field);
+    an override naming an unknown profile defines a new one from `balanced`."""
+    return profiles.resolve_profiles(__package__, Profile, overrides, doc, prefix)
 
 
 @dataclass(frozen=True)
