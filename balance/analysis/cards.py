@@ -1,7 +1,8 @@
 """Which cards get picked and which win: per card (and per Playbook) pick,
 buy, auction, scrap and play rates, and the win rate of players who drafted,
-bought or ended with it against those who did not ("win rate added"), with
-Newcombe intervals and a Benjamini-Hochberg flag.
+bought or ended with it (or, from a deck dealt out, were dealt it) against
+those who did not ("win rate added"), with Newcombe intervals and a
+Benjamini-Hochberg flag.
 
 These are associations, not causes: a card drafted by the strongest bot looks
 strong. `balance strength` (an experiment) is the causal measure.
@@ -44,6 +45,7 @@ def _player_card_flags(run: Run, playbooks: bool) -> pl.LazyFrame:
             (ev == "scrap").sum().alias("scraps"),
             (ev == "playbook_draft").sum().alias("pb_drafts"),
             (ev == "playbook_pit").sum().alias("pb_pits"),
+            (ev == "start").sum().alias("starts"),
         )
         .join(run["players"].select("game_id", "seat", "won"), on=["game_id", "seat"])
     )
@@ -117,14 +119,19 @@ def _add_absent(table: pl.DataFrame, key: str, ids: list[str] | None) -> pl.Data
     return pl.concat([table, zeros.select(table.columns)]).sort(key)
 
 
-def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.DataFrame:
+def card_stats(run: Run | str | Path, catalog: list[str] | None = None, dealt: bool = False) -> pl.DataFrame:
     """One row per card that appeared in the run, plus those of `catalog` (card
-    ids) that never did (see the module doc for the columns)."""
+    ids) that never did (see the module doc for the columns). `dealt`, for a
+    deck dealt out among the players (see dealt_out): the win rate of the
+    players dealt the card against the others (`n_dealt`, `added_dealt`...) and
+    the share of them who played it (`play_rate`), in place of the final deck's
+    (the dealt hand: the same test twice would weaken the correction)."""
     run = as_run(run)
     total, total_wins, games = _totals(run)
     drafted, bought = pl.col("drafts") > 0, pl.col("buys") > 0
     final = pl.col("acquired") > pl.col("scraps")
     flags = _player_card_flags(run, playbooks=False)
+    by_deal = _with_and_won(pl.col("starts") > 0, "dealt") if dealt else ()
     # Every column is a sum over player-games, so the run can be summed a slice
     # of games at a time: memory stays that of one slice, whatever the run's size.
     partials = [
@@ -142,6 +149,7 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.Da
             (pl.col("scraps") > 0).sum().alias("n_scrapped"),
             *_with_and_won(final, "final"),
             ((pl.col("drafts") + pl.col("buys") + pl.col("auctions")) > 0).sum().alias("n_taken"),
+            *by_deal,
         )
         .collect(engine="streaming")
         for lo in range(0, _game_id_end(run), GAMES_PER_SLICE)
@@ -177,15 +185,36 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.Da
         )
         .with_columns((pl.col("taken_rate") < RARELY).alias("rarely_taken"))
     )
-    return _with_tests(
-        table, {"drafted": "drafted", "bought": "bought", "final": "in the final deck"}, total, total_wins
-    )
+    if dealt:
+        table = table.with_columns((pl.col("plays") / pl.col("n_dealt")).alias("play_rate"))
+        conditions = {"drafted": "drafted", "bought": "bought", "dealt": "dealt"}
+    else:
+        conditions = {"drafted": "drafted", "bought": "bought", "final": "in the final deck"}
+    return _with_tests(table, conditions, total, total_wins)
 
 
-def logged_events(run: Run | str | Path) -> set[str]:
-    """The card events the run's log holds (Heat: start, play and, with the Garage module, draft)."""
-    cards = as_run(run)["cards"]
-    return set(cards.select(pl.col("event").cast(pl.String).unique()).collect()["event"].drop_nulls().to_list())
+def dealt_out(run: Run | str | Path, cards: list[str] | None = None) -> bool:
+    """Whether the cards (all, or those listed) are dealt out of one shared deck:
+    `start` events, and no card dealt to two players of a game (Downforce's
+    speed cards). The deal is random, so the win rate of the players dealt a
+    card against the others measures the card in these bots' hands; where each
+    player has a deck of their own (Heat) every player holds every card."""
+    start = as_run(run)["cards"].filter(pl.col("event") == "start")
+    if cards is not None:
+        start = start.filter(pl.col("card").cast(pl.String).is_in(cards))
+    most = start.group_by("game_id", "card").agg(pl.col("seat").n_unique().alias("holders"))
+    most = most.select(pl.col("holders").max()).collect().item()
+    return most == 1
+
+
+def logged_events(run: Run | str | Path, cards: list[str] | None = None) -> set[str]:
+    """The card events the run's log holds (Heat: start, play and, with the
+    Garage module, draft), or those naming one of `cards` (Downforce's speed
+    cards: start and play; the auction is of the cars' Speed-8 cards)."""
+    log = as_run(run)["cards"]
+    if cards is not None:
+        log = log.filter(pl.col("card").cast(pl.String).is_in(cards))
+    return set(log.select(pl.col("event").cast(pl.String).unique()).collect()["event"].drop_nulls().to_list())
 
 
 def _condition_columns(name: str) -> list[str]:
@@ -208,6 +237,7 @@ EVENT_COLUMNS: tuple[tuple[tuple[str, ...], list[str]], ...] = (
     (TAKEN, ["n_taken", "taken_rate", "rarely_taken"]),
     # without buys, auctions or scraps the final deck is the starting deck plus the draft
     (("buy", "auction", "free_auction", "scrap"), _condition_columns("final")),
+    (("start",), ["play_rate", *_condition_columns("dealt")]),
 )
 
 

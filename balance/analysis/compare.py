@@ -3,8 +3,9 @@
 Both runs use the same seeds, chunks and seat order (common random numbers),
 so game g of the variant is game g of the baseline with the design change.
 Win rates by seat and by bot, and the per-player tallies asked for (Heat's
-Heat paid, slipstreams...), are compared game by game (a paired difference:
-the mean of per-game differences, its normal interval from their spread);
+Heat paid, slipstreams...; Downforce's money, prizes, bets and bids), are
+compared game by game (a paired difference: the mean of per-game
+differences, its normal interval from their spread);
 where games cannot be paired (lap times, card and Playbook statistics, whose
 players differ once the games diverge) the two estimates are treated as
 independent, which is conservative. Every row gets a two-sided p-value, and
@@ -163,17 +164,18 @@ def compare_runs(
     parts += [_paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], f"mean {c} by bot", c) for c in tallies]
 
     laps = _lap_means(baseline).join(_lap_means(variant), on="lap", suffix="_v")
-    parts.append(
-        _independent(
-            [f"lap {x}" for x in laps["lap"]],
-            "mean turns per lap",
-            np.minimum(laps["n"], laps["n_v"]),
-            laps["m"],
-            laps["m_v"],
-            laps["s"] / laps["n"].sqrt(),
-            laps["s_v"] / laps["n_v"].sqrt(),
+    if laps.height:  # Downforce has no laps
+        parts.append(
+            _independent(
+                [f"lap {x}" for x in laps["lap"]],
+                "mean turns per lap",
+                np.minimum(laps["n"], laps["n_v"]),
+                laps["m"],
+                laps["m_v"],
+                laps["s"] / laps["n"].sqrt(),
+                laps["s_v"] / laps["n_v"].sqrt(),
+            )
         )
-    )
     cards = card_stats(baseline, catalog).join(card_stats(variant, catalog), on="card", suffix="_v")
     if only_catalog:
         cards = cards.filter(pl.col("card").is_in(catalog or []))

@@ -1,5 +1,6 @@
 """How long things take: turns per lap (by lap, seat, bot, Pit Stop or Race
-Through before it) and game length in rounds."""
+Through before it) and game length in rounds. A run without lap columns
+(Downforce has no laps) gets empty lap tables with the usual columns."""
 
 from __future__ import annotations
 
@@ -17,14 +18,25 @@ def has_pit_stops(run: Run | str | Path) -> bool:
     return any(c.startswith("pit_after_lap") for c in as_run(run)["players"].collect_schema().names())
 
 
+def lap_numbers(run: Run | str | Path) -> list[int]:
+    """The laps the players table records (`lap<k>_turns` columns), in order; none in Downforce."""
+    names = as_run(run)["players"].collect_schema().names()
+    return sorted(int(c[3:-6]) for c in names if c.startswith("lap") and c.endswith("_turns") and c[3:-6].isdigit())
+
+
+LAP_SCHEMA = {"game_id": pl.Int64, "seat": pl.Int8, "bot": pl.String, "lap": pl.Int8, "turns": pl.Int16}
+
+
 def lap_times(run: Run | str | Path) -> pl.LazyFrame:
     """One row per completed lap: game_id, seat, bot, lap, turns, and `after`
     (for laps after the first: "pit stop" or "race through" at the end of the
-    lap before, or NO_PIT where the game has no Pit Stops; "start" for lap 1)."""
+    lap before, or NO_PIT where the game has no Pit Stops; "start" for lap 1).
+    No rows (but these columns) where the run has no laps."""
     run = as_run(run)
     players = run["players"]
-    names = players.collect_schema().names()
-    laps = sorted(int(c[3:-6]) for c in names if c.startswith("lap") and c.endswith("_turns"))
+    laps = lap_numbers(run)
+    if not laps:
+        return pl.LazyFrame(schema=LAP_SCHEMA | {"after": pl.String})
     pits = has_pit_stops(run)
     parts = []
     for lap in laps:

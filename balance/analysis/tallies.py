@@ -1,6 +1,7 @@
 """How each bot races: per-bot means of per-player counts from the players
 table (Heat's Heat paid, spin-outs, slipstreams...; Horsepower's Pit Stops,
-coins, purchases...) with their 95% intervals and n. Generic over the columns:
+coins, purchases...; Downforce's money and where it came from) with their 95%
+intervals and n. Generic over the columns:
 any numeric players column can be tallied."""
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from .winrate import Run, as_run
 # are included: their zeros (no Heat, no slipstream) are part of the picture.
 HEAT = ("heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "cooled", "overheats", "finish_round")
 HORSEPOWER = ("pit_stops", "wiped_out", "coins_spent", "cards_bought", "cards_scrapped")
+# Downforce: money ($M) = prizes + bets_won - bids_paid; the cars bought; speed cards played
+DOWNFORCE = ("money", "prizes", "bets_won", "bids_paid", "n_cars", "cards_played")
+MONEY = ("prizes", "bets_won", "bids_paid", "money")  # Downforce's money breakdown (money_breakdown)
+DOWNFORCE_COMPARED = ("money", "prizes", "bets_won", "bids_paid")  # balance compare's paired rows by bot
 
 
 def race_columns(run: Run | str | Path) -> list[str]:
-    """The columns of HEAT or HORSEPOWER this run's players table has, in order
-    (whichever game wrote it; the report never asks the engines)."""
+    """The columns of HEAT, HORSEPOWER or DOWNFORCE this run's players table
+    has, in order (whichever game wrote it; the report never asks the engines)."""
     names = set(as_run(run)["players"].collect_schema().names())
-    for columns in (HEAT, HORSEPOWER):
+    for columns in (HEAT, HORSEPOWER, DOWNFORCE):
         present = [c for c in columns if c in names]
         if present:
             return present
@@ -78,3 +83,18 @@ def wide(table: pl.DataFrame, by: str = "bot") -> pl.DataFrame:
         rows.append([str(key), n, *(cells.get(m, "") for m in measures)])
     schema = {by: pl.String, "n": pl.Int64} | {m: pl.String for m in measures}
     return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def money_breakdown(table: pl.DataFrame, by: str = "bot") -> pl.DataFrame | None:
+    """From `means` over MONEY: one row per `by` value with its players (n) and
+    the mean prizes, bets_won, bids_paid and money (= prizes + bets_won -
+    bids_paid, per player and so in the means too). None without those measures."""
+    if not set(MONEY) <= set(table["measure"].to_list()):
+        return None
+    return (
+        table.filter(pl.col("measure").is_in(MONEY))
+        .pivot(on="measure", index=by, values="mean")
+        .join(table.group_by(by).agg(pl.col("n").max()), on=by)
+        .select(by, "n", *MONEY)
+        .sort(by)
+    )

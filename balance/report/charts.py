@@ -52,7 +52,7 @@ def seat_win_rates(
     """Win rate by seat with 95% intervals and the fair share. `seat` names a
     seat ("grid slot" in Heat), `first` tags seat 0, `note` explains the order."""
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(seats) + 1.8))
-    labels = [f"{seat} {s}" + (f" ({first})" if s == 0 else "") for s in seats["seat"].to_list()]
+    labels = [f"{seat} {s}" + (f" ({first})" if s == 0 and first else "") for s in seats["seat"].to_list()]
     _rate_bars(
         ax, labels, seats["win_rate"].to_numpy(), seats["ci_low"].to_numpy(), seats["ci_high"].to_numpy(), PALETTE[0]
     )
@@ -191,6 +191,7 @@ def card_plays(cards: pl.DataFrame, path: Path, top: int = 40, game: str = "game
     if "name" in data.columns:
         labels = [f"{n} ({c})" if n and n != c else c for c, n in zip(labels, data["name"].to_list(), strict=True)]
     ax.set_yticks(y, labels, fontsize=9)
+    ax.margins(y=0.01)
     ax.invert_yaxis()
     for yi, v in zip(y, values, strict=True):
         ax.text(v, yi, f"  {v:.2f}", va="center", ha="left", fontsize=9)
@@ -200,11 +201,39 @@ def card_plays(cards: pl.DataFrame, path: Path, top: int = 40, game: str = "game
     return _save(fig, path)
 
 
+def dealt_added(cards: pl.DataFrame, path: Path) -> Path:
+    """Each card's win rate added when dealt (a deck dealt out at random), ranked,
+    with its 95% interval; orange where significant."""
+    data = cards.filter(pl.col("added_dealt").is_not_nan()).sort("added_dealt")
+    data = data.select(
+        "card",
+        pl.col("added_dealt").alias("added"),
+        pl.col("added_low_dealt").alias("ci_low"),
+        pl.col("added_high_dealt").alias("ci_high"),
+        pl.col("significant_dealt").alias("significant"),
+    )
+    fig, ax = plt.subplots(figsize=(7.5, 0.24 * max(len(data), 1) + 1.8))
+    y = _interval_dots(ax, data, "added")
+    ax.set_yticks(y, data["card"].to_list(), fontsize=8)
+    ax.set_ylim(-0.8, len(data) - 0.2)
+    ax.set_xlabel(
+        "win rate of the players dealt it minus the others', points (95% interval; orange: significant)", fontsize=9
+    )
+    ax.set_title("Cards: win rate added when dealt")
+    return _save(fig, path)
+
+
 def tallies(
-    table: pl.DataFrame, path: Path, by: str = "bot", per: str = "per player and game", columns: int = 4
+    table: pl.DataFrame,
+    path: Path,
+    by: str = "bot",
+    per: str = "per player and game",
+    columns: int = 4,
+    title: str | None = None,
 ) -> Path:
     """One panel per measure (analysis.tallies.means): each bot's mean (`per`
-    says of what: a player and game, a car and race), with its 95% interval."""
+    says of what: a player and game, a car and race), with its 95% interval;
+    `title` replaces "How each bot races" (Downforce: "How each bot plays")."""
     measures = list(dict.fromkeys(table["measure"].to_list()))
     keys = list(dict.fromkeys(table[by].to_list()))
     ncols = min(columns, max(len(measures), 1))
@@ -234,7 +263,118 @@ def tallies(
     axes[0][0].invert_yaxis()  # shared: the first bot on top in every panel
     for j in range(len(measures), nrows * ncols):
         axes[j // ncols][j % ncols].set_visible(False)
-    fig.suptitle(f"How each {by} races: mean {per} (bars: 95% interval)")
+    fig.suptitle(f"{title or f'How each {by} races'}: mean {per} (bars: 95% interval)")
+    return _save(fig, path)
+
+
+def money_breakdown(table: pl.DataFrame, path: Path, by: str = "bot", unit: str = "$M") -> Path:
+    """Where each bot's money comes from (analysis.tallies.money_breakdown):
+    prizes and bets won stacked to the right, bids paid to the left, and the
+    net (money = prizes + bets won - bids paid) as a diamond."""
+    data = table.sort("money", descending=True)
+    keys = [f"{k} (n={n:,})" for k, n in zip(data[by].to_list(), data["n"].to_list(), strict=True)]
+    prizes, bets, bids, net = (data[c].to_numpy() for c in ("prizes", "bets_won", "bids_paid", "money"))
+    fig, ax = plt.subplots(figsize=(7.5, 0.7 * len(keys) + 2.2))
+    y = np.arange(len(keys))
+    bar = dict(height=0.5, alpha=0.85)
+    ax.barh(y, prizes, color=PALETTE[2], label="prizes", **bar)
+    ax.barh(y, bets, left=prizes, color=PALETTE[0], label="bets won", **bar)
+    ax.barh(y, -bids, color=PALETTE[3], label="bids paid", **bar)
+    ax.scatter(net, y, marker="D", s=45, color="black", zorder=3, label="net money")
+    for yi, n in zip(y, net, strict=True):  # in the gap above the bar
+        ax.annotate(
+            f"net {n:.1f}", (n, yi), textcoords="offset points", xytext=(0, 15), ha="center", va="bottom", fontsize=8
+        )
+    for yi, p_, b_, d_ in zip(y, prizes, bets, bids, strict=True):
+        ax.text(p_ + b_, yi, f" +{p_ + b_:.1f}", va="center", ha="left", fontsize=8)
+        ax.text(-d_, yi, f"-{d_:.1f} ", va="center", ha="right", fontsize=8)
+    ax.axvline(0, color="grey", lw=1)
+    ax.set_yticks(y, keys)
+    ax.invert_yaxis()
+    low, high = float(np.min(-bids, initial=0)), float(np.max(prizes + bets, initial=1))
+    pad = 0.15 * (high - low)
+    ax.set_xlim(low - pad, high + pad)
+    ax.set_xlabel(f"{unit} per player and game (mean)")
+    ax.set_title(f"Where each {by}'s money comes from")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18 if len(keys) > 3 else -0.25), ncol=4, fontsize=8)
+    return _save(fig, path)
+
+
+# Downforce's cars drawn in their own colours (black a dark grey, to show its interval)
+CAR_COLOURS = {
+    "red": "#d62728",
+    "blue": "#1f77b4",
+    "green": "#2ca02c",
+    "yellow": "#e6c700",
+    "black": "#444444",
+    "orange": "#ff7f0e",
+}
+
+
+def _mean_bars(ax, labels, mean, low, high, colours, unit: str) -> None:
+    y = np.arange(len(labels))
+    ax.barh(y, mean, color=colours, alpha=0.85)
+    below, above = np.nan_to_num(np.maximum(mean - low, 0)), np.nan_to_num(np.maximum(high - mean, 0))
+    ax.errorbar(mean, y, xerr=[below, above], fmt="none", ecolor="black", capsize=3, lw=1)
+    for yi, m, h in zip(y, mean, high, strict=True):
+        ax.text(np.nanmax([m, h]), yi, f"  {m:.2f}", va="center", ha="left", fontsize=8)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(float(np.nanmax(high)) * 1.2, 0.1) if len(labels) else 1)
+    ax.set_xlabel(f"mean price ({unit}; bars: 95% interval)")
+
+
+def prices(by_colour: pl.DataFrame, by_power: pl.DataFrame, path: Path, unit: str = "$M") -> Path:
+    """The mean price paid per car colour (each bar in its car's colour) and per
+    power card (the price of the car it was sold with), with 95% intervals."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.42 * max(len(by_colour), len(by_power), 1) + 2))
+    for ax, data, key, title in (
+        (axes[0], by_colour, "colour", "by car colour"),
+        (axes[1], by_power, "power", "by power card sold with the car"),
+    ):
+        data = data.sort("mean", descending=True)
+        keys = data[key].to_list()
+        colours = [CAR_COLOURS.get(k, PALETTE[0]) for k in keys] if key == "colour" else PALETTE[4]
+        labels = [f"{k} (n={n:,})" for k, n in zip(keys, data["n"].to_list(), strict=True)]
+        _mean_bars(
+            ax, labels, data["mean"].to_numpy(), data["ci_low"].to_numpy(), data["ci_high"].to_numpy(), colours, unit
+        )
+        ax.set_title(title, fontsize=10)
+    fig.suptitle("Price paid at the auction")
+    return _save(fig, path)
+
+
+def finishing_heatmap(tables: list[tuple[str, pl.DataFrame]], path: Path) -> Path:
+    """Share of cars finishing 1st..6th or stalling (columns) by a row key:
+    one heatmap panel per (title, table) of analysis.cars.finishing."""
+    places = ["1st", "2nd", "3rd", "4th", "5th", "6th", "stalled"]
+    fig, axes = plt.subplots(1, len(tables), figsize=(5.6 * len(tables), 4.2), squeeze=False)
+    top = max(float(t.select(places).max_horizontal().max()) for _, t in tables)
+    for ax, (title, table) in zip(axes[0], tables, strict=True):
+        key = table.columns[0]
+        shares = table.select(places).to_numpy()
+        rows = [f"{v}" for v in table[key].to_list()]
+        sns.heatmap(
+            shares,
+            ax=ax,
+            annot=True,
+            fmt=".0%",
+            cmap="Blues",
+            vmin=0,
+            vmax=top,
+            cbar=False,
+            xticklabels=places,
+            yticklabels=rows,
+            annot_kws={"fontsize": 8},
+            linewidths=0.5,
+            linecolor="white",
+        )
+        ax.set_xlabel("finishing place")
+        ax.set_ylabel(title)
+        ax.tick_params(axis="y", rotation=0)
+        n = int(table["cars"].min()) if "cars" in table.columns else 0
+        ax.set_title(f"by {title} (n = {n:,} cars a row)", fontsize=10)
+    fig.suptitle("Where cars finish: share of each row's cars (each row sums to 100%)")
     return _save(fig, path)
 
 

@@ -6,6 +6,7 @@ import math
 
 import polars as pl
 
+from ..analysis.stats import wilson
 from .labels import HORSEPOWER, Labels
 
 
@@ -34,11 +35,13 @@ def findings(
     parts: set[str] | None = None,
     top: int = 6,
     labels: Labels = HORSEPOWER,
+    extra: list[str] | None = None,
 ) -> list[str]:
     """`parts`: the studied cards (only they can be "almost never taken"; None:
     every card). `books`: None for a game without Playbooks. Card findings
     only for what the card table holds (a game without a draft or purchases
-    has no win rate added)."""
+    has no win rate added; Downforce's has the win rate when dealt).
+    `extra`: lines of the game's own (Downforce's auction), after the bots'."""
     out: list[str] = []
     for row in equality.iter_rows(named=True):
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate", descending=True)
@@ -52,15 +55,22 @@ def findings(
             f"vs {pct(best['fair'])} fair, n={best['games']:,} {labels.games}; {verdict} "
             f"(chi-square {p_text(row['p_value'])}); balance index {row['balance_index']:.2f}."
         )
-    hows = [how for how in ("drafted", "bought") if f"significant_{how}" in cards.columns]
+    hows = [how for how in ("drafted", "bought", "dealt") if f"significant_{how}" in cards.columns]
     ordered = bots.sort("win_rate", descending=True)
     if len(ordered) > 1:
         hi, lo = ordered.row(0, named=True), ordered.row(-1, named=True)
         out.append(
             f"Best bot {hi['bot']} wins {pct(hi['win_rate'])} ({interval(hi['ci_low'], hi['ci_high'])}), "
             f"worst {lo['bot']} {pct(lo['win_rate'])} ({interval(lo['ci_low'], lo['ci_high'])})"
-            + (": card results below are shaped by which bots take which cards." if hows else ".")
+            + (
+                ": the deal is random, so the card results below measure each card in these bots' hands."
+                if hows == ["dealt"]
+                else ": card results below are shaped by which bots take which cards."
+                if hows
+                else "."
+            )
         )
+    out += extra or []
     if hows:
         out += _card_lines(cards, hows, names, top)
     taken = cards.filter(pl.col("rarely_taken"))["card"].to_list() if "rarely_taken" in cards.columns else []
@@ -79,7 +89,8 @@ def findings(
     out.append(
         labels.length_finding.format(median=f"{g['median']:.0f}")
         + f" (median; 80% between {g['p10']:.0f} and {g['p90']:.0f}), "
-        f"{pct(g['unfinished_share'])} unfinished, n={g['all_games']:,}."
+        + (f"{pct(g['unfinished_share'])} unfinished, " if labels.length_unfinished else "")
+        + f"n={g['all_games']:,}."
     )
     return out
 
@@ -105,3 +116,51 @@ def _card_lines(cards: pl.DataFrame, hows: list[str], names: dict[str, str], top
         f"({100 * row['low']:+.1f} to {100 * row['high']:+.1f}), n={row['n']:,}."
         for row in significant.iter_rows(named=True)
     ]
+
+
+def money(x: float) -> str:
+    """Downforce's money: $4.75M."""
+    return f"${x:.2f}M"
+
+
+def car_findings(by_colour: pl.DataFrame, by_auction: pl.DataFrame, stalled: dict, games: str = "games") -> list[str]:
+    """Downforce's auction in words (analysis.cars): the dearest and cheapest
+    colour, how the first car auctioned finishes against the last, stalled cars."""
+    out: list[str] = []
+    ordered = by_colour.sort("mean", descending=True)
+    if ordered.height > 1:
+        hi, lo = ordered.row(0, named=True), ordered.row(-1, named=True)
+        apart = hi["ci_low"] > lo["ci_high"]
+        out.append(
+            f"Dearest car {hi['colour']} at {money(hi['mean'])} on average ({hi['ci_low']:.2f}-{hi['ci_high']:.2f}), "
+            f"cheapest {lo['colour']} at {money(lo['mean'])} ({lo['ci_low']:.2f}-{lo['ci_high']:.2f}), "
+            f"n={int(lo['n']):,} each: "
+            + ("their intervals do not overlap." if apart else "their intervals overlap, no clear difference.")
+        )
+    rounds = by_auction.drop_nulls("auction").sort("auction")
+    if rounds.height > 1:
+        fair = float((rounds["1st"] * rounds["cars"]).sum() / rounds["cars"].sum())  # a car's share of wins
+        shown = []
+        for row in (rounds.row(0, named=True), rounds.row(-1, named=True)):
+            low, high = wilson(round(row["1st"] * row["cars"]), row["cars"])
+            shown.append((row, float(low), float(high)))
+        (first, f_low, f_high), (last, l_low, l_high) = shown
+        verdict = (
+            "the first car wins more than its share"
+            if f_low > fair
+            else "the first car wins less than its share"
+            if f_high < fair
+            else "no evidence that the first car finishes better or worse"
+        )
+        out.append(
+            f"The first car auctioned ({money(first['mean_price'])} on average) wins the race {pct(first['1st'])} "
+            f"({interval(f_low, f_high)}) and stalls {pct(first['stalled'])}; the last, round {last['auction']} "
+            f"({money(last['mean_price'])}), wins {pct(last['1st'])} ({interval(l_low, l_high)}) and stalls "
+            f"{pct(last['stalled'])}; against a fair {pct(fair)}, {verdict}, n={int(first['cars']):,} {games}."
+        )
+    if stalled.get("cars"):
+        out.append(
+            f"{pct(stalled['share'])} of cars stall (never finish, so earn their owner nothing); "
+            f"{pct(stalled['games_share'])} of {games} have at least one, n={int(stalled['cars']):,} cars."
+        )
+    return out

@@ -14,11 +14,11 @@ import polars as pl
 
 from .. import __version__
 from ..analysis import cards as card_analysis
-from ..analysis import laps, tallies, winrate
+from ..analysis import cars, laps, tallies, winrate
 from ..logs import load_manifest, load_run, studied_cards
 from . import charts
-from .findings import findings
-from .labels import labels_for
+from .findings import car_findings, findings
+from .labels import Labels, labels_for
 from .page import render
 
 
@@ -53,6 +53,11 @@ CARD_COLUMNS = [
     "auction_wins",
     "scrap_rate",
     "plays_per_game",
+    "play_rate",
+    "n_dealt",
+    "win_rate_dealt",
+    "added_dealt",
+    "significant_dealt",
     "n_drafted",
     "win_rate_drafted",
     "added_drafted",
@@ -89,9 +94,10 @@ class _Table:
     shown: list[str] | pl.DataFrame | None = None  # the page's columns of data, or another frame; None: all
 
 
-def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[tuple, _Table]:
-    """The cards' chart and table: taken against win rate added where the run
-    drafts or buys cards, else plays per game (every card dealt, none chosen)."""
+def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _Table]:
+    """The cards' charts and table: taken against win rate added where the run
+    drafts or buys cards, else plays per game (every card dealt, none chosen),
+    with the win rate added when dealt where a deck is dealt out (Downforce)."""
     chosen = "n_taken" in card_table.columns and "added_drafted" in card_table.columns
     if chosen:
         bought = "added_bought" in card_table.columns
@@ -108,20 +114,81 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[tuple, _Table]:
             else "Win rate added when drafted, with 95% Newcombe intervals.",
         )
         order = card_table.sort("added_drafted", descending=True, nulls_last=True)
+        extra = []
     else:
         if "plays_per_game" not in card_table.columns:  # never played: all zeros, which is the news
             card_table = card_table.with_columns(pl.lit(0.0).alias("plays_per_game"))
         chart = (
             "cards_plays.png",
             f"Cards: plays per {game}",
-            partial(charts.card_plays, game=game),
+            partial(charts.card_plays, game=game, top=60),
             card_table,
-            "Every card here is dealt, none is chosen, so there is no win rate added: how often each is played "
+            "Every card here is dealt out at random, none is chosen: how often each is played (play_rate in the "
+            "table: the share of the hands dealt it that played it)."
+            if "added_dealt" in card_table.columns
+            else "Every card here is dealt, none is chosen, so there is no win rate added: how often each is played "
             "is what there is to see.",
         )
         order = card_table.sort("plays_per_game", descending=True, nulls_last=True)
+        extra = []
+        if "added_dealt" in card_table.columns:
+            extra.append(
+                (
+                    "cards_dealt_added.png",
+                    "Cards: win rate added when dealt",
+                    charts.dealt_added,
+                    card_table,
+                    "Win rate of the players dealt each card minus that of the others, with 95% Newcombe intervals "
+                    "(orange: significant after a Benjamini-Hochberg correction). The deal is random, so this is "
+                    "what holding the card is worth, in these bots' hands.",
+                )
+            )
+            order = card_table.sort("added_dealt", descending=True, nulls_last=True)
     shown = [c for c in CARD_COLUMNS if c in card_table.columns]
-    return chart, _Table("cards.csv", "Cards", order, shown)
+    if "name" in shown and (card_table["name"].cast(pl.String) == card_table["card"].cast(pl.String)).all():
+        shown.remove("name")  # cards without names of their own (Downforce's s01...): the id says it all
+    return [chart, *extra], _Table("cards.csv", "Cards", order, shown)
+
+
+def _auction_section(run, labels: Labels) -> tuple[list[tuple], list[_Table], list[str]]:
+    """Downforce's cars (the games table's per-car columns): price per colour
+    and per power card, where cars finish by auction round and by starting
+    slot, the bets; their charts, tables and findings. Nothing for a run
+    without those columns."""
+    if not cars.colours(run):
+        return [], [], []
+    by_colour, by_power = cars.prices(run, "colour"), cars.prices(run, "power")
+    by_auction, by_start = cars.finishing(run, "auction"), cars.finishing(run, "start")
+    chart_specs = [
+        (
+            "prices.png",
+            "Price paid at the auction",
+            lambda data, path: charts.prices(*data, path),
+            (by_colour, by_power),
+            "Mean price ($M) paid for each car colour and for each power card (the price of the car it was sold "
+            "with), with 95% intervals (normal).",
+        ),
+        (
+            "finishing_places.png",
+            "Where cars finish",
+            charts.finishing_heatmap,
+            [("auction round", by_auction), ("starting slot (0 = pole)", by_start)],
+            "Share of cars finishing 1st to 6th, or stalling, by the auction round that sold them (1 = first car "
+            "up for bid) and by starting slot. Each row sums to 100%.",
+        ),
+    ]
+    table_specs = [
+        _Table("price_by_colour.csv", "Price paid by car colour ($M)", by_colour),
+        _Table("price_by_power.csv", "Price paid by power card ($M), and the players who kept it", by_power),
+        _Table("finishing_by_auction.csv", "Where cars finish by auction round", by_auction),
+        _Table("finishing_by_start.csv", "Where cars finish by starting slot (0 = pole)", by_start),
+    ]
+    if "bet" in card_analysis.logged_events(run):
+        table_specs.append(
+            _Table("bets.csv", "Bets by betting line (payouts: $M for a bet car finishing 1st/2nd/3rd)", cars.bets(run))
+        )
+    lines = car_findings(by_colour, by_auction, cars.stalled(run), games=labels.games)
+    return chart_specs, table_specs, lines
 
 
 def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
@@ -138,6 +205,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     columns = run["players"].collect_schema().names()
     has_books = "playbooks" in columns  # Horsepower's Playbooks; Heat has none
     pits = laps.has_pit_stops(run)  # Pit Stop or Race Through before a lap (Horsepower)
+    has_laps = bool(laps.lap_numbers(run))  # Downforce has no laps
     legends = "legend" in columns and bool(run["players"].select(pl.col("legend").any()).collect().item())
 
     seats = winrate.by_seat(run)
@@ -145,18 +213,26 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     bots = winrate.by_bot(run)
     race_columns = tallies.race_columns(run)
     tally = tallies.means(run, race_columns) if race_columns else None
-    card_table = card_analysis.card_stats(run, card_ids)
-    if any("studied" in c for c in catalog.get("cards", [])):  # the catalog says which cards to tabulate
+    only = any("studied" in c for c in catalog.get("cards", []))  # the catalog says which cards to tabulate
+    # a deck dealt out at random among the players (Downforce): the win rate of those dealt each card
+    card_table = card_analysis.card_stats(run, card_ids, dealt=card_analysis.dealt_out(run, card_ids))
+    if only:
         card_table = card_table.filter(pl.col("card").is_in(card_ids or []))
-    card_table = card_analysis.informative(card_table, card_analysis.logged_events(run))
+    # the events of the cards tabulated: Downforce's auction sells cars (their Speed-8 cards), not speed cards
+    events = card_analysis.logged_events(run, card_ids if only else None)
+    card_table = card_analysis.informative(card_table, events)
     card_table = card_table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
     lap_table = laps.lap_summary(run, by=("lap", "after") if pits else ("lap",))
     lap_seat = laps.lap_summary(run, by=("lap", "seat"))
     lap_bot = laps.lap_summary(run, by=("lap", "bot"))
     distribution = laps.lap_distribution(run)
     length = laps.game_length(run)
+    if not labels.length_unfinished:  # a Downforce race always ends
+        length = length.drop("unfinished_share")
     lengths = laps.length_distribution(run)
-    card_chart, card_entry = _cards_section(card_table, labels.games.removesuffix("s"))
+    auction_charts, auction_tables, auction_lines = _auction_section(run, labels)
+    money = tallies.money_breakdown(tally) if tally is not None else None
+    card_charts, card_entry = _cards_section(card_table, labels.games.removesuffix("s"))
 
     n_players = int(seats["n_players"][0])
     seat_title = f"Win rate by {labels.seat}" + (f" ({labels.seat_note})" if labels.seat != "seat" else "")
@@ -180,21 +256,36 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         chart_specs.append(
             (
                 "bot_tallies.png",
-                "How each bot races",
-                partial(charts.tallies, per=labels.per),
+                labels.tallies_title,
+                partial(charts.tallies, per=labels.per, title=labels.tallies_title),
                 tally,
                 f"Mean {labels.per}, with 95% intervals (normal, from the spread over {labels.players})"
                 + (": Legends too, whose zeros are part of the picture." if legends else "."),
             )
         )
+    if money is not None:
+        chart_specs.append(
+            (
+                "money_breakdown.png",
+                "Where the money comes from",
+                charts.money_breakdown,
+                money,
+                "Mean $M per player and game: prizes and bets won, less bids paid, make the money that decides "
+                "the winner (the diamond).",
+            )
+        )
+    chart_specs += auction_charts
+    if has_laps:
+        chart_specs.append(
+            (
+                "lap_times.png",
+                "Lap times",
+                partial(charts.lap_time_distributions, xlabel=labels.lap_xlabel),
+                distribution,
+                labels.lap_caption,
+            )
+        )
     chart_specs += [
-        (
-            "lap_times.png",
-            "Lap times",
-            partial(charts.lap_time_distributions, xlabel=labels.lap_xlabel),
-            distribution,
-            labels.lap_caption,
-        ),
         (
             "game_length.png",
             "Game length",
@@ -202,7 +293,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
             lengths,
             labels.length_caption,
         ),
-        card_chart,
+        *card_charts,
     ]
     book_table = None
     if has_books:
@@ -228,18 +319,21 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         _Table("win_rate_by_bot.csv", "Win rate by bot", bots),
     ]
     if tally is not None:
-        table_specs.append(_Table("bot_tallies.csv", "How each bot races", tally, tallies.wide(tally)))
+        table_specs.append(_Table("bot_tallies.csv", labels.tallies_title, tally, tallies.wide(tally)))
+    if money is not None:
+        table_specs.append(_Table("money_by_bot.csv", "Where the money comes from: mean $M per player and game", money))
+    table_specs += auction_tables
     if has_books:
         table_specs.append(
             _Table("win_rate_by_playbook_held.csv", "Win rate by Playbook held", winrate.by_playbook(run))
         )
-    table_specs += [
-        _Table("lap_times.csv", "Lap times by lap and what came before" if pits else "Lap times by lap", lap_table),
-        _Table("lap_times_by_seat.csv", f"Lap times by {labels.seat}", lap_seat),
-        _Table("lap_times_by_bot.csv", "Lap times by bot", lap_bot),
-        _Table("game_length.csv", "Game length", length),
-        card_entry,
-    ]
+    if has_laps:
+        table_specs += [
+            _Table("lap_times.csv", "Lap times by lap and what came before" if pits else "Lap times by lap", lap_table),
+            _Table("lap_times_by_seat.csv", f"Lap times by {labels.seat}", lap_seat),
+            _Table("lap_times_by_bot.csv", "Lap times by bot", lap_bot),
+        ]
+    table_specs += [_Table("game_length.csv", "Game length", length), card_entry]
     if book_table is not None:
         table_specs.append(
             _Table(
@@ -270,7 +364,16 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     shared = Counter(names.values())  # Heat's upgrades share names (Brakes 1 to 4): say which one
     unique = {i: f"{n} ({i})" if shared[n] > 1 else n for i, n in names.items()}
     lines = findings(
-        seats, equality, bots, card_table, book_table, length, unique, set(card_ids or []) or None, labels=labels
+        seats,
+        equality,
+        bots,
+        card_table,
+        book_table,
+        length,
+        unique,
+        set(card_ids or []) or None,
+        labels=labels,
+        extra=auction_lines,
     )
     bots_text = (
         ", ".join(scenario.get("bots") or [])
@@ -294,6 +397,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         version=__version__,
         findings=lines,
         associations="added_drafted" in card_table.columns or "added_bought" in card_table.columns,
+        dealt="added_dealt" in card_table.columns,
         players_word=labels.players,
         games_word=labels.games,
         charts=chart_entries,

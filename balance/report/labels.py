@@ -27,6 +27,8 @@ class Labels:
     length_xlabel: str = "rounds until someone completes the last lap"
     length_caption: str = "Rounds in finished games."
     length_finding: str = "Games last {median} rounds"
+    length_unfinished: bool = True  # whether games can go unfinished (the length finding says how many)
+    tallies_title: str = "How each bot races"  # the per-bot tallies' chart and table
 
 
 HORSEPOWER = Labels(title="Horsepower")
@@ -49,7 +51,20 @@ HEAT = Labels(
     length_caption="Rounds in finished races, until the last car crossed the finish line.",
     length_finding="Races last {median} rounds until the last car is home",
 )
-GAMES = {"horsepower": HORSEPOWER, "heat": HEAT}
+DOWNFORCE = Labels(
+    title="Downforce",
+    seat_first="",
+    seat_note="full ties go to the lower seat",
+    per="per player and game",
+    bot_caption="Each bot's games count once per seat it held. Results between bots measure the bots too: "
+    "a bot's money depends on what the others bid.",
+    length_xlabel="speed cards played in the race (all players together)",
+    length_caption="Speed cards played per race, until every car has finished or no card is left to play.",
+    length_finding="Races last {median} speed cards played",
+    length_unfinished=False,  # a race always ends; stalled cars are a finding of their own
+    tallies_title="How each bot plays",
+)
+GAMES = {"horsepower": HORSEPOWER, "heat": HEAT, "downforce": DOWNFORCE}
 
 
 def labels_for(game: str) -> Labels:
