@@ -42,7 +42,10 @@ def test_shipped_scenarios_cover_2_3_and_4_players_and_heat_2_to_6_cars():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_shipped_scenarios_load_and_find_their_database(path):
     scenario = load_scenario(path)
-    assert scenario.cards_path == ROOT / {"horsepower": "cards.yaml", "heat": "heat.yaml", "downforce": "downforce.yaml"}[scenario.model.game]
+    assert (
+        scenario.cards_path
+        == ROOT / {"horsepower": "cards.yaml", "heat": "heat.yaml", "downforce": "downforce.yaml"}[scenario.model.game]
+    )
     assert len(scenario.model.bots) == scenario.model.players
 
 
