@@ -118,7 +118,37 @@ def test_only_players_without_a_car_bid_when_the_cars_left_equal_them_and_the_la
     lonely = ~before
     g = np.flatnonzero(lonely.any(axis=1))
     assert len(g) > 0
-    assert (st.owner[g, last_car[g]] == lonely[g].argmax(axis=1)).all()
+    who = lonely[g].argmax(axis=1)
+    assert (st.owner[g, last_car[g]] == who).all()
+    # ...at the price of its lowest card for that colour (its hand is still the deal: it won nothing)
+    bids = np.where(st.hand[g, who] > 0, T.cards.bid[:, last_car[g]].T, 10**6)
+    assert (st.price[g, last_car[g]] == bids.min(axis=1)).all()
+
+
+def test_cars_move_top_to_bottom_unless_tricky_and_cunning_owners_steer_their_own_cars():
+    k = next(
+        k for k in np.flatnonzero(~T.cards.is_speed8) if 0 <= T.cards.car[k, 0] < WILD and 0 <= T.cards.car[k, 1] < WILD
+    )
+    first, second = int(T.cards.car[k, 0]), int(T.cards.car[k, 1])
+    walls = [c for c in range(6) if c not in (first, second)][:2]
+    m, st = match(2, games=2)
+    for g in range(2):
+        # `first` sits right behind `second`, boxed in by two walls beside it
+        board(st, g, {first: (2, 1), second: (3, 1), walls[0]: (3, 0), walls[1]: (3, 2)}, owner={second: 0})
+    st.power[:, 0] = [-1, T.powers.index("tricky")]
+    resolve_card(m, st, np.arange(2), np.zeros(2, int), np.full(2, k))
+    assert st.lost[0, first] == T.cards.speed[k, 0] and st.moved[0, first] == 0, "printed order: the first is boxed in"
+    assert st.moved[1, first] > 0, "Tricky: the player's own car (printed second) goes first and frees the way"
+
+    red = next(k for k in np.flatnonzero(~T.cards.is_speed8) if T.cards.car[k, 0] == RED and T.cards.speed[k, 0] >= 3)
+    m, st = match(2, games=2, names=["shark", "robot"])  # the shark steers rivals into jams (jam 1)
+    for g in range(2):
+        board(st, g, {RED: (2, 1), BLUE: (4, 0), GREEN: (4, 1)}, owner={RED: 1})
+    st.power[:, 1] = [-1, T.powers.index("cunning")]
+    resolve_card(m, st, np.arange(2), np.zeros(2, int), np.full(2, red))
+    rows = TRACK.row[st.pos[:, RED]]
+    assert rows[0] == 3, "jammed by the shark"
+    assert rows[1] == 2 + T.cards.speed[red, 0], "Cunning: its owner steers it to open road"
 
 
 def test_a_player_with_several_powers_keeps_one():
