@@ -1,0 +1,502 @@
+"""The Shuffle Grand Prix database: what `shuffle_gp.yaml` may say, checked
+with errors that point at the file and line.
+
+`load_database(path)` is the entry point: YAML → structure (pydantic) →
+effects and specialties (one model per op) → cards, decks and rules against
+each other → a `Database` of plain, frozen values plus warnings for counts
+that differ from the rulebook (../shared/seeds/002_1ef1e3a514a1bc24.txt).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, create_model
+from pydantic_core import PydanticCustomError
+
+from ...errors import Problem, UserError, raise_first
+from ...validation import Strict, validate_model
+from ...yamlio import YamlDoc, load_yaml
+from . import vocabulary as V
+
+# The rulebook's components: counts that differ are warnings, not errors.
+RULEBOOK_DRIVERS = 8
+RULEBOOK_DECK = 12  # ability cards per driver
+RULEBOOK_DISTANCE = 50
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+NonNeg = Annotated[int, Field(ge=0)]
+Pos = Annotated[int, Field(ge=1)]
+Id = Annotated[str, Field(pattern=ID_PATTERN)]
+CardType = Literal[V.CARD_TYPES]  # type: ignore[valid-type]
+Trigger = Literal[V.TRIGGERS]  # type: ignore[valid-type]
+
+# List sections whose items are named by their id in messages (drivers.blaze.cards.blaze_ram.effects.0.op).
+ID_LISTS = ("drivers", "cards")
+
+
+# --- the file's structure ----------------------------------------------------------
+
+
+class Players(Strict):
+    min: Annotated[int, Field(ge=2)]
+    max: Annotated[int, Field(ge=2)]
+
+
+class Rules(Strict):
+    players: Players
+    drivers_each: Pos  # a driver and a co-pilot
+    hand_size: Pos
+    tire_health: Pos
+    equip_slots: NonNeg
+    turn_trackers: NonNeg  # per player
+    distance_per_turn: Pos
+    plays_per_turn: Pos
+    trophies: NonNeg  # in the box
+    trophy_swap: Pos  # trophies spent to swap driver and co-pilot
+    trophy_extra_play: Pos  # trophies spent to play one more ability card
+    spin_out_trophy: Pos  # trophies to each player who caused a spin-out
+    spin_out_discard: NonNeg  # top distance cards a spun-out player discards
+    pit_stop_discard: NonNeg  # top distance cards a pit stop costs
+    max_turns: Pos  # a safety cap on turns in one race, all players together
+
+
+class DistanceModel(Strict):
+    value: Pos
+    count: NonNeg
+    name: str
+
+
+class CardModel(Strict):
+    id: Id
+    name: str
+    type: CardType
+    count: Pos  # copies in the driver's deck
+    turns: NonNeg = 0  # turn symbols: equips, nerfs and traps expire after this many; 0 = until removed
+    trigger: Trigger | None = None  # traps only
+    cancels: str | None = None  # anytime only (checked against vocabulary.CANCELS with a plain message)
+    effects: list[dict[Any, Any]] = []
+    text: str
+
+
+class DriverModel(Strict):
+    id: Id
+    name: str
+    specialty: dict[Any, Any]
+    cards: Annotated[list[Any], Field(min_length=1)]
+
+
+class DatabaseModel(Strict):
+    rules: dict[Any, Any]
+    distance: Annotated[list[Any], Field(min_length=1)]
+    drivers: Annotated[list[Any], Field(min_length=1)]
+
+
+def _nonzero(value: int) -> int:
+    if value == 0:
+        raise PydanticCustomError("nonzero", "must not be 0 (a signed amount: + helps the car, - hurts it)", {})
+    return value
+
+
+_AMOUNT_TYPES = {"count": Pos, "signed": Annotated[int, AfterValidator(_nonzero)]}
+
+
+def _op_model(op: V.OpSpec, specialty: bool) -> type[Strict]:
+    """One model per op: its amount as the op says; `target` is checked by hand
+    (a message per way it can be wrong), a specialty adds its name, condition, text."""
+    fields: dict[str, Any] = {"name": (str, ...), "when": (str, ...)} if specialty else {}
+    fields |= {"op": (Literal[op.name], ...), "target": (str | None, None)}
+    if op.amount != "none":
+        fields["amount"] = (_AMOUNT_TYPES[op.amount], ... if op.default is None else op.default)
+    if specialty:
+        fields["text"] = (str, ...)
+    suffix = "Specialty" if specialty else "Effect"
+    return create_model(f"{op.name.title().replace('_', '')}{suffix}", __base__=Strict, **fields)
+
+
+EFFECT_MODELS = {name: _op_model(op, False) for name, op in V.OPS.items()}
+SPECIALTY_MODELS = {name: _op_model(op, True) for name, op in V.OPS.items()}
+
+
+# --- the validated database ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effect:
+    op: str  # one of vocabulary.OPS
+    target: str | None  # one of vocabulary.TARGETS; None for ops that take none
+    amount: int  # 0 for ops without an amount
+
+
+@dataclass(frozen=True)
+class Specialty:
+    name: str
+    when: str  # one of vocabulary.CONDITIONS
+    effect: Effect
+    text: str
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    driver: str  # the id of the driver whose deck holds it
+    type: str  # one of vocabulary.CARD_TYPES
+    count: int  # copies in the driver's deck
+    turns: int  # turn symbols; 0 = until removed (and for cards that never stay out)
+    trigger: str | None  # traps: one of vocabulary.TRIGGERS
+    cancels: str | None  # anytime cards: one of vocabulary.CANCELS, or None
+    effects: tuple[Effect, ...]  # resolved top to bottom
+    text: str
+
+
+@dataclass(frozen=True)
+class Driver:
+    id: str
+    name: str
+    specialty: Specialty
+    cards: tuple[Card, ...]
+
+    @property
+    def deck_size(self) -> int:
+        return sum(c.count for c in self.cards)
+
+
+@dataclass(frozen=True)
+class DistanceCard:
+    value: int
+    count: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Database:
+    source: str
+    rules: Rules
+    distance: tuple[DistanceCard, ...]
+    drivers: tuple[Driver, ...]
+    warnings: tuple[Problem, ...] = field(default=())
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every driver's cards, driver by driver in file order."""
+        return tuple(c for d in self.drivers for c in d.cards)
+
+    def card(self, card_id: str) -> Card:
+        return next(c for c in self.cards if c.id == card_id)
+
+    def driver(self, driver_id: str) -> Driver:
+        return next(d for d in self.drivers if d.id == driver_id)
+
+    def counts(self) -> dict[str, int]:
+        """Headline counts: drivers, ability cards (copies), distance cards."""
+        return {
+            "drivers": len(self.drivers),
+            "ability cards": sum(d.deck_size for d in self.drivers),
+            "distance cards": sum(c.count for c in self.distance),
+        }
+
+
+def load_database(path: str | Path) -> Database:
+    """Load and check a Shuffle Grand Prix database; raises UserError on the first mistake."""
+    return validate_database(load_yaml(path))
+
+
+def validate_database(doc: YamlDoc) -> Database:
+    label = _labeller(doc.data)
+    if not isinstance(doc.data, dict):
+        found = "an empty file" if doc.data is None else "no mapping"
+        raise UserError(
+            doc.problem(
+                (), f"{found}; a Shuffle Grand Prix database has the top-level keys rules, distance, drivers", "file"
+            )
+        )
+    top, problems = validate_model(DatabaseModel, doc.data, doc, label=label)
+    raise_first(problems)
+    rules, problems = validate_model(Rules, top.rules, doc, ("rules",), label)
+    distance, more = _items(("distance",), DistanceModel, top.distance, doc, label)
+    problems += more
+    drivers, more = _drivers(top.drivers, doc, label)
+    problems += more
+    raise_first(problems)
+    problems += _rules_checks(rules, len(top.drivers), doc)
+    problems += _distance_checks(distance, doc)
+    problems += _driver_checks(drivers, doc, label)
+    raise_first(problems)
+    db = Database(
+        source=doc.source,
+        rules=rules,
+        distance=tuple(DistanceCard(d.value, d.count, d.name) for _, d in distance),
+        drivers=tuple(_driver(model, specialty, cards) for _, model, specialty, cards in drivers),
+    )
+    return replace(db, warnings=tuple(_warnings(db, doc, label)))
+
+
+def _labeller(data: Any):
+    """Show list items of drivers and their cards by id: drivers.blaze.cards.blaze_ram.effects.0.op."""
+
+    def label(path: tuple[Any, ...]) -> str:
+        parts: list[str] = []
+        node = data
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                node = None
+            item_id = node.get("id") if isinstance(node, dict) else None
+            named = isinstance(key, int) and parts and parts[-1] in ID_LISTS
+            if named and isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
+                parts.append(item_id)
+            else:
+                parts.append(str(key))
+        return ".".join(parts) or "(top)"
+
+    return label
+
+
+def _items(where, model, raws: list[Any], doc: YamlDoc, label) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """Validate each item of a list at `where`: (index, model) pairs and the problems."""
+    out, problems = [], []
+    for i, raw in enumerate(raws):
+        item, item_problems = validate_model(model, raw, doc, (*where, i), label)
+        problems += item_problems
+        if item is not None:
+            out.append((i, item))
+    return out, problems
+
+
+# --- drivers, specialties, cards, effects ---------------------------------------------
+
+
+def _drivers(raws: list[Any], doc: YamlDoc, label):
+    """(index, model, Specialty, [(index, CardModel, effects)]) per driver, and the problems."""
+    models, problems = _items(("drivers",), DriverModel, raws, doc, label)
+    out = []
+    for i, model in models:
+        where = ("drivers", i)
+        specialty, more = _specialty(model.specialty, (*where, "specialty"), doc, label)
+        problems += more
+        cards, more = _cards(model, where, doc, label)
+        problems += more
+        if specialty is not None:
+            out.append((i, model, specialty, cards))
+    return out, problems
+
+
+def _cards(model: DriverModel, where, doc: YamlDoc, label):
+    """(index, CardModel, effects) per card of one driver, and the problems."""
+    items, problems = _items((*where, "cards"), CardModel, model.cards, doc, label)
+    cards = []
+    for j, card in items:
+        effects, more = _effects(card, (*where, "cards", j), doc, label)
+        problems += more
+        cards.append((j, card, effects))
+    return cards, problems
+
+
+def _driver(model: DriverModel, specialty: Specialty, cards) -> Driver:
+    built = tuple(
+        Card(c.id, c.name, model.id, c.type, c.count, c.turns, c.trigger, c.cancels, effects, c.text)
+        for _, c, effects in cards
+    )
+    return Driver(model.id, model.name, specialty, built)
+
+
+def _effects(card: CardModel, where, doc: YamlDoc, label) -> tuple[tuple[Effect, ...], list[Problem]]:
+    effects, problems = [], []
+    for k, raw in enumerate(card.effects):
+        effect, more = _effect(raw, (*where, "effects", k), EFFECT_MODELS, card.type, None, doc, label)
+        problems += more
+        if effect is not None:
+            effects.append(effect[0])
+    return tuple(effects), problems
+
+
+def _specialty(raw: dict[Any, Any], where, doc: YamlDoc, label) -> tuple[Specialty | None, list[Problem]]:
+    when = raw.get("when")
+    if isinstance(when, str) and when not in V.CONDITIONS:
+        path = (*where, "when")
+        known = ", ".join(V.CONDITIONS)
+        return None, [doc.problem(path, f"{when!r} is not a known condition (known: {known})", label(path))]
+    built, problems = _effect(raw, where, SPECIALTY_MODELS, None, when, doc, label)
+    if built is None:
+        return None, problems
+    effect, model = built
+    message = _condition_problem(V.OPS[effect.op], model.when)
+    if message:
+        path = (*where, "when")
+        return None, [doc.problem(path, message, label(path))]
+    return Specialty(model.name, model.when, effect, model.text), []
+
+
+def _condition_problem(spec: V.OpSpec, when: str) -> str | None:
+    if spec.kind == "lasting" and when != "always":
+        return f"op {spec.name!r} lasts: a specialty with it holds while its driver drives (when: always)"
+    if spec.kind == "instant" and when == "always":
+        events = ", ".join(c for c in V.CONDITIONS if c != "always")
+        return f"op {spec.name!r} happens once: give the event it follows ({events}), not always"
+    return None
+
+
+def _effect(raw: dict[Any, Any], path, models, card_type: str | None, when: str | None, doc: YamlDoc, label):
+    """((Effect, model) or None, problems) for one effect of a card (card_type) or a specialty (when)."""
+    op_name = raw.get("op")
+    if op_name is None:
+        return None, [doc.problem(path, "required field missing", label((*path, "op")))]
+    if op_name not in V.OPS:
+        known = ", ".join(V.OPS)
+        return None, [doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))]
+    model, problems = validate_model(models[op_name], raw, doc, path, label)
+    if model is None:
+        return None, problems
+    spec = V.OPS[op_name]
+    found = _placement_problem(spec, card_type) if card_type else None
+    if found is None:
+        triggerer_ok = card_type == "trap" or when in V.TRIGGERER_CONDITIONS
+        found = _target_problem(spec, model.target, triggerer_ok)
+    if found is not None:
+        name, message = found
+        return None, [doc.problem((*path, name), message, label((*path, name)))]
+    return (Effect(op_name, model.target, getattr(model, "amount", 0)), model), []
+
+
+def _placement_problem(spec: V.OpSpec, card_type: str) -> tuple[str, str] | None:
+    """An op on a card type that cannot carry it: instant ops resolve once, lasting ones sit on a car."""
+    if card_type in spec.types:
+        return None
+    what = "happens once, when its card resolves" if spec.kind == "instant" else "lasts while its card sits on a car"
+    return "op", f"op {spec.name!r} {what}: it goes on {_or(spec.types)} cards, not on {_a(card_type)} card"
+
+
+def _target_problem(spec: V.OpSpec, target: str | None, triggerer_ok: bool) -> tuple[str, str] | None:
+    if not spec.targets:
+        if target is None:
+            return None
+        on = "you" if spec.kind == "instant" else "the car its card sits on"
+        return "target", f"op {spec.name!r} takes no target: it acts on {on}"
+    if target is None:
+        return "target", "required field missing"
+    if target not in V.TARGETS:
+        return "target", f"{target!r} is not a known target (known: {', '.join(V.TARGETS)})"
+    if target not in spec.targets:
+        return "target", f"op {spec.name!r} cannot target {target!r} (its targets: {', '.join(spec.targets)})"
+    if target == "triggerer" and not triggerer_ok:
+        conditions = " or ".join(V.TRIGGERER_CONDITIONS)
+        return "target", f"only a trap, or a specialty when {conditions}, has a triggerer"
+    return None
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _or(words: tuple[str, ...]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+# --- cross-references and sanity checks ----------------------------------------------
+
+
+def _rules_checks(rules: Rules, n_drivers: int, doc: YamlDoc) -> list[Problem]:
+    problems = []
+    players = rules.players
+    if players.min > players.max:
+        problems.append(doc.problem(("rules", "players", "min"), f"{players.min} is more than max ({players.max})"))
+    need = players.max * rules.drivers_each
+    if need > n_drivers:
+        message = f"{players.max} players need {need} drivers ({rules.drivers_each} each); the file has {n_drivers}"
+        problems.append(doc.problem(("rules", "players", "max"), message))
+    for name in ("trophy_swap", "trophy_extra_play"):
+        cost = getattr(rules, name)
+        if cost > rules.trophies:
+            message = f"costs {cost} trophies, more than the {rules.trophies} in the box"
+            problems.append(doc.problem(("rules", name), message))
+    return problems
+
+
+def _distance_checks(distance: list[tuple[int, DistanceModel]], doc: YamlDoc) -> list[Problem]:
+    problems, first_seen = [], {}
+    for k, card in distance:
+        if card.value in first_seen:
+            message = f"value {card.value} is listed twice (first at line {first_seen[card.value]})"
+            problems.append(doc.problem(("distance", k, "value"), message))
+        else:
+            first_seen[card.value] = doc.line_of(("distance", k, "value"))
+    return problems
+
+
+def _driver_checks(drivers, doc: YamlDoc, label) -> list[Problem]:
+    problems = _duplicate_ids([(("drivers", i), model.id) for i, model, _, _ in drivers], doc, label)
+    card_ids = [(("drivers", i, "cards", j), c.id) for i, _, _, cards in drivers for j, c, _ in cards]
+    problems += _duplicate_ids(card_ids, doc, label)
+    for i, _, _, cards in drivers:
+        for j, card, _ in cards:
+            for name, message in _card_shape(card):
+                path = ("drivers", i, "cards", j, name)
+                problems.append(doc.problem(path, message, label(path)))
+        problems += _deck_types(i, [c for _, c, _ in cards], doc, label)
+    return problems
+
+
+def _card_shape(card: CardModel) -> list[tuple[str, str]]:
+    """(field, message) for each way the card does not fit its type."""
+    out = []
+    if card.type == "trap" and card.trigger is None:
+        out.append(("trigger", f"a trap needs a trigger: what sets it off (known: {', '.join(V.TRIGGERS)})"))
+    if card.type != "trap" and card.trigger is not None:
+        out.append(("trigger", f"only traps have a trigger; this is {_a(card.type)} card"))
+    if card.cancels is not None and card.type != "anytime":
+        out.append(("cancels", f"only anytime cards cancel; this is {_a(card.type)} card"))
+    elif card.cancels is not None and card.cancels not in V.CANCELS:
+        out.append(("cancels", f"{card.cancels!r} is not a known cancel kind (known: {', '.join(V.CANCELS)})"))
+    if card.turns and card.type in ("action", "anytime"):
+        message = f"{_a(card.type)} card resolves at once: turns must be 0 (only equip, nerf and trap cards expire)"
+        out.append(("turns", message))
+    if not card.effects and card.cancels is None:
+        out.append(("effects", "an anytime card needs effects or cancels" if card.type == "anytime" else "no effects"))
+    return out
+
+
+def _deck_types(i: int, cards: list[CardModel], doc: YamlDoc, label) -> list[Problem]:
+    """Every deck holds each of the five types: the driver card counts each (rulebook, Drivers)."""
+    present = {c.type for c in cards}
+    missing = tuple(t for t in V.CARD_TYPES if t not in present)
+    if not missing:
+        return []
+    path = ("drivers", i, "cards")
+    message = f"the deck has no {_or(missing)} card; every deck holds all five types ({', '.join(V.CARD_TYPES)})"
+    return [doc.problem(path, message, label(path))]
+
+
+def _duplicate_ids(ids: list[tuple[tuple[Any, ...], str]], doc: YamlDoc, label) -> list[Problem]:
+    """ids: (path to the item, id); one problem per id seen before."""
+    problems, first_seen = [], {}
+    for where, item_id in ids:
+        path = (*where, "id")
+        if item_id in first_seen:
+            message = f"duplicate id {item_id!r} (first defined at line {first_seen[item_id]})"
+            problems.append(doc.problem(path, message, label(path)))
+        else:
+            first_seen[item_id] = doc.line_of(path)
+    return problems
+
+
+def _warnings(db: Database, doc: YamlDoc, label) -> list[Problem]:
+    warnings = []
+    if len(db.drivers) != RULEBOOK_DRIVERS:
+        message = f"{len(db.drivers)} drivers (the rulebook has {RULEBOOK_DRIVERS})"
+        warnings.append(doc.problem(("drivers",), message, "count of drivers"))
+    for i, driver in enumerate(db.drivers):
+        if driver.deck_size != RULEBOOK_DECK:
+            path = ("drivers", i, "cards")
+            message = f"{driver.deck_size} ability cards (the rulebook has {RULEBOOK_DECK} per driver)"
+            warnings.append(doc.problem(path, message, label(path)))
+    total = db.counts()["distance cards"]
+    if total != RULEBOOK_DISTANCE:
+        message = f"{total} distance cards (the rulebook has {RULEBOOK_DISTANCE})"
+        warnings.append(doc.problem(("distance",), message, "count of distance cards"))
+    return warnings
