@@ -254,3 +254,24 @@ def test_more_games_extend_a_run_to_the_same_tables_as_one_run(scenario, tmp_pat
     assert result.ran_chunks == [2, 3]
     run(scenario, RunOptions(out=tmp_path / "direct", jobs=1, games=32))
     assert_same(tables(tmp_path / "grown"), tables(tmp_path / "direct"))
+
+
+@pytest.mark.parametrize(
+    "game,body",
+    [
+        (
+            "heat",
+            "players: 4\nbots: [balanced, aggressive, cautious, legend]\noverrides:\n  rules.garage_module: true\n",
+        ),
+        ("downforce", "players: 4\nbots: [balanced, shark, miser, random]\n"),
+    ],
+)
+def test_the_other_games_give_the_same_tables_whatever_the_jobs(game, body, tmp_path):
+    path = tmp_path / f"{game}.yaml"
+    path.write_text(
+        f"name: tiny-{game}\ngame: {game}\ncards: {ROOT / f'{game}.yaml'}\n{body}games: 40\nseed: 3\nchunk_size: 16\n"
+    )
+    run(path, RunOptions(out=tmp_path / "one", jobs=1))
+    run(path, RunOptions(out=tmp_path / "many", jobs=2))
+    assert_same(tables(tmp_path / "one"), tables(tmp_path / "many"))
+    assert load_run(tmp_path / "one")["games"].collect().height == 40
