@@ -237,3 +237,8 @@ def test_counts_differing_from_the_rulebook_are_warnings(broken, cards_text):
     db = load_database(path)
     assert db.counts()["parts"] == 78
     assert [str(w) for w in db.warnings] == [f"{path}:{cards_line}: count of parts: 78 parts (the rulebook has 77)"]
+
+
+def test_too_many_copies_of_a_card(broken):
+    path, line = broken("    type: debris\n    count: 18\n", "    type: debris\n    count: 180\n")
+    assert error_of(path) == f"{path}:{line + 1}: cards.debris.count: must be at most 100, got 180"

@@ -1,7 +1,8 @@
 """The state of a batch of Horsepower games: every array has a leading games
 axis G. P players, K card kinds, B Playbooks, S Showroom slots, L spaces per lap.
 
-Piles are count matrices (see balance/games/chance.py: a shuffled pile is a bag). Seat 0
+Piles are count matrices (see balance/games/chance.py: a shuffled pile is a bag)
+in 8 bits: a card has at most schema.MAX_COPIES copies. Seat 0
 always plays first: the random starting player of rulebook 2.6 is the random
 assignment of bots to seats, made by whoever sets up the batch.
 """
@@ -16,16 +17,16 @@ import numpy as np
 @dataclass
 class State:
     # --- cards (every copy is in exactly one of these) ---
-    deck: np.ndarray  # (G, P, K) int16: face-down draw pile
-    hand: np.ndarray  # (G, P, K) int16
-    play: np.ndarray  # (G, P, K) int16: played this turn (only the active seat's is non-zero)
-    lingering: np.ndarray  # (G, P, K) int16: (E) cards from an earlier turn, in play until the owner's next turn
-    garage: np.ndarray  # (G, P, K) int16: discard pile
-    parts: np.ndarray  # (G, K) int16: the Parts Deck
+    deck: np.ndarray  # (G, P, K) int8: face-down draw pile
+    hand: np.ndarray  # (G, P, K) int8
+    play: np.ndarray  # (G, P, K) int8: played this turn (only the active seat's is non-zero)
+    lingering: np.ndarray  # (G, P, K) int8: (E) cards from an earlier turn, in play until the owner's next turn
+    garage: np.ndarray  # (G, P, K) int8: discard pile
+    parts: np.ndarray  # (G, K) int8: the Parts Deck
     showroom: np.ndarray  # (G, S) int16: card in each slot, -1 empty
-    showroom_discard: np.ndarray  # (G, K) int16
-    scrapyard: np.ndarray  # (G, K) int16: out of the game
-    supply: np.ndarray  # (G, K) int16: Debris supply and starters nobody uses
+    showroom_discard: np.ndarray  # (G, K) int8
+    scrapyard: np.ndarray  # (G, K) int8: out of the game
+    supply: np.ndarray  # (G, K) int8: Debris supply and starters nobody uses
     # --- Playbooks ---
     playbook_deck: np.ndarray  # (G, B) int8
     playbooks: np.ndarray  # (G, P, B) int8: active Playbooks
@@ -77,16 +78,16 @@ def flat(a: np.ndarray) -> np.ndarray:
 def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> State:
     i16, i8 = np.int16, np.int8
     return State(
-        deck=np.zeros((G, P, K), i16),
-        hand=np.zeros((G, P, K), i16),
-        play=np.zeros((G, P, K), i16),
-        lingering=np.zeros((G, P, K), i16),
-        garage=np.zeros((G, P, K), i16),
-        parts=np.zeros((G, K), i16),
+        deck=np.zeros((G, P, K), i8),
+        hand=np.zeros((G, P, K), i8),
+        play=np.zeros((G, P, K), i8),
+        lingering=np.zeros((G, P, K), i8),
+        garage=np.zeros((G, P, K), i8),
+        parts=np.zeros((G, K), i8),
         showroom=np.full((G, S), -1, i16),
-        showroom_discard=np.zeros((G, K), i16),
-        scrapyard=np.zeros((G, K), i16),
-        supply=np.zeros((G, K), i16),
+        showroom_discard=np.zeros((G, K), i8),
+        scrapyard=np.zeros((G, K), i8),
+        supply=np.zeros((G, K), i8),
         playbook_deck=np.zeros((G, B), i8),
         playbooks=np.zeros((G, P, B), i8),
         coins=np.zeros((G, P), i16),
