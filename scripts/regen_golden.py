@@ -20,6 +20,7 @@ CASES = {
     "heat-seed1-race0": ("heat-scenario.yaml", 1, 0),
     "heat-garage-seed2-race3": ("heat-garage-scenario.yaml", 2, 3),
     "downforce-seed1-game0": ("downforce-scenario.yaml", 1, 0),
+    "shuffle-gp-seed1-game0": ("shuffle-gp-scenario.yaml", 1, 0),
 }
 
 

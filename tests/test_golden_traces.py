@@ -41,3 +41,17 @@ def test_golden_downforce_trace_tells_a_whole_game():
     text = (regen.GOLDEN / "downforce-seed1-game0.txt").read_text()
     for phrase in ("auction 1:", "buys it for $", "powers kept", "plays", "betting line 1", "place 1", "= prizes"):
         assert phrase in text, phrase
+
+
+def test_golden_shuffle_gp_trace_tells_a_whole_game():
+    text = (regen.GOLDEN / "shuffle-gp-seed1-game0.txt").read_text()
+    for phrase in (
+        "pick 1:",
+        "goes first",
+        "draws a distance card",
+        "plays",
+        "damage",
+        "SPINS OUT",
+        "distance deck is empty",
+    ):
+        assert phrase in text, phrase

@@ -37,6 +37,7 @@ def test_shipped_scenarios_cover_2_3_and_4_players_and_heat_2_to_6_cars():
     assert sorted(by_game["horsepower"]) == [2, 3, 4]
     assert sorted(by_game["heat"]) == [2, 3, 4, 5, 6]
     assert sorted(by_game["downforce"]) == [4, 6]
+    assert sorted(by_game["shuffle_gp"]) == [2, 4]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
@@ -44,7 +45,13 @@ def test_shipped_scenarios_load_and_find_their_database(path):
     scenario = load_scenario(path)
     assert (
         scenario.cards_path
-        == ROOT / {"horsepower": "cards.yaml", "heat": "heat.yaml", "downforce": "downforce.yaml"}[scenario.model.game]
+        == ROOT
+        / {
+            "horsepower": "cards.yaml",
+            "heat": "heat.yaml",
+            "downforce": "downforce.yaml",
+            "shuffle_gp": "shuffle_gp.yaml",
+        }[scenario.model.game]
     )
     assert len(scenario.model.bots) == scenario.model.players
 
@@ -80,7 +87,7 @@ def test_bot_profiles_override_fields(tmp_path):
         (
             BASE.replace("game: horsepower", "game: monopoly"),
             2,
-            "game: unknown game 'monopoly' (known: horsepower, heat, downforce)",
+            "game: unknown game 'monopoly' (known: horsepower, heat, downforce, shuffle_gp)",
         ),
         (BASE + "bot_profiles: {racer: {pit_stop: sometimes}}\n", 8, "bot_profiles.racer.pit_stop: 'sometimes' is not"),
         (BASE.replace(str(ROOT / "cards.yaml"), "nowhere.yaml"), 7, "cards: no such file"),

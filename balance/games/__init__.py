@@ -8,8 +8,9 @@ from .base import Game
 from .downforce import GAME as DOWNFORCE
 from .heat import GAME as HEAT
 from .horsepower import GAME as HORSEPOWER
+from .shuffle_gp import GAME as SHUFFLE_GP
 
-GAMES: dict[str, Game] = {game.name: game for game in (HORSEPOWER, HEAT, DOWNFORCE)}
+GAMES: dict[str, Game] = {game.name: game for game in (HORSEPOWER, HEAT, DOWNFORCE, SHUFFLE_GP)}
 
 
 def get_game(name: str, source: str = "game", line: int | None = None) -> Game:

@@ -64,7 +64,17 @@ DOWNFORCE = Labels(
     length_unfinished=False,  # a race always ends; stalled cars are a finding of their own
     tallies_title="How each bot plays",
 )
-GAMES = {"horsepower": HORSEPOWER, "heat": HEAT, "downforce": DOWNFORCE}
+SHUFFLE_GP = Labels(
+    title="Shuffle Grand Prix",
+    seat_first="",
+    seat_note="the first player is drawn by distance card",
+    per="per player and game",
+    length_xlabel="turns until the distance deck is empty (all players together)",
+    length_caption="Turns per game, until the last distance card is drawn.",
+    length_finding="Games last {median} turns",
+    tallies_title="How each bot plays",
+)
+GAMES = {"horsepower": HORSEPOWER, "heat": HEAT, "downforce": DOWNFORCE, "shuffle_gp": SHUFFLE_GP}
 
 
 def labels_for(game: str) -> Labels:

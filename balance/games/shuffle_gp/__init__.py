@@ -1,7 +1,31 @@
 """Shuffle Grand Prix, the card racer of drivers, co-pilots and tire health
 (rulebook: ../shared/seeds/002_1ef1e3a514a1bc24.txt).
 
-So far only the data layer: shuffle_gp.yaml is checked by `schema` and
-compiled by `compile`. No engine races it yet, so the game is not in the
-registry (balance/games/__init__.py); docs/shuffle_gp.md explains the file.
+shuffle_gp.yaml is checked by `schema`, compiled by `compile`;
+`engine.simulate` plays a batch (setup, turn, effects, moves); `chunk` and
+`log` make a run's tables; `trace` tells one game; `invariants` is the rules
+checker. docs/shuffle_gp.md explains the file; `GAME` is not in the registry
+(balance/games/__init__.py) yet.
 """
+
+from __future__ import annotations
+
+from ..base import Game
+from .chunk import catalog, chunk_tables_for, prepare
+from .compile import compile_database, summarize
+from .schema import load_database
+from .trace import trace_game
+
+GAME = Game(
+    name="shuffle_gp",
+    title="Shuffle Grand Prix",
+    load_database=load_database,
+    compile=compile_database,
+    summary=summarize,
+    trace=trace_game,
+    prepare=prepare,
+    play_chunk=chunk_tables_for,
+    catalog=catalog,
+    database_file="shuffle_gp.yaml",
+    strength=False,  # no bonus-card experiment
+)

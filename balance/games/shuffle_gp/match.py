@@ -1,0 +1,75 @@
+"""What every step of a Shuffle Grand Prix game reads besides the state: the
+compiled tables, the bots, the random generator, the recorder, the event log,
+and lookup columns derived once per batch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..events import Events
+from ..recorder import Recorder
+from . import vocabulary as V
+from .bots import BotTable, heal_amount, self_damage
+from .compile import Tables
+
+OP = {name: i for i, name in enumerate(V.OPS)}
+TYPE = {name: i for i, name in enumerate(V.CARD_TYPES)}
+TARGET = {name: i for i, name in enumerate(V.TARGETS)}
+TRIGGER = {name: i for i, name in enumerate(V.TRIGGERS)}
+WHEN = {name: i for i, name in enumerate(V.CONDITIONS)}
+LASTING: tuple[str, ...] = tuple(name for name, spec in V.OPS.items() if spec.kind == "lasting")
+LOP = {name: i for i, name in enumerate(LASTING)}
+# Ops that hurt the players they target: a target of one may answer with an anytime cancel.
+HARMFUL: tuple[str, ...] = (
+    "damage",
+    "steal_card",
+    "discard_distance",
+    "skip_turn",
+    "remove_equip",
+    "swap_top_distance",
+)
+REPLACE = V.CANCELS.index("replace")
+
+
+@dataclass
+class Match:
+    tables: Tables
+    bots: BotTable
+    rng: np.random.Generator
+    rec: Recorder
+    events: Events | None = None
+    values: np.ndarray = field(init=False)  # (V,) int32: distance points of each kind
+    lasting: np.ndarray = field(init=False)  # (K, L) int16: each card's lasting amounts (no_ability_play: 1)
+    always: np.ndarray = field(init=False)  # (D, L) int16: each driver's `always` specialty, as lasting amounts
+    timed: np.ndarray = field(init=False)  # (K,) bool: has a turn symbol (uses a turn tracker)
+    on_turn: np.ndarray = field(init=False)  # (K,) bool: may be played as the turn's play (not a bare cancel)
+    harmful: np.ndarray = field(init=False)  # (K, M) bool: the effect slot may hurt the players it targets
+    heals: np.ndarray = field(init=False)  # (K,) int16
+    hurts_self: np.ndarray = field(init=False)  # (K,) int16
+
+    def __post_init__(self) -> None:
+        c, d = self.tables.cards, self.tables.drivers
+        K = len(c.ids)
+        self.values = self.tables.distance.value.astype(np.int32)
+        self.lasting = np.zeros((K, len(LASTING)), np.int16)
+        for i, name in enumerate(LASTING):
+            amount = np.where(name == "no_ability_play", 1, c.amount)
+            self.lasting[:, i] = np.where(c.op == OP[name], amount, 0).sum(axis=1)
+        self.always = np.zeros((len(d.ids), len(LASTING)), np.int16)
+        for i, name in enumerate(LASTING):
+            hit = (d.when == WHEN["always"]) & (d.op == OP[name])
+            self.always[:, i] = np.where(hit, np.where(name == "no_ability_play", 1, d.amount), 0)
+        self.timed = c.turns > 0
+        self.on_turn = ~((c.type == TYPE["anytime"]) & (c.n_effects == 0))
+        self.harmful = np.isin(c.op, [OP[n] for n in HARMFUL]) & (c.target != TARGET["self"])
+        self.heals = heal_amount(self.tables)
+        self.hurts_self = self_damage(self.tables)
+
+    def say(self, g: np.ndarray, text) -> None:
+        if self.rec.on:
+            self.rec.say(g, text)
+
+    def card_name(self, k: int) -> str:
+        return self.tables.cards.names[int(k)]

@@ -1,0 +1,103 @@
+"""Moving cards: distance cards onto and off stacks, ability cards between
+draw pile, hand and discard, and the lasting modifiers a car carries.
+Sub-batch convention: `g` (n,) distinct games, `p` (n,) the player acting in each."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chance
+from .match import LOP, Match
+from .state import State
+
+
+def modifier(m: Match, st: State, g: np.ndarray, p: np.ndarray, name: str) -> np.ndarray:
+    """(n,) int32: a lasting op's total on player p's car: its equips, the
+    nerfs on it, and its driver's `always` specialty."""
+    i = LOP[name]
+    eq = st.equip[g, p]
+    ne = st.nerf[g, p]
+    total = np.where(eq >= 0, m.lasting[np.maximum(eq, 0), i], 0).sum(axis=1, dtype=np.int32)
+    total += np.where(ne >= 0, m.lasting[np.maximum(ne, 0), i], 0).sum(axis=1, dtype=np.int32)
+    return total + m.always[st.driver[g, p], i]
+
+
+def draw_distance_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """One distance card onto each player's stack, from the deck, or from the
+    bottom pile once the deck is empty; it scores its value plus the car's
+    distance_bonus (never below 0). Returns (n,) bool: a card was drawn."""
+    deck, bottom = st.deck[g], st.bottom[g]
+    from_deck = deck.sum(axis=1) > 0
+    pile = np.where(from_deck[:, None], deck, bottom)
+    kind = chance.draw_one(m.rng, pile, np.ones(len(g), bool))
+    st.deck[g] = np.where(from_deck[:, None], pile, deck)
+    st.bottom[g] = np.where(from_deck[:, None], bottom, pile)
+    got = kind >= 0
+    g, p, kind = g[got], p[got], kind[got]
+    h = st.height[g, p]
+    st.stack[g, p, h] = kind
+    st.height[g, p] = h + 1
+    value = m.values[kind]
+    bonus = np.maximum(modifier(m, st, g, p, "distance_bonus"), -value)
+    st.bonus[g, p] += bonus.astype(np.int16)
+    st.distance_drawn[g, p] += 1
+    m.say(g, lambda j: f"    seat {p[j]} draws a distance card: {value[j]}" + (f" ({bonus[j]:+d})" if bonus[j] else ""))
+    return got
+
+
+def discard_top(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: int | np.ndarray, why: str) -> None:
+    """Player p's top n distance cards go face down under the distance deck (FAQ)."""
+    n = np.broadcast_to(np.asarray(n), g.shape)
+    for i in range(int(n.max(initial=0))):
+        rows = (i < n) & (st.height[g, p] > 0)
+        gg, pp = g[rows], p[rows]
+        h = st.height[gg, pp] - 1
+        kind = st.stack[gg, pp, h].astype(np.int64)
+        st.stack[gg, pp, h] = -1
+        st.height[gg, pp] = h
+        st.bottom[gg, kind] += 1
+        st.distance_lost[gg, pp] += m.values[kind].astype(np.int16)
+        m.say(gg, lambda j: f"    seat {pp[j]} loses its top distance card ({m.values[kind[j]]}) under the deck: {why}")
+
+
+def refill(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> None:
+    """Draw up to the hand size (the discard reshuffled in when the draw pile runs out)."""
+    short = m.tables.rules.hand_size - st.hand[g, p].sum(axis=1)
+    draw_cards(m, st, g, p, np.maximum(short, 0))
+
+
+def draw_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> None:
+    n = np.broadcast_to(np.asarray(n), g.shape)
+    rows = n > 0
+    if not rows.any():
+        return
+    g, p, n = g[rows], p[rows], n[rows]
+    deck, disc = st.draw[g, p], st.discard[g, p]
+    drawn = chance.draw_reshuffling(m.rng, deck, disc, n)
+    st.draw[g, p], st.discard[g, p] = deck, disc
+    st.hand[g, p] += drawn
+
+
+def keep_value(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """(n, K) float32: what each card is worth to keep, to player p's bot (with its noise)."""
+    q = st.bots[g, p]
+    value = m.bots.card_value[q] + m.bots.defence[q][:, None] * np.minimum(
+        m.heals[None, :], m.tables.rules.tire_health - st.tire[g, p][:, None]
+    )
+    u = chance.uniform(m.rng, value.shape)
+    noise = m.bots.noise[q][:, None]
+    return (1 - noise) * value + noise * u * 4
+
+
+def discard_down(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> None:
+    """Discard the least valued cards until the hand is down to the hand size."""
+    size = m.tables.rules.hand_size
+    for _ in range(8):
+        over = st.hand[g, p].sum(axis=1) > size
+        if not over.any():
+            return
+        gg, pp = g[over], p[over]
+        value = np.where(st.hand[gg, pp] > 0, keep_value(m, st, gg, pp), np.inf)
+        k = value.argmin(axis=1)
+        st.hand[gg, pp, k] -= 1
+        st.discard[gg, pp, k] += 1

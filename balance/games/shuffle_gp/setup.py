@@ -1,0 +1,86 @@
+"""A new batch of games (rulebook "Setup"): one distance card each decides
+who goes first (the highest; ours: ties go to the earliest seat among the
+tied, then the cards go back and the deck is reshuffled), the driver draft,
+each player's two ability decks shuffled together, a hand of three, tire
+health 4."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chance
+from .match import Match
+from .moves import refill
+from .state import State, empty_state
+
+
+def draft_order(players: int, first: int) -> list[int]:
+    """Seats in pick order: clockwise from the first player for the first
+    picks, the last player's second pick at once, then counter-clockwise."""
+    once = [(first + i) % players for i in range(players)]
+    return once + once[::-1]
+
+
+def setup(m: Match, seats: np.ndarray) -> State:
+    """`seats` (G, P): the bot profile in each seat, clockwise."""
+    tables, rules = m.tables, m.tables.rules
+    G, P = seats.shape
+    K, V = len(tables.cards.ids), len(tables.distance.value)
+    S = int(tables.distance.count.sum())
+    st = empty_state(G, P, K, V, S, rules.equip_slots)
+    st.bots[:] = seats
+    st.deck[:] = tables.distance.count
+    st.pool[:] = rules.trophies
+    rows = np.arange(G)
+
+    dealt = np.zeros((G, P), np.int32)
+    for p in range(P):
+        dealt[:, p] = m.values[chance.draw_one(m.rng, st.deck, np.ones(G, bool))]
+    st.deck[:] = tables.distance.count  # the dealt cards go back: the deck is reshuffled (a bag)
+    st.first[:] = dealt.argmax(axis=1)  # ties: the earliest seat
+    st.current[:] = st.first
+    m.say(rows, lambda j: "Setup: distance cards dealt " + ", ".join(f"seat {p}={dealt[j, p]}" for p in range(P)))
+
+    D = len(tables.drivers.ids)
+    taken = np.zeros((G, D), bool)
+    picks = np.full((G, P, 2), -1, np.int64)
+    first_card = np.array([int(np.flatnonzero(tables.cards.driver == d)[0]) for d in range(D)])
+    for pick, slot in enumerate(draft_order(P, 0)):
+        which = 0 if pick < P else 1
+        p = (st.first.astype(np.int64) + slot) % P
+        q = st.bots[rows, p]
+        noise = m.bots.noise[q][:, None]
+        score = (1 - noise) * m.bots.driver_value[q] + noise * chance.uniform(m.rng, (G, D)) * 4
+        d = np.where(taken, -np.inf, score).argmax(axis=1)
+        taken[rows, d] = True
+        picks[rows, p, which] = d
+        st.draft_pick[rows, p, which] = pick + 1
+        if m.events is not None:
+            m.events.add("draft", rows, p, first_card[d], 0, pick=pick + 1)
+        m.say(rows, lambda j, p=p, d=d, n=pick + 1: f"  pick {n}: seat {p[j]} takes {tables.drivers.names[d[j]]}")
+    # the bot drives the driver it values more; the other is its co-pilot
+    value = np.take_along_axis(m.bots.driver_value[st.bots], picks, axis=2)
+    lead = value[:, :, 1] > value[:, :, 0]
+    st.driver[:] = np.where(lead, picks[:, :, 1], picks[:, :, 0])
+    st.co_pilot[:] = np.where(lead, picks[:, :, 0], picks[:, :, 1])
+    st.draft_pick[:] = np.where(lead[:, :, None], st.draft_pick[:, :, ::-1], st.draft_pick)
+    st.tire[:] = rules.tire_health
+    st.co_tire[:] = rules.tire_health
+    c = tables.cards
+    st.start[:] = np.where(
+        (c.driver[None, None, :] == st.driver[:, :, None]) | (c.driver[None, None, :] == st.co_pilot[:, :, None]),
+        c.count[None, None, :],
+        0,
+    )
+    st.draw[:] = st.start
+    g, p = np.nonzero(np.ones((G, P), bool))
+    refill(m, st, g, p)
+    names = tables.drivers.names
+    m.say(
+        rows,
+        lambda j: (
+            f"Seat {st.first[j]} goes first. Cars: "
+            + "; ".join(f"seat {p}: {names[st.driver[j, p]]} (co-pilot {names[st.co_pilot[j, p]]})" for p in range(P))
+        ),
+    )
+    return st

@@ -1,0 +1,323 @@
+"""A turn of Shuffle Grand Prix for a batch of games (rulebook "Play"), and
+the loop of turns around it. In every running game the current seat takes
+its turn: `g` (n,) the games, `p` (n,) the seat there.
+
+A turn: its start (immunity ends; a turn to skip skips all four phases; a
+`turn_start` specialty acts), 1 draw a distance card, 2 rotate the turn
+trackers (timed equips and nerfs on this car, traps this player set, lose a
+turn and leave at 0), 3 one ability play (a card, a pit stop, discard and
+draw, or pass; the hand refills to three after it), 4 spend trophies (one to
+swap driver and co-pilot, two for one extra play). The race ends when the
+distance deck and the bottom pile are empty after a turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import chance
+from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_card, spring
+from .match import LOP, TYPE, Match
+from .moves import discard_top, draw_cards, keep_value, modifier, refill
+from .state import State
+
+PIT, REDRAW, PASS = 0, 1, 2  # the options after the K cards: column K + these
+NOISE_SPREAD = 4.0  # a noisy bot's random score spans this many points of card worth
+SPIN_OUT_DREAD = 10.0  # what a bot (without noise) gives up rather than spin itself out
+
+
+def trackers_used(st: State, g, p) -> np.ndarray:
+    """(n,) cards with a turn symbol out that player p set: timed equips on its
+    car, timed nerfs it put on other cars, timed traps it set."""
+    used = (st.equip_left[g, p] > 0).sum(axis=1)
+    used += ((st.nerf_owner[g] == p[:, None, None]) & (st.nerf_left[g] > 0)).sum(axis=(1, 2))
+    used += ((st.trap_owner[g] == p[:, None]) & (st.trap_left[g] > 0)).sum(axis=1)
+    return used
+
+
+def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
+    """(n, K + 3) bool legal and float32 score of each choice of player p's
+    ability play: each card kind, then pit stop, discard-and-draw, pass."""
+    c, rules = m.tables.cards, m.tables.rules
+    n = len(g)
+    hand = st.hand[g, p] > 0
+    blocked = modifier(m, st, g, p, "no_ability_play") > 0
+    tracker = trackers_used(st, g, p) < rules.turn_trackers
+    free_equip = (st.equip[g, p] < 0).any(axis=1)
+    free_trap = (st.trap[g] < 0).any(axis=1)
+    nerf_room = ((st.nerf[g] < 0).any(axis=2) & ~st.immune[g] & (np.arange(st.tire.shape[1]) != p[:, None])).any(axis=1)
+    t = c.type[None, :]
+    legal = hand & m.on_turn[None, :]
+    legal &= (t == TYPE["anytime"]) | ~blocked[:, None]
+    legal &= (t != TYPE["equip"]) | free_equip[:, None]
+    legal &= (t != TYPE["trap"]) | free_trap[:, None]
+    legal &= (t != TYPE["nerf"]) | nerf_room[:, None]
+    legal &= ~m.timed[None, :] | tracker[:, None]
+    q = st.bots[g, p]
+    value = keep_value(m, st, g, p)
+    dread = np.where(
+        m.hurts_self[None, :] >= st.tire[g, p][:, None], SPIN_OUT_DREAD * (1 - m.bots.noise[q])[:, None], 0
+    )
+    value = value - np.where(m.hurts_self[None, :] > 0, dread, 0)
+
+    held = np.where(hand, value, np.inf)
+    is_equip = c.type == TYPE["equip"]
+    equipped = st.equip[g, p]
+    slot_value = np.where(equipped >= 0, np.take_along_axis(value, np.maximum(equipped, 0).astype(np.int64), 1), np.inf)
+    best_hand_equip = np.where(hand & is_equip[None, :], value, -np.inf).max(axis=1)
+    pit_ok = (equipped >= 0).any(axis=1) & np.isfinite(best_hand_equip)
+    pit = best_hand_equip - slot_value.min(axis=1) - m.bots.pit_stop[q]
+    redraw_ok = hand.any(axis=1) & ((st.draw[g, p].sum(axis=1) + st.discard[g, p].sum(axis=1)) > 0)
+    redraw = m.bots.redraw[q] - held.min(axis=1)
+    legal = np.concatenate([legal, pit_ok[:, None], redraw_ok[:, None], np.ones((n, 1), bool)], axis=1)
+    noise = m.bots.noise[q]
+    extra = np.stack([pit, redraw, np.zeros(n)], axis=1)
+    extra = np.where(np.isfinite(extra), extra, 0.0)  # illegal anyway (no equip, empty hand)
+    extra = (1 - noise)[:, None] * extra + noise[:, None] * chance.uniform(m.rng, (n, 3)) * NOISE_SPREAD
+    score = np.concatenate([value, extra], axis=1).astype(np.float32)
+    return legal, np.where(legal, score, -np.inf)
+
+
+def play_phase(m: Match, st: State, g, p) -> None:
+    """Ability plays while plays are left (an extra_play card adds to them)."""
+    for _ in range(16):
+        go = st.plays_left[g] > 0
+        if not go.any():
+            return
+        gg, pp = g[go], p[go]
+        st.plays_left[gg] -= 1
+        play_one(m, st, gg, pp)
+    st.plays_left[g] = 0
+
+
+def play_one(m: Match, st: State, g, p) -> None:
+    K = len(m.tables.cards.ids)
+    _, score = options(m, st, g, p)
+    choice = score.argmax(axis=1)
+    cards = choice < K
+    play_card(m, st, g[cards], p[cards], choice[cards])
+    pit = choice == K + PIT
+    pit_stop(m, st, g[pit], p[pit])
+    red = choice == K + REDRAW
+    redraw(m, st, g[red], p[red])
+    pas = choice == K + PASS
+    m.say(g[pas], lambda j: f"  seat {p[pas][j]} passes")
+
+
+def play_card(m: Match, st: State, g, p, k) -> None:
+    """Play card k from hand (rulebook "Abilities"), then draw back up to three."""
+    if len(g) == 0:
+        return
+    c = m.tables.cards
+    k = k.astype(np.int64)
+    st.hand[g, p, k] -= 1
+    st.played[g, p, k] += 1
+    if m.events is not None:
+        m.events.add("play", g, p, k, st.turn[g].copy())
+    m.say(g, lambda j: f"  seat {p[j]} plays {m.card_name(k[j])} ({c.ids[k[j]]})")
+    kind = c.type[k]
+    instant = (kind == TYPE["action"]) | (kind == TYPE["anytime"])
+    if instant.any():
+        gi, pi, ki = g[instant], p[instant], k[instant]
+        rival = choose_rival(m, st, gi, pi)
+        replaced, avoided = answer(m, st, gi, pi, ki, rival)
+        go = ~replaced
+        resolve_card(m, st, gi[go], pi[go], ki[go], rival[go], np.full(go.sum(), -1), 0, avoided[go])
+        st.discard[gi, pi, ki] += 1
+        act = kind[instant] == TYPE["action"]
+        spring(m, st, gi[act], pi[act], "plays_action")
+        fire_specialty(m, st, gi[act], pi[act], "plays_action", trig=np.full(act.sum(), -1))
+    eq = kind == TYPE["equip"]
+    if eq.any():
+        ge, pe, ke = g[eq], p[eq], k[eq]
+        slot = (st.equip[ge, pe] < 0).argmax(axis=1)
+        put_equip(m, st, ge, pe, slot, ke)
+        spring(m, st, ge, pe, "plays_equip")
+    tr = kind == TYPE["trap"]
+    if tr.any():
+        gt, pt, kt = g[tr], p[tr], k[tr]
+        slot = (st.trap[gt] < 0).argmax(axis=1)
+        st.trap[gt, slot] = kt
+        st.trap_owner[gt, slot] = pt
+        st.trap_left[gt, slot] = c.turns[kt]
+    ne = kind == TYPE["nerf"]
+    if ne.any():
+        gn, pn, kn = g[ne], p[ne], k[ne]
+        rival = choose_rival(m, st, gn, pn, nerf=True)
+        replaced, avoided = answer(m, st, gn, pn, kn, rival)
+        lands = ~replaced & ~avoided[np.arange(len(gn)), rival] & (rival >= 0)
+        gl, pl, kl, rl = gn[lands], pn[lands], kn[lands], rival[lands]
+        slot = (st.nerf[gl, rl] < 0).argmax(axis=1)
+        st.nerf[gl, rl, slot] = kl
+        st.nerf_owner[gl, rl, slot] = pl
+        st.nerf_left[gl, rl, slot] = c.turns[kl]
+        m.say(gl, lambda j: f"    {m.card_name(kl[j])} sits on seat {rl[j]}'s car")
+        off = ~lands
+        st.discard[gn[off], pn[off], kn[off]] += 1
+    refill(m, st, g, p)
+
+
+def put_equip(m: Match, st: State, g, p, slot, k) -> None:
+    st.equip[g, p, slot] = k
+    st.equip_left[g, p, slot] = m.tables.cards.turns[k]
+    st.shield[g, p, slot] = m.lasting[k, LOP["shield"]]
+
+
+def pit_stop(m: Match, st: State, g, p) -> None:
+    """Swap the least valued equip on the car with the best equip in hand; the
+    top distance card goes under the deck."""
+    if len(g) == 0:
+        return
+    c = m.tables.cards
+    value = keep_value(m, st, g, p)
+    equipped = st.equip[g, p]
+    slot_value = np.where(equipped >= 0, np.take_along_axis(value, np.maximum(equipped, 0).astype(np.int64), 1), np.inf)
+    slot = slot_value.argmin(axis=1)
+    new = np.where((st.hand[g, p] > 0) & (c.type == TYPE["equip"])[None, :], value, -np.inf).argmax(axis=1)
+    old = equipped[np.arange(len(g)), slot].astype(np.int64)
+    st.hand[g, p, new] -= 1
+    st.hand[g, p, old] += 1
+    put_equip(m, st, g, p, slot, new)
+    st.pit_stops[g, p] += 1
+    m.say(g, lambda j: f"  seat {p[j]} pits: {m.card_name(old[j])} off, {m.card_name(new[j])} on")
+    discard_top(m, st, g, p, m.tables.rules.pit_stop_discard, "pit stop")
+    spring(m, st, g, p, "pit_stop")
+
+
+def redraw(m: Match, st: State, g, p) -> None:
+    """Discard the least valued card in hand and draw one."""
+    if len(g) == 0:
+        return
+    value = np.where(st.hand[g, p] > 0, keep_value(m, st, g, p), np.inf)
+    k = value.argmin(axis=1)
+    st.hand[g, p, k] -= 1
+    st.discard[g, p, k] += 1
+    m.say(g, lambda j: f"  seat {p[j]} discards {m.card_name(k[j])} and draws")
+    draw_cards(m, st, g, p, np.ones(len(g), np.int64))
+
+
+def rotate(m: Match, st: State, g, p) -> None:
+    """Phase 2: timed equips on p's car, timed nerfs on it and timed traps p
+    set lose a turn; at 0 they go to their owners' discards."""
+    left = st.equip_left[g, p]
+    timed = left > 0
+    left = left - timed
+    gone = timed & (left == 0)
+    st.equip_left[g, p] = left
+    for e in range(left.shape[1]):
+        r = gone[:, e]
+        gr, pr = g[r], p[r]
+        card = st.equip[gr, pr, e]
+        st.discard[gr, pr, card] += 1
+        st.equip[gr, pr, e] = -1
+        st.shield[gr, pr, e] = 0
+        m.say(gr, lambda j: f"    seat {pr[j]}'s {m.card_name(card[j])} runs out")
+    left = st.nerf_left[g, p]
+    timed = left > 0
+    left = left - timed
+    gone = timed & (left == 0)
+    st.nerf_left[g, p] = left
+    for s in range(left.shape[1]):
+        r = gone[:, s]
+        gr, pr = g[r], p[r]
+        card, owner = st.nerf[gr, pr, s], st.nerf_owner[gr, pr, s]
+        st.discard[gr, owner, card] += 1
+        st.nerf[gr, pr, s] = -1
+        st.nerf_owner[gr, pr, s] = -1
+        m.say(gr, lambda j: f"    {m.card_name(card[j])} on seat {pr[j]}'s car runs out")
+    mine = (st.trap_owner[g] == p[:, None]) & (st.trap_left[g] > 0)
+    st.trap_left[g] -= mine.astype(np.int8)
+    for s in range(st.trap.shape[1]):
+        r = mine[:, s] & (st.trap_left[g, s] == 0)
+        gr, pr = g[r], p[r]
+        card = st.trap[gr, s]
+        st.discard[gr, pr, card] += 1
+        st.trap[gr, s] = -1
+        st.trap_owner[gr, s] = -1
+
+
+def spend_trophies(m: Match, st: State, g, p) -> None:
+    """Phase 4: a trophy to swap driver and co-pilot (when the driver is worn
+    down to the bot's `swap_below` and the co-pilot is fresher), two for an
+    extra play (when the best card in hand is worth the bot's `extra_play`).
+    A noisy bot decides at random. Spent trophies go back to the centre."""
+    rules = m.tables.rules
+    q = st.bots[g, p]
+    noise = m.bots.noise[q]
+    n = len(g)
+    u = chance.uniform(m.rng, (n, 3))
+    random = u[:, 0] < noise
+    afford = st.trophies[g, p] >= rules.trophy_swap
+    wants = (st.tire[g, p] <= m.bots.swap_below[q]) & (st.co_tire[g, p] > st.tire[g, p])
+    swap = afford & np.where(random, u[:, 1] < 0.5, wants)
+    gs, ps = g[swap], p[swap]
+    st.driver[gs, ps], st.co_pilot[gs, ps] = st.co_pilot[gs, ps].copy(), st.driver[gs, ps].copy()
+    st.tire[gs, ps], st.co_tire[gs, ps] = st.co_tire[gs, ps].copy(), st.tire[gs, ps].copy()
+    st.hurt_by[gs, ps] = False
+    pay(st, gs, ps, rules.trophy_swap)
+    st.swaps[gs, ps] += 1
+    m.say(gs, lambda j: f"  seat {ps[j]} spends a trophy: {m.tables.drivers.names[st.driver[gs[j], ps[j]]]} drives")
+
+    afford = st.trophies[g, p] >= rules.trophy_extra_play
+    legal, score = options(m, st, g, p)
+    best = np.where(legal[:, : len(m.tables.cards.ids)], score[:, : len(m.tables.cards.ids)], -np.inf).max(axis=1)
+    extra = afford & np.where(random, u[:, 2] < 0.5, best >= m.bots.extra_play[q])
+    ge, pe = g[extra], p[extra]
+    pay(st, ge, pe, rules.trophy_extra_play)
+    st.extra_plays[ge, pe] += 1
+    st.plays_left[ge] += 1
+    m.say(ge, lambda j: f"  seat {pe[j]} spends two trophies on an extra play")
+    play_phase(m, st, ge, pe)
+
+
+def pay(st: State, g, p, cost: int) -> None:
+    st.trophies[g, p] -= cost
+    st.trophies_spent[g, p] += cost
+    st.pool[g] += cost
+
+
+def take_turn(m: Match, st: State, g, p) -> None:
+    rules = m.tables.rules
+    st.immune[g, p] = False
+    st.turns_taken[g, p] += 1
+    skipping = st.skip[g, p] > 0
+    gs, ps = g[skipping], p[skipping]
+    st.skip[gs, ps] -= 1
+    st.turns_skipped[gs, ps] += 1
+    m.say(gs, lambda j: f"Turn {st.turn[gs[j]] + 1}: seat {ps[j]} skips its turn")
+    g, p = g[~skipping], p[~skipping]
+    m.say(
+        g,
+        lambda j: (
+            f"Turn {st.turn[g[j]] + 1}: seat {p[j]} ({m.tables.drivers.names[st.driver[g[j], p[j]]]} driving, "
+            f"tire health {st.tire[g[j], p[j]]}, {st.trophies[g[j], p[j]]} trophies)"
+        ),
+    )
+    fire_specialty(m, st, g, p, "turn_start", trig=np.full(len(g), -1))
+    for _ in range(rules.distance_per_turn):
+        draw_distance(m, st, g, p, 0)
+    rotate(m, st, g, p)
+    st.plays_left[g] = rules.plays_per_turn
+    play_phase(m, st, g, p)
+    spend_trophies(m, st, g, p)
+    refill(m, st, g, p)
+
+
+def play_game(m: Match, st: State, after_turn: Callable[[State, np.ndarray, np.ndarray], None] | None = None) -> State:
+    """Turns until the distance deck and bottom pile are empty after a turn (or the turn cap)."""
+    rules = m.tables.rules
+    P = st.tire.shape[1]
+    while st.running.any():
+        g = np.flatnonzero(st.running)
+        p = st.current[g].astype(np.int64)
+        take_turn(m, st, g, p)
+        if after_turn is not None:
+            after_turn(st, g, p)
+        left = st.deck[g].sum(axis=1) + st.bottom[g].sum(axis=1)
+        st.turn[g] += 1
+        st.current[g] = (p + 1) % P
+        st.running[g] = (left > 0) & (st.turn[g] < rules.max_turns)
+        m.say(g[left == 0], lambda j: "The distance deck is empty: the race is over.")
+    return st
