@@ -86,4 +86,7 @@ def test_missing_default_database_is_a_user_error(tmp_path):
 
 def test_unknown_game_lists_the_known_ones():
     result = run("validate", "--game", "monopoly", str(CARDS))
-    assert result.exit_code == 2 and "unknown game 'monopoly' (known: horsepower, heat, downforce, shuffle_gp)" in result.stderr
+    assert (
+        result.exit_code == 2
+        and "unknown game 'monopoly' (known: horsepower, heat, downforce, shuffle_gp)" in result.stderr
+    )
