@@ -98,9 +98,9 @@ def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.Da
     parts = studied_cards(catalog)
     only = any("studied" in c for c in catalog.get("cards", []))  # the catalog says which cards to compare
     books = [p["id"] for p in catalog.get("playbooks", [])] or None
-    # Heat's tallies (Heat paid, slipstreams...) and Downforce's money by bot; Horsepower's table stays as it was
-    names = base["players"].collect_schema().names()
-    race = [c for c in (*tallies.HEAT, *tallies.DOWNFORCE_COMPARED) if c in names]
+    # Heat's tallies (Heat paid, slipstreams...), Downforce's money and Shuffle Grand Prix's distance,
+    # trophies and damage by bot; Horsepower's table stays as it was
+    race = tallies.compared_columns(base)
     tables = []
     for name, each in variants:
         run(each, RunOptions(out=out / name, **options), on_progress)

@@ -1,7 +1,9 @@
 """Dotted-path overrides of a card database, applied to its YAML before
 validation: `rules.purchase_cost: 2`, `cards.turbo_engine.effects.0.amount: 5`,
-`cards.v8_block.count: 2`, `tracks.usa.heat: 8`. In a top-level list of
-items with ids (cards, Playbooks, tracks) a segment names an item by its id. A problem in an overridden value is reported at the
+`cards.v8_block.count: 2`, `tracks.usa.heat: 8`,
+`drivers.blaze.cards.blaze_ram.effects.0.amount: 3`. In a list of items with
+ids (cards, Playbooks, tracks, drivers and their cards) a segment names an
+item by its id; any list takes an index. A problem in an overridden value is reported at the
 scenario line that set it.
 """
 
@@ -36,16 +38,15 @@ def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
             node = node.get(key) if isinstance(node, dict) else None
         elif isinstance(node, list):
             by_id = any(isinstance(item, dict) and "id" in item for item in node)
-            if len(out) == 1 and by_id and not part.isdigit():
+            if by_id and not part.isdigit():
                 index = next(
                     (j for j, item in enumerate(node) if isinstance(item, dict) and item.get("id") == part), None
                 )
                 if index is None:
-                    kind = {"cards": "card", "playbooks": "Playbook"}.get(out[0], f"{out[0]} item")
                     known = ", ".join(str(item.get("id")) for item in node if isinstance(item, dict))
-                    if out[0] in ("cards", "playbooks"):
-                        return f"no {kind} with id {part!r}"
-                    return f"no {kind} with id {part!r} (known: {known})"
+                    if out in (["cards"], ["playbooks"]):
+                        return f"no {'card' if out[0] == 'cards' else 'Playbook'} with id {part!r}"
+                    return f"no {'.'.join(parts[:i])} item with id {part!r} (known: {known})"
             else:
                 if not part.isdigit() or int(part) >= len(node):
                     return f"{'.'.join(parts[:i])} has no item {part} (it has {len(node)})"

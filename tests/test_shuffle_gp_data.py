@@ -520,3 +520,15 @@ def test_driver_count_is_a_warning(tmp_path, text):
     assert [str(w) for w in load_database(path).warnings] == [
         f"{path}:{section}: count of drivers: 7 drivers (the rulebook has 8)"
     ]
+
+
+def test_overrides_name_a_drivers_card_by_id():
+    from balance.overrides import apply_overrides
+    from balance.yamlio import load_yaml
+
+    doc = load_yaml(ROOT / "shuffle_gp.yaml")
+    changed = apply_overrides(doc, {"drivers.blaze.cards.blaze_ram.effects.0.amount": 3}, doc)
+    ram = next(c for c in changed.data["drivers"][0]["cards"] if c["id"] == "blaze_ram")
+    assert ram["effects"][0]["amount"] == 3
+    with pytest.raises(UserError, match=r"no drivers\.blaze\.cards item with id 'nope' \(known: blaze_ram, "):
+        apply_overrides(doc, {"drivers.blaze.cards.nope.count": 3}, doc)

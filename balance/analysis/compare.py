@@ -3,11 +3,13 @@
 Both runs use the same seeds, chunks and seat order (common random numbers),
 so game g of the variant is game g of the baseline with the design change.
 Win rates by seat and by bot, and the per-player tallies asked for (Heat's
-Heat paid, slipstreams...; Downforce's money, prizes, bets and bids), are
+Heat paid, slipstreams...; Downforce's money, prizes, bets and bids; Shuffle
+Grand Prix's distance, trophies, damage and spin-outs), are
 compared game by game (a paired difference: the mean of per-game
 differences, its normal interval from their spread);
-where games cannot be paired (lap times, card and Playbook statistics, whose
-players differ once the games diverge) the two estimates are treated as
+where games cannot be paired (lap times, card and Playbook statistics, Shuffle
+Grand Prix's win rate by driver drafted, whose players differ once the games
+or the draft diverge) the two estimates are treated as
 independent, which is conservative. Every row gets a two-sided p-value, and
 `significant` applies Benjamini-Hochberg at 5% over all rows of a variant.
 """
@@ -18,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from .cards import card_stats, logged_events, playbook_stats
+from .drivers import by_driver, has_drivers
 from .laps import lap_times
 from .stats import Z95, benjamini_hochberg, newcombe_diff, two_sided_p
 from .winrate import Run
@@ -138,6 +141,41 @@ def _added_rows(metric: str, joined: pl.DataFrame, key: str, how: str) -> pl.Dat
     )
 
 
+def _driver_rows(baseline: Run, variant: Run) -> list[pl.DataFrame]:
+    """Shuffle Grand Prix: the win rate of the players who drafted each driver,
+    baseline against variant as independent samples (a change to a driver can
+    change who drafts it), Newcombe interval; and the share of games it was
+    drafted in, where not every driver is drafted every game (fewer than four players)."""
+    b, v = by_driver(baseline), by_driver(variant)
+    joined = b.join(v, on="driver", how="full", coalesce=True, suffix="_v").sort("driver")
+    joined = joined.with_columns(pl.col(c).fill_null(0) for c in ("n", "wins", "n_v", "wins_v"))
+    k1, n1 = joined["wins"].to_numpy(), joined["n"].to_numpy()
+    k2, n2 = joined["wins_v"].to_numpy(), joined["n_v"].to_numpy()
+    diff, low, high = newcombe_diff(k2, n2, k1, n1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rows = [
+            pl.DataFrame(
+                {
+                    "metric": "win rate by driver",
+                    "key": joined["driver"],
+                    "n": n2.astype(np.int64),
+                    "baseline": k1 / n1,
+                    "value": k2 / n2,
+                    "diff": diff,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "p_value": _normal_p(diff, _half_width_se(low, high)),
+                }
+            )
+        ]
+    games = [int(r["games"].select(pl.len()).collect().item()) for r in (baseline, variant)]
+    shares = joined.select("driver", pl.col("n").alias("n_drafted"), pl.col("n_v").alias("n_drafted_v"))
+    if not ((shares["n_drafted"] == games[0]).all() and (shares["n_drafted_v"] == games[1]).all()):
+        shares = shares.with_columns(pl.lit(games[0]).alias("player_games"), pl.lit(games[1]).alias("player_games_v"))
+        rows.append(_rate_rows("driver draft rate (share of games)", shares, "driver", "drafted"))
+    return rows
+
+
 def compare_runs(
     baseline: Run,
     variant: Run,
@@ -152,8 +190,10 @@ def compare_runs(
     `catalog`: card ids to add when no event names them; with `only_catalog`,
     the only cards compared. Card rows only for what the runs log (draft
     rates where cards are drafted, buy rates where bought); Playbook rows only
-    where the players table has Playbooks. `tallies`: players columns (counts
-    per player and game, e.g. Heat's slipstreams) compared by bot, paired."""
+    where the players table has Playbooks; Shuffle Grand Prix's drivers (its
+    `draft` events draft drivers, not cards) in place of the cards' draft rows.
+    `tallies`: players columns (counts per player and game, e.g. Heat's
+    slipstreams) compared by bot, paired."""
     columns = ["game_id", "seat", "bot", "won", *tallies]
     pb = baseline["players"].select(columns).collect()
     pv = variant["players"].select(columns).collect()
@@ -180,6 +220,9 @@ def compare_runs(
     if only_catalog:
         cards = cards.filter(pl.col("card").is_in(catalog or []))
     events = logged_events(baseline) | logged_events(variant)
+    if has_drivers(baseline):  # Shuffle Grand Prix: a draft event names a driver (by its first card)
+        events.discard("draft")
+        parts += _driver_rows(baseline, variant)
     if "draft" in events:
         parts.append(_rate_rows("card draft rate", cards, "card", "drafted"))
     if "buy" in events:

@@ -1,6 +1,7 @@
 """How each bot races: per-bot means of per-player counts from the players
 table (Heat's Heat paid, spin-outs, slipstreams...; Horsepower's Pit Stops,
-coins, purchases...; Downforce's money and where it came from) with their 95%
+coins, purchases...; Downforce's money and where it came from; Shuffle Grand
+Prix's distance, trophies and tire damage) with their 95%
 intervals and n. Generic over the columns:
 any numeric players column can be tallied."""
 
@@ -22,17 +23,46 @@ HORSEPOWER = ("pit_stops", "wiped_out", "coins_spent", "cards_bought", "cards_sc
 DOWNFORCE = ("money", "prizes", "bets_won", "bids_paid", "n_cars", "cards_played")
 MONEY = ("prizes", "bets_won", "bids_paid", "money")  # Downforce's money breakdown (money_breakdown)
 DOWNFORCE_COMPARED = ("money", "prizes", "bets_won", "bids_paid")  # balance compare's paired rows by bot
+# Shuffle Grand Prix: distance (the score), trophies (the tie-break), tire damage and what it leads to
+SHUFFLE_GP = (
+    "distance",
+    "trophies",
+    "damage_dealt",
+    "damage_taken",
+    "spin_outs",
+    "spin_outs_caused",
+    "cancels",
+    "pit_stops",
+    "traps_sprung",
+    "distance_lost",
+)
+SHUFFLE_GP_COMPARED = ("distance", "trophies", "damage_dealt", "damage_taken", "spin_outs")
+GAMES = (HEAT, HORSEPOWER, DOWNFORCE, SHUFFLE_GP)
 
 
 def race_columns(run: Run | str | Path) -> list[str]:
-    """The columns of HEAT, HORSEPOWER or DOWNFORCE this run's players table
-    has, in order (whichever game wrote it; the report never asks the engines)."""
+    """The columns of HEAT, HORSEPOWER, DOWNFORCE or SHUFFLE_GP this run's
+    players table has, in order: those of the game with the most of its columns
+    there (whichever game wrote it; the report never asks the engines). The
+    games share a few names (Shuffle Grand Prix's spin_outs and pit_stops), so
+    the first game with any would not do."""
     names = set(as_run(run)["players"].collect_schema().names())
-    for columns in (HEAT, HORSEPOWER, DOWNFORCE):
+    best: list[str] = []
+    for columns in GAMES:
         present = [c for c in columns if c in names]
-        if present:
-            return present
-    return []
+        if len(present) > len(best):
+            best = present
+    return best
+
+
+def compared_columns(run: Run | str | Path) -> list[str]:
+    """The tallies `balance compare` pairs by bot: Heat's and Downforce's money
+    as before, Shuffle Grand Prix's SHUFFLE_GP_COMPARED where its columns are
+    there (Heat's spin_outs is one of its names too); Horsepower's none."""
+    names = set(as_run(run)["players"].collect_schema().names())
+    if set(SHUFFLE_GP) <= names:
+        return [c for c in SHUFFLE_GP_COMPARED if c in names]
+    return [c for c in (*HEAT, *DOWNFORCE_COMPARED) if c in names]
 
 
 def means(run: Run | str | Path, columns: list[str] | tuple[str, ...], by: str = "bot") -> pl.DataFrame:
@@ -64,6 +94,11 @@ def means(run: Run | str | Path, columns: list[str] | tuple[str, ...], by: str =
     return table.with_columns(pl.Series("ci_low", mean - half), pl.Series("ci_high", mean + half))
 
 
+def number(x: float) -> str:
+    """Three significant figures, but whole numbers from 1,000 on (Shuffle Grand Prix's distance: 1,600, not 1.6e+03)."""
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
 def wide(table: pl.DataFrame, by: str = "bot") -> pl.DataFrame:
     """`means` as text, one row per `by` value: its players (n) and, per measure,
     "mean (low-high)" (with "n=" where that measure has fewer values)."""
@@ -76,9 +111,9 @@ def wide(table: pl.DataFrame, by: str = "bot") -> pl.DataFrame:
             if r["mean"] is None or not np.isfinite(r["mean"]):
                 cells[r["measure"]] = ""
                 continue
-            text = f"{r['mean']:.3g}"
+            text = number(r["mean"])
             if np.isfinite(r["ci_low"]) and r["ci_high"] > r["ci_low"]:
-                text += f" ({r['ci_low']:.3g}-{r['ci_high']:.3g})"
+                text += f" ({number(r['ci_low'])}-{number(r['ci_high'])})"
             cells[r["measure"]] = text + (f", n={r['n']:,}" if r["n"] < n else "")
         rows.append([str(key), n, *(cells.get(m, "") for m in measures)])
     schema = {by: pl.String, "n": pl.Int64} | {m: pl.String for m in measures}

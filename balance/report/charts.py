@@ -60,7 +60,10 @@ def seat_win_rates(
     ax.axvline(fair, color=PALETTE[3], ls="--", lw=1.5, label=f"fair share {fair:.0%}")
     ax.legend(loc="lower right")
     ax.set_xlabel("win rate (bars: 95% interval)")
-    ax.set_title(f"Win rate by {seat} ({note}), n = {int(seats['games'][0]):,} {games} per {seat}")
+    title = f"Win rate by {seat} ({note}), n = {int(seats['games'][0]):,} {games} per {seat}"
+    if len(title) > 70:  # a long note (Shuffle Grand Prix's): n on a line of its own, not cut off
+        title = title.replace("), n = ", ")\nn = ", 1)
+    ax.set_title(title)
     return _save(fig, path)
 
 
@@ -254,7 +257,13 @@ def tallies(
         ax.errorbar(np.nan_to_num(mean), y, xerr=[below, above], fmt="none", ecolor="black", capsize=3, lw=1)
         for yi, m, h in zip(y, mean, high, strict=True):
             at = np.nanmax([np.nan_to_num(m), h])  # beside the interval, not over it
-            ax.text(at, yi, f" {m:.3g}" if np.isfinite(m) else " n/a", va="center", fontsize=8)
+            ax.text(
+                at,
+                yi,
+                f" {m:,.0f}" if abs(m) >= 1000 else f" {m:.3g}" if np.isfinite(m) else " n/a",
+                va="center",
+                fontsize=8,
+            )
         top = np.nanmax(np.concatenate([high, mean])) if np.isfinite(mean).any() else 1.0
         ax.set_xlim(0, max(float(top) * 1.25, 0.1))
         ax.set_title(measure.replace("_", " "), fontsize=10)
@@ -454,4 +463,166 @@ def sweep_chart(table: pl.DataFrame, path: Path, target: float | None, crossing:
     ax.set_ylabel(table["metric"][0])
     ax.set_title(f"Sweep of {table['setting'][0]}")
     ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def driver_win_rates(drivers: pl.DataFrame, path: Path, players: str = "players") -> Path:
+    """Shuffle Grand Prix: the win rate of the players who drafted each driver
+    (as driver or co-pilot), best first, with 95% intervals and the fair share."""
+    data = drivers.filter(pl.col("n") > 0).sort("win_rate", descending=True)
+    fig, ax = plt.subplots(figsize=(7, 0.45 * max(len(data), 1) + 1.8))
+    labels = [f"{d} (n={n:,})" for d, n in zip(data["driver"], data["n"], strict=True)]
+    _rate_bars(
+        ax, labels, data["win_rate"].to_numpy(), data["ci_low"].to_numpy(), data["ci_high"].to_numpy(), PALETTE[1]
+    )
+    fair = float(data["fair"][0]) if len(data) else float("nan")
+    if np.isfinite(fair):
+        ax.axvline(fair, color=PALETTE[3], ls="--", lw=1.5, label=f"fair share {fair:.0%}")
+        ax.legend(loc="lower right")
+    ax.set_xlabel(f"win rate of the {players} who drafted it (bars: 95% interval)")
+    ax.set_title("Win rate by driver drafted (as driver or co-pilot)")
+    return _save(fig, path)
+
+
+def pair_heatmap(pairs: pl.DataFrame, path: Path, drivers: list[str] | None = None, fair: float = float("nan")) -> Path:
+    """Shuffle Grand Prix: the win rate of each pair of drivers drafted together
+    (an unordered pair, so the map is symmetric), annotated with its n; blank
+    where no player drafted the pair. White is the fair share (or the median pair)."""
+    names = drivers or sorted(set(pairs["first"].to_list()) | set(pairs["second"].to_list()))
+    at = {d: i for i, d in enumerate(names)}
+    rate = np.full((len(names), len(names)), np.nan)
+    n = np.zeros((len(names), len(names)), np.int64)
+    for row in pairs.iter_rows(named=True):
+        i, j = at.get(row["first"]), at.get(row["second"])
+        if i is None or j is None:
+            continue
+        for a, b in ((i, j), (j, i)):
+            rate[a, b], n[a, b] = row["win_rate"], row["n"]
+    text = [
+        [f"{r:.0%}\nn={k:,}" if k else "" for r, k in zip(rr, kk, strict=True)] for rr, kk in zip(rate, n, strict=True)
+    ]
+    size = 0.95 * len(names) + 2.2
+    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    finite = rate[np.isfinite(rate)]
+    top = max(float(finite.max()) if finite.size else 0.5, fair * 1.5 if np.isfinite(fair) else 0.5)
+    centre = fair if np.isfinite(fair) else float(np.median(finite)) if finite.size else 0.25
+    sns.heatmap(
+        rate,
+        ax=ax,
+        annot=text,
+        fmt="",
+        cmap="RdBu",
+        norm=matplotlib.colors.TwoSlopeNorm(vcenter=min(max(centre, 1e-6), top - 1e-6), vmin=0, vmax=top),
+        xticklabels=names,
+        yticklabels=names,
+        annot_kws={"fontsize": 7},
+        linewidths=0.5,
+        linecolor="white",
+        cbar_kws={"label": "win rate", "format": matplotlib.ticker.PercentFormatter(1.0, decimals=0)},
+        mask=~np.isfinite(rate),
+    )
+    ax.grid(False)
+    ax.tick_params(axis="y", rotation=0)
+    ax.tick_params(axis="x", rotation=45)
+    ax.set_title(
+        f"Win rate by driver pair drafted (white: {'the fair share' if np.isfinite(fair) else 'the median'}, "
+        f"{centre:.0%}; blue above, red below)",
+        fontsize=10,
+    )
+    return _save(fig, path)
+
+
+def bot_distributions(values: pl.DataFrame, path: Path, columns: tuple[str, ...] = ("distance", "trophies")) -> Path:
+    """Per bot, one panel per column: a box plot (box: quartiles; whiskers: the
+    10th and 90th percentiles; diamond: the mean) of each player's final value."""
+    bots = sorted(set(values["bot"].to_list()))
+    fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns), 0.55 * len(bots) + 1.9), squeeze=False)
+    for k, (ax, column) in enumerate(zip(axes[0], columns, strict=True)):
+        data = [values.filter(pl.col("bot") == b)[column].drop_nulls().to_numpy() for b in bots]
+        ax.boxplot(
+            data,
+            orientation="horizontal",
+            whis=(10, 90),
+            showfliers=False,
+            showmeans=True,
+            widths=0.55,
+            patch_artist=True,
+            boxprops={"facecolor": PALETTE[k], "alpha": 0.6},
+            medianprops={"color": "black"},
+            meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black", "markersize": 5},
+        )
+        ax.set_yticks(np.arange(1, len(bots) + 1), [f"{b} (n={len(d):,})" for b, d in zip(bots, data, strict=True)])
+        ax.invert_yaxis()
+        ax.set_xlabel(column.replace("_", " ") + " at the end (per player)")
+        ax.set_title(column.replace("_", " "), fontsize=10)
+        if k:
+            ax.tick_params(axis="y", labelleft=False)
+    fig.suptitle("Distance and trophies by bot (box: quartiles; whiskers: 10th-90th percentile; diamond: mean)")
+    return _save(fig, path)
+
+
+def _driver_panels(cards: pl.DataFrame, ncols: int = 2):
+    """One panel per driver (the catalog's order), their cards in the table's order."""
+    drivers = list(dict.fromkeys(cards["driver"].to_list()))
+    nrows = -(-len(drivers) // ncols)
+    most = max((cards.filter(pl.col("driver") == d).height for d in drivers), default=1)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(6.2 * ncols, (0.26 * most + 0.9) * nrows + 0.6), squeeze=False)
+    for j in range(len(drivers), nrows * ncols):
+        axes[j // ncols][j % ncols].set_visible(False)
+    return fig, [(axes[i // ncols][i % ncols], d, cards.filter(pl.col("driver") == d)) for i, d in enumerate(drivers)]
+
+
+def _never_held(ax, data: pl.DataFrame) -> None:
+    """Say so in a driver's panel when no player drafted it (its cards have no numbers)."""
+    if "n_held" in data.columns and int(data["n_held"].sum()) == 0:
+        ax.text(0.5, 0.5, "never drafted", transform=ax.transAxes, ha="center", va="center", color="grey")
+
+
+def _card_label(row: dict) -> str:
+    return f"{row['name']} ({row['type']}{', x' + str(row['count']) if row['count'] > 1 else ''})"
+
+
+def driver_card_plays(cards: pl.DataFrame, path: Path) -> Path:
+    """Shuffle Grand Prix: plays per game of each ability card, one panel per driver."""
+    fig, panels = _driver_panels(cards)
+    top = float(np.nanmax(cards["plays_per_game"].to_numpy())) if cards.height else 1.0
+    for ax, driver, data in panels:
+        y = np.arange(data.height)
+        values = data["plays_per_game"].to_numpy()
+        ax.barh(y, values, color=PALETTE[0], alpha=0.85)
+        for yi, v in zip(y, values, strict=True):
+            ax.text(v, yi, f" {v:.2f}", va="center", ha="left", fontsize=7)
+        ax.set_yticks(y, [_card_label(r) for r in data.iter_rows(named=True)], fontsize=7)
+        ax.set_ylim(data.height - 0.5, -0.5)
+        ax.set_xlim(0, max(top * 1.18, 0.1))
+        ax.tick_params(axis="x", labelsize=7)
+        ax.set_title(driver, fontsize=9)
+        _never_held(ax, data)
+    fig.suptitle("Ability cards: plays per game (all players together)")
+    return _save(fig, path)
+
+
+def driver_card_added(cards: pl.DataFrame, path: Path) -> Path:
+    """Shuffle Grand Prix: each ability card's win rate added when played, among
+    the players who held it, in points with 95% intervals; one panel per driver."""
+    fig, panels = _driver_panels(cards)
+    low = np.nanmin(cards["added_low_played"].to_numpy()) * 100 if cards.height else -10
+    high = np.nanmax(cards["added_high_played"].to_numpy()) * 100 if cards.height else 10
+    for ax, driver, data in panels:
+        part = data.select(
+            pl.col("added_played").alias("added"),
+            pl.col("added_low_played").alias("ci_low"),
+            pl.col("added_high_played").alias("ci_high"),
+            pl.col("significant_played").alias("significant"),
+        )
+        y = _interval_dots(ax, part, "added")
+        ax.set_yticks(y, [_card_label(r) for r in data.iter_rows(named=True)], fontsize=7)
+        ax.set_ylim(data.height - 0.5, -0.5)
+        if np.isfinite(low) and np.isfinite(high):
+            ax.set_xlim(low - 2, high + 2)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.set_title(driver, fontsize=9)
+        _never_held(ax, data)
+    fig.supxlabel("win rate of its holders who played it minus those who did not, points (95%; orange: significant)")
+    fig.suptitle("Ability cards: win rate added when played, among the players who held it")
     return _save(fig, path)

@@ -164,3 +164,79 @@ def car_findings(by_colour: pl.DataFrame, by_auction: pl.DataFrame, stalled: dic
             f"{pct(stalled['games_share'])} of {games} have at least one, n={int(stalled['cars']):,} cars."
         )
     return out
+
+
+PAIR_MIN = 50  # a driver pair needs this many players behind it to be named best or worst
+CARD_MIN = 30  # a card is named only with this many holders who played it, and who did not
+
+
+def driver_findings(
+    drivers: pl.DataFrame,
+    pairs: pl.DataFrame,
+    order: pl.DataFrame | None,
+    cards: pl.DataFrame,
+    names: dict[str, str],
+    top: int = 4,
+) -> list[str]:
+    """Shuffle Grand Prix in words (analysis.drivers): the first player's edge,
+    the strongest and weakest driver and pair drafted, and the ability cards
+    whose win rate added when played (among their holders) is significant."""
+    out: list[str] = []
+    if order is not None:
+        for _, group in order.group_by(["n_players"], maintain_order=True):
+            first = group.filter(pl.col("order") == 0).row(0, named=True)
+            seat0 = float(group.filter(pl.col("order") == 0)["seat_first"][0])
+            verdict = (
+                "more than its share"
+                if first["ci_low"] > first["fair"]
+                else "less than its share"
+                if first["ci_high"] < first["fair"]
+                else "no clear edge"
+            )
+            out.append(
+                f"The first player (drawn each game: the highest distance card, ties to the lower seat) wins "
+                f"{pct(first['win_rate'])} ({interval(first['ci_low'], first['ci_high'])}) vs {pct(first['fair'])} "
+                f"fair, {verdict}, n={first['games']:,} games; seat 0 goes first in {pct(seat0)} of them, "
+                "so the seat results carry some of this."
+            )
+    ranked = drivers.filter(pl.col("n") > 0).sort("win_rate", descending=True)
+    if ranked.height > 1:
+        hi, lo = ranked.row(0, named=True), ranked.row(-1, named=True)
+        apart = hi["ci_low"] > lo["ci_high"]
+        out.append(
+            f"Strongest driver {hi['driver']}: its players win {pct(hi['win_rate'])} "
+            f"({interval(hi['ci_low'], hi['ci_high'])}, n={hi['n']:,}); weakest {lo['driver']} "
+            f"{pct(lo['win_rate'])} ({interval(lo['ci_low'], lo['ci_high'])}, n={lo['n']:,}); fair share "
+            f"{pct(hi['fair'])}: "
+            + ("their intervals do not overlap." if apart else "their intervals overlap, no clear difference.")
+            + " The bots choose their drivers, so this is the driver as these bots draft and play it."
+        )
+    never = drivers.filter(pl.col("n") == 0)["driver"].to_list()
+    if never:
+        out.append(f"Never drafted by these bots: {', '.join(never)}.")
+    common = pairs.filter(pl.col("n") >= PAIR_MIN).sort("win_rate", descending=True)
+    if common.height > 1:
+        hi, lo = common.row(0, named=True), common.row(-1, named=True)
+        out.append(
+            f"Best pair drafted (of those with n >= {PAIR_MIN}) {hi['first']} + {hi['second']}: "
+            f"{pct(hi['win_rate'])} ({interval(hi['ci_low'], hi['ci_high'])}, n={hi['n']:,}); worst "
+            f"{lo['first']} + {lo['second']}: {pct(lo['win_rate'])} ({interval(lo['ci_low'], lo['ci_high'])}, "
+            f"n={lo['n']:,})."
+        )
+    if "significant_played" in cards.columns:
+        strong = cards.filter(
+            pl.col("significant_played") & (pl.col("n_played") >= CARD_MIN) & (pl.col("n_held_not_played") >= CARD_MIN)
+        ).sort(pl.col("added_played").abs(), descending=True)
+        if strong.is_empty():
+            out.append(
+                "No ability card's win rate added when played is significant after the Benjamini-Hochberg correction"
+                f" (with at least {CARD_MIN} holders who played it and {CARD_MIN} who did not)."
+            )
+        for row in strong.head(top).iter_rows(named=True):
+            out.append(
+                f"{names.get(row['card'], row['card'])} ({row['driver']}): {100 * row['added_played']:+.1f} points "
+                f"of win rate when played, among its holders ({100 * row['added_low_played']:+.1f} to "
+                f"{100 * row['added_high_played']:+.1f}), n={row['n_played']:,} played, "
+                f"{row['n_held_not_played']:,} held but not played."
+            )
+    return out

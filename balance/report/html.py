@@ -14,10 +14,10 @@ import polars as pl
 
 from .. import __version__
 from ..analysis import cards as card_analysis
-from ..analysis import cars, laps, tallies, winrate
+from ..analysis import cars, drivers, laps, tallies, winrate
 from ..logs import load_manifest, load_run, studied_cards
 from . import charts
-from .findings import car_findings, findings
+from .findings import car_findings, driver_findings, findings
 from .labels import Labels, labels_for
 from .page import render
 
@@ -92,6 +92,7 @@ class _Table:
     title: str
     data: pl.DataFrame  # written to the CSV
     shown: list[str] | pl.DataFrame | None = None  # the page's columns of data, or another frame; None: all
+    limit: int = 60  # rows shown on the page (the CSV has them all)
 
 
 def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _Table]:
@@ -191,6 +192,159 @@ def _auction_section(run, labels: Labels) -> tuple[list[tuple], list[_Table], li
     return chart_specs, table_specs, lines
 
 
+DRIVER_CARD_COLUMNS = [
+    "card",
+    "name",
+    "driver",
+    "type",
+    "count",
+    "plays_per_game",
+    "n_held",
+    "play_rate",
+    "n_played",
+    "win_rate_played",
+    "n_held_not_played",
+    "win_rate_not_played",
+    "added_played",
+    "added_low_played",
+    "added_high_played",
+    "significant_played",
+]
+DRIVERS_NOTE = (
+    "Every figure comes from these bots playing each other: results between bots measure the bots too. The bots "
+    "choose their drivers, so a driver's or a pair's win rate is that of the players who drafted it: an association, "
+    'not proof that the driver causes it. A card\'s win rate "added" compares, among the players who held it, those '
+    'who played it with those who did not: an association too. Intervals are 95%; "significant" means after a '
+    "Benjamini-Hochberg correction over all the cards tested. n is the number of players or games behind a number."
+)
+
+
+def _drivers_section(run, catalog: dict, labels: Labels, names: dict[str, str]):
+    """Shuffle Grand Prix (players who draft a driver and a co-pilot): win rate
+    by turn order, by driver and by pair drafted, distance and trophies by bot,
+    and the ability cards (plays per game; win rate added when played, among
+    their holders). Returns (chart specs, table specs, findings, card table, the
+    cards' chart specs, the cards' table)."""
+    cards = catalog.get("cards", [])
+    groups = {c["id"]: c["group"] for c in cards if c.get("group")}
+    ids = list(dict.fromkeys(groups.values()))
+    by_driver = drivers.by_driver(run, ids).join(drivers.mean_pick(run, groups), on="driver", how="left")
+    by_driver = by_driver.select(
+        "driver", "n", "wins", "win_rate", "ci_low", "ci_high", "fair", "drafted_share", "mean_pick"
+    )
+    pairs = drivers.by_pair(run)
+    order = drivers.by_turn_order(run)
+    spread = drivers.distributions(run)
+    card_table = drivers.card_plays(run, cards)
+    everyone = bool((by_driver["drafted_share"] == 1).all())
+    drafted = set(by_driver.filter(pl.col("n") > 0)["driver"].to_list())  # the heatmap leaves out the others
+    fair = float(by_driver["fair"][0])
+    chart_specs, table_specs = [], []
+    if order is not None:
+        n_players = int(order["n_players"].max())
+        chart_specs.append(
+            (
+                "turn_order_win_rates.png",
+                "Win rate by turn order",
+                partial(
+                    charts.seat_win_rates,
+                    seat="turn order",
+                    first="first player",
+                    note="0 = the first player",
+                    games=labels.games,
+                ),
+                order.filter(pl.col("n_players") == n_players).rename({"order": "seat"}),
+                "Win rate by place in the turn order: 0 is the first player (the highest distance card dealt at "
+                "setup; ties go to the lower seat), then clockwise. Bars: 95% Wilson intervals; dashed: the fair "
+                "share.",
+            )
+        )
+        table_specs.append(
+            _Table(
+                "win_rate_by_turn_order.csv",
+                "Win rate by turn order (0 = the first player; seat_first: the share of games the seat of that "
+                "number went first)",
+                order,
+            )
+        )
+    chart_specs += [
+        (
+            "driver_win_rates.png",
+            "Win rate by driver drafted",
+            partial(charts.driver_win_rates, players=labels.players),
+            by_driver,
+            "Win rate of the players who drafted each driver, as driver or co-pilot (a trophy can swap the two), "
+            "with 95% Wilson intervals; dashed: the fair share."
+            + (" With this many players every driver is drafted in every game." if everyone else ""),
+        ),
+        (
+            "driver_pair_win_rates.png",
+            "Win rate by driver pair drafted",
+            partial(charts.pair_heatmap, drivers=[d for d in ids if d in drafted] or None, fair=fair),
+            pairs,
+            "Win rate of the players who drafted each pair of drivers (either one as driver), with n; blank: never "
+            "drafted together; drivers never drafted are left out. Blue: above the fair share, red: below. Pairs with a small n are noisy: the table "
+            "gives their 95% intervals.",
+        ),
+        (
+            "distance_trophies.png",
+            "Distance and trophies by bot",
+            charts.bot_distributions,
+            drivers.values(run),
+            "Each player's distance (the score) and trophies (the tie-break) at the end of the game, by bot; the "
+            "table gives the mean, median, 10th and 90th percentiles.",
+        ),
+    ]
+    table_specs += [
+        _Table(
+            "win_rate_by_driver.csv",
+            "Win rate by driver drafted (as driver or co-pilot)",
+            by_driver.sort("win_rate", descending=True, nulls_last=True),
+        ),
+        _Table(
+            "win_rate_by_driver_pair.csv",
+            "Win rate by driver pair drafted (unordered)",
+            pairs.sort("win_rate", descending=True),
+        ),
+        _Table("distance_trophies_by_bot.csv", "Distance and trophies by bot (per player)", spread),
+    ]
+    card_charts = [
+        (
+            "cards_plays.png",
+            f"Ability cards: plays per {labels.games.removesuffix('s')}",
+            charts.driver_card_plays,
+            card_table,
+            "How often each ability card is played, per game and all players together (cards stolen from a rival "
+            "included), one panel per driver; x2, x3: copies in the deck.",
+        ),
+        (
+            "cards_played_added.png",
+            "Ability cards: win rate added when played",
+            charts.driver_card_added,
+            card_table,
+            "Win rate of the players who held each card (drafted its driver) and played it, minus that of the "
+            "holders who never played it, in points with 95% Newcombe intervals (orange: significant after a "
+            "Benjamini-Hochberg correction). Why among the holders: a player holds a card exactly when it drafted "
+            "the card's driver, so the win rate when held would give every card its driver's number (the driver "
+            "table has it), and the players who played a card against all the others would credit each card with "
+            "its driver's strength. Comparing holders with holders takes the driver out; what is left is still an "
+            "association: a card is played more often in longer games and by players who drew it, and some cards "
+            "are played when things go badly.",
+        ),
+    ]
+    if not card_table.height:  # a catalog without ability cards: nothing to draw
+        card_charts = []
+    card_entry = _Table(
+        "cards.csv",
+        "Ability cards (held: drafted its driver)",
+        card_table,
+        [c for c in DRIVER_CARD_COLUMNS if c in card_table.columns],
+        limit=max(60, card_table.height),
+    )
+    lines = driver_findings(by_driver, pairs, order, card_table, names)
+    return chart_specs, table_specs, lines, card_table, card_charts, card_entry
+
+
 def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     run_dir = Path(run_dir)
     manifest = load_manifest(run_dir)
@@ -207,6 +361,9 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     pits = laps.has_pit_stops(run)  # Pit Stop or Race Through before a lap (Horsepower)
     has_laps = bool(laps.lap_numbers(run))  # Downforce has no laps
     legends = "legend" in columns and bool(run["players"].select(pl.col("legend").any()).collect().item())
+    driven = drivers.has_drivers(run)  # Shuffle Grand Prix: each player drafts a driver and a co-pilot
+    shared = Counter(names.values())  # Heat's upgrades share names (Brakes 1 to 4): say which one
+    unique = {i: f"{n} ({i})" if shared[n] > 1 else n for i, n in names.items()}
 
     seats = winrate.by_seat(run)
     equality = winrate.seat_equality(run)
@@ -214,14 +371,21 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     race_columns = tallies.race_columns(run)
     tally = tallies.means(run, race_columns) if race_columns else None
     only = any("studied" in c for c in catalog.get("cards", []))  # the catalog says which cards to tabulate
-    # a deck dealt out at random among the players (Downforce): the win rate of those dealt each card
-    card_table = card_analysis.card_stats(run, card_ids, dealt=card_analysis.dealt_out(run, card_ids))
-    if only:
-        card_table = card_table.filter(pl.col("card").is_in(card_ids or []))
-    # the events of the cards tabulated: Downforce's auction sells cars (their Speed-8 cards), not speed cards
-    events = card_analysis.logged_events(run, card_ids if only else None)
-    card_table = card_analysis.informative(card_table, events)
-    card_table = card_table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
+    driver_charts, driver_tables, driver_lines = [], [], []
+    if driven:  # its `draft` events draft drivers, not cards: the cards have a section of their own
+        driver_charts, driver_tables, driver_lines, card_table, card_charts, card_entry = _drivers_section(
+            run, catalog, labels, unique
+        )
+    else:
+        # a deck dealt out at random among the players (Downforce): the win rate of those dealt each card
+        card_table = card_analysis.card_stats(run, card_ids, dealt=card_analysis.dealt_out(run, card_ids))
+        if only:
+            card_table = card_table.filter(pl.col("card").is_in(card_ids or []))
+        # the events of the cards tabulated: Downforce's auction sells cars (their Speed-8 cards), not speed cards
+        events = card_analysis.logged_events(run, card_ids if only else None)
+        card_table = card_analysis.informative(card_table, events)
+        card_table = card_table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
+        card_charts, card_entry = _cards_section(card_table, labels.games.removesuffix("s"))
     lap_table = laps.lap_summary(run, by=("lap", "after") if pits else ("lap",))
     lap_seat = laps.lap_summary(run, by=("lap", "seat"))
     lap_bot = laps.lap_summary(run, by=("lap", "bot"))
@@ -232,7 +396,6 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     lengths = laps.length_distribution(run)
     auction_charts, auction_tables, auction_lines = _auction_section(run, labels)
     money = tallies.money_breakdown(tally) if tally is not None else None
-    card_charts, card_entry = _cards_section(card_table, labels.games.removesuffix("s"))
 
     n_players = int(seats["n_players"][0])
     seat_title = f"Win rate by {labels.seat}" + (f" ({labels.seat_note})" if labels.seat != "seat" else "")
@@ -274,7 +437,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
                 "the winner (the diamond).",
             )
         )
-    chart_specs += auction_charts
+    chart_specs += auction_charts + driver_charts
     if has_laps:
         chart_specs.append(
             (
@@ -322,7 +485,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         table_specs.append(_Table("bot_tallies.csv", labels.tallies_title, tally, tallies.wide(tally)))
     if money is not None:
         table_specs.append(_Table("money_by_bot.csv", "Where the money comes from: mean $M per player and game", money))
-    table_specs += auction_tables
+    table_specs += auction_tables + driver_tables
     if has_books:
         table_specs.append(
             _Table("win_rate_by_playbook_held.csv", "Win rate by Playbook held", winrate.by_playbook(run))
@@ -349,7 +512,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         spec.data.write_csv(out / spec.file)
         table_paths.append(out / spec.file)
         view = spec.shown if isinstance(spec.shown, pl.DataFrame) else spec.data.select(spec.shown or spec.data.columns)
-        shown = view.head(60)
+        shown = view.head(spec.limit)
         table_entries.append(
             {
                 "file": spec.file,
@@ -361,8 +524,6 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
             }
         )
 
-    shared = Counter(names.values())  # Heat's upgrades share names (Brakes 1 to 4): say which one
-    unique = {i: f"{n} ({i})" if shared[n] > 1 else n for i, n in names.items()}
     lines = findings(
         seats,
         equality,
@@ -373,7 +534,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         unique,
         set(card_ids or []) or None,
         labels=labels,
-        extra=auction_lines,
+        extra=auction_lines + driver_lines,
     )
     bots_text = (
         ", ".join(scenario.get("bots") or [])
@@ -398,6 +559,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         findings=lines,
         associations="added_drafted" in card_table.columns or "added_bought" in card_table.columns,
         dealt="added_dealt" in card_table.columns,
+        note=DRIVERS_NOTE if driven else "",
         players_word=labels.players,
         games_word=labels.games,
         charts=chart_entries,
