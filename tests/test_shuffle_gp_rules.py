@@ -10,7 +10,7 @@ import pytest
 
 from balance.games.events import Events
 from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
-from balance.games.shuffle_gp.effects import deal_damage, steal
+from balance.games.shuffle_gp.effects import deal_damage, remove_equip, remove_nerf, resolve_card, steal
 from balance.games.shuffle_gp.engine import simulate
 from balance.games.shuffle_gp.invariants import violations
 from balance.games.shuffle_gp.log import chunk_tables, finish_order
@@ -208,6 +208,50 @@ def test_immune_players_are_not_affected_by_actions():
     assert (st.played[:, 0, card("blaze_flamethrower")] == 1).all() and (st.tire[:, 1] == TIRE).all()
 
 
+# --- The effect vocabulary: ops not met above --------------------------------------------
+
+
+def test_faq_a_shield_absorbs_its_value_then_tire_health_takes_the_rest():
+    m, st = sg.batch(["robot"] * 2, games=3, seed=20)
+    sg.set_car(st, 0, "ace", "comet", {"comet_nudge": 1})  # no damage bonus on the dealer's side
+    sg.set_car(st, 1, "mender", "ace", {"ace_dodge": 1}, equip=[("mender_spare_tire", 0)])
+    st.shield[:, 1, 0] = 2  # Spare Tire: shield 2
+    g = np.arange(3)
+    deal_damage(m, st, g, seat(3, 0), seat(3, 1), np.array([1, 2, 3]), 0)
+    assert st.absorbed[:, 1].tolist() == [1, 2, 2] and st.tire[:, 1].tolist() == [TIRE, TIRE, TIRE - 1]
+    assert st.equip[:, 1, 0].tolist() == [card("mender_spare_tire"), -1, -1], "a spent shield is discarded"
+    assert (st.discard[1:, 1, card("mender_spare_tire")] == 1).all()
+
+
+def test_skip_turn_skips_all_four_phases_of_the_next_turn():
+    m, st = sg.batch(["robot"] * 2, games=2, seed=21)
+    sg.set_car(st, 0, "gremlin", "ace", {"gremlin_detour": 1})
+    sg.set_car(st, 1, "comet", "mender", {"comet_nudge": 3})
+    sg.stack(st, 1, [100])  # seat 1 leads: Detour skips the leader's next turn
+    g = np.arange(2)
+    k = np.full(2, card("gremlin_detour"))
+    resolve_card(m, st, g, seat(2, 0), k, seat(2, 1), seat(2, -1), 0)
+    assert (st.skip[:, 1] == 1).all()
+    drawn, hand = st.distance_drawn[:, 1].copy(), st.hand[:, 1].copy()
+    take_turn(m, st, g, seat(2, 1))
+    assert (st.distance_drawn[:, 1] == drawn).all() and (st.hand[:, 1] == hand).all(), "no draw, no play"
+    assert (st.turns_skipped[:, 1] == 1).all() and (st.skip[:, 1] == 0).all()
+
+
+def test_remove_equip_and_remove_nerf_send_cards_to_their_owners_discard():
+    m, st = sg.batch(["robot"] * 2, games=2, seed=22)
+    sg.set_car(st, 0, "magpie", "mender", {"magpie_bait": 1})
+    sg.set_car(st, 1, "comet", "ironside", {"comet_nudge": 3}, equip=[("comet_nitro", 2), ("ironside_roll_cage", 0)])
+    g = np.arange(2)
+    remove_equip(m, st, g, seat(2, 0), seat(2, 1), np.array([1, 2]))
+    assert (st.equip[0, 1] >= 0).sum() == 1 and (st.equip[1, 1] < 0).all(), "up to `amount` equips"
+    assert st.discard[1, 1, [card("comet_nitro"), card("ironside_roll_cage")]].tolist() == [1, 1]
+    # a nerf of seat 1's on seat 0's car goes home to seat 1
+    st.nerf[:, 0, 0], st.nerf_owner[:, 0, 0], st.nerf_left[:, 0, 0] = card("ironside_roll_cage"), 1, 2
+    remove_nerf(m, st, g, seat(2, 0), np.ones(2, np.int32))
+    assert (st.nerf[:, 0] < 0).all() and (st.discard[:, 1, card("ironside_roll_cage")] >= 1).all()
+
+
 # --- Winning --------------------------------------------------------------------------
 
 
@@ -251,6 +295,20 @@ def test_specialties_act_only_while_their_driver_drives():
     sg.stack(st, 0, [50])
     deal_damage(m, st, g, seat(5, 0), seat(5, 1), np.full(5, 1), 0)
     assert (st.distance_lost[:, 0] > 0).all(), "Gremlin's Spite: whoever hurts it loses its top card"
+
+
+def test_specialties_sticky_fingers_and_field_repairs():
+    m, st = sg.batch(["robot"] * 2, games=4, seed=23)
+    g = np.arange(4)
+    # Magpie drives: dealing damage also takes a card from the victim's hand
+    sg.set_car(st, 0, "magpie", "comet", {"comet_nudge": 1})
+    sg.set_car(st, 1, "comet", "ironside", {"comet_nudge": 2})
+    deal_damage(m, st, g, seat(4, 0), seat(4, 1), np.ones(4, np.int32), 0)
+    assert (st.stolen_in[:, 0].sum(axis=1) == 1).all() and (st.tire[:, 1] == TIRE - 1).all()
+    # Mender drives: every action it plays heals it 1
+    sg.set_car(st, 0, "mender", "comet", {"comet_nudge": 3}, tire=2)
+    take_turn(m, st, g, seat(4, 0))
+    assert (st.played[:, 0, card("comet_nudge")] >= 1).all() and (st.tire[:, 0] == 3).all()
 
 
 # --- whole games: the rules checker, batched and one at a time; determinism -----------------
