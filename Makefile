@@ -53,6 +53,9 @@ lint: dev
 bench: install
 	$(BIN)/python scripts/bench_load.py
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_heat.py
+	$(BIN)/python scripts/bench_games.py downforce
+	$(BIN)/python scripts/bench_games.py shuffle_gp
 	$(BIN)/python scripts/bench_run.py --games 100000
 
 clean:

@@ -1,0 +1,78 @@
+"""Benchmark: Downforce or Shuffle Grand Prix games per second in one process,
+at batch 4096, for two table sizes of heuristic bots (Heat has its own,
+scripts/bench_heat.py; Horsepower scripts/bench.py).
+
+Usage: python scripts/bench_games.py downforce|shuffle_gp [--games N] [--batch 4096]
+BLAS pinned to one thread and glibc's allocator tuned, as in bench.py.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy is imported
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import importlib  # noqa: E402
+import platform  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from balance.allocator import tune_allocator  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+# game -> (what a step is called, the state field that counts them, players -> bots)
+GAMES = {
+    "downforce": (
+        "cards",
+        "turns",
+        {4: ["balanced", "shark", "miser", "balanced"], 6: ["balanced", "shark", "miser"] * 2},
+    ),
+    "shuffle_gp": (
+        "turns",
+        "turn",
+        {2: ["balanced", "defensive"], 4: ["balanced", "aggressive", "defensive", "balanced"]},
+    ),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=list(GAMES))
+    parser.add_argument("--games", type=int, default=8192)
+    parser.add_argument("--batch", type=int, default=4096)
+    args = parser.parse_args()
+    tune_allocator()
+    package = f"balance.games.{args.game}"
+    engine = importlib.import_module(f"{package}.engine")
+    bots_module = importlib.import_module(f"{package}.bots")
+    compile_module = importlib.import_module(f"{package}.compile")
+    schema = importlib.import_module(f"{package}.schema")
+    step, counter, grids = GAMES[args.game]
+    tables = compile_module.compile_database(schema.load_database(ROOT / f"{args.game}.yaml"))
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, numpy {np.__version__}"
+    )
+    print(f"{'players':>7s} {'games':>7s} {'seconds':>8s} {'games/s':>9s} {step + '/s':>9s} {step + '/game':>11s}")
+    for players, names in grids.items():
+        bots = bots_module.bot_table(bots_module.resolve_profiles(None), names, tables)
+        seats = lambda first, n: (np.arange(players)[None, :] + np.arange(first, first + n)[:, None]) % players  # noqa: E731
+        engine.simulate(tables, bots, seats(0, 64), np.random.default_rng(0))  # warm-up
+        done = steps = 0
+        start = time.perf_counter()
+        while done < args.games:
+            n = min(args.batch, args.games - done)
+            st = engine.simulate(tables, bots, seats(done, n), np.random.default_rng([1, done]))
+            done += n
+            steps += int(getattr(st, counter).sum())
+        seconds = time.perf_counter() - start
+        print(
+            f"{players:7d} {done:7d} {seconds:8.2f} {done / seconds:9.1f} {steps / seconds:9.0f} {steps / done:11.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
