@@ -4,6 +4,7 @@ one-line problems that point at the file and line."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -111,3 +112,58 @@ def validate_model(
         return model.model_validate(data), []
     except ValidationError as exc:
         return None, [problem_from_error(doc, e, prefix, label) for e in exc.errors()]
+
+
+# --- helpers every game's schema uses -------------------------------------------------------
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"  # ids of cards, tracks, drivers...: snake_case
+
+
+def id_labeller(data: Any, id_lists: tuple[str, ...]):
+    """label(path) -> the field as a user reads it: list items of the sections
+    named in `id_lists` (at any depth) shown by their id, e.g.
+    drivers.blaze.cards.blaze_ram.effects.0.op instead of drivers.0.cards.0..."""
+
+    def label(path: tuple[Any, ...]) -> str:
+        parts: list[str] = []
+        node = data
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                node = None
+            item_id = node.get("id") if isinstance(node, dict) else None
+            named = isinstance(key, int) and parts and parts[-1] in id_lists
+            if named and isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
+                parts.append(item_id)
+            else:
+                parts.append(str(key))
+        return ".".join(parts) or "(top)"
+
+    return label
+
+
+def validate_items(where: tuple[Any, ...], model: type[BaseModel], raws: list[Any], doc: YamlDoc, label):
+    """Each item of the list at `where` checked against `model`: the (index,
+    model) pairs that passed, and every problem."""
+    out, problems = [], []
+    for i, raw in enumerate(raws):
+        item, item_problems = validate_model(model, raw, doc, (*where, i), label)
+        problems += item_problems
+        if item is not None:
+            out.append((i, item))
+    return out, problems
+
+
+def duplicate_ids(ids: list[tuple[tuple[Any, ...], str]], doc: YamlDoc, label) -> list[Problem]:
+    """ids: (path to the item, its id); one problem for each id seen before,
+    naming the line that defined it first."""
+    problems, first_seen = [], {}
+    for where, item_id in ids:
+        path = (*where, "id")
+        if item_id in first_seen:
+            message = f"duplicate id {item_id!r} (first defined at line {first_seen[item_id]})"
+            problems.append(doc.problem(path, message, label(path)))
+        else:
+            first_seen[item_id] = doc.line_of(path)
+    return problems

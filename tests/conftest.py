@@ -25,3 +25,28 @@ def tables(database):
     from balance.games.horsepower.compile import compile_database
 
     return compile_database(database)
+
+
+def broken_copy(tmp_path: Path, text: str, name: str):
+    """make(old, new) -> (path, line): a copy of a database file `text` with one
+    unique snippet replaced, written to tmp_path/name; line = where the snippet began."""
+
+    def make(old: str, new: str) -> tuple[str, int]:
+        assert text.count(old) == 1, f"snippet not unique: {old!r}"
+        line = text[: text.index(old)].count("\n") + 1
+        path = tmp_path / name
+        path.write_text(text.replace(old, new))
+        return str(path), line
+
+    return make
+
+
+def one_line_error(load, path: str) -> str:
+    """The UserError `load(path)` raises, which must be a single line."""
+    from balance.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        load(path)
+    message = str(info.value)
+    assert "\n" not in message
+    return message

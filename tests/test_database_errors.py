@@ -8,30 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from balance.errors import UserError
 from balance.games.horsepower.schema import load_database
+
+from .conftest import broken_copy, one_line_error
 
 
 @pytest.fixture
 def broken(tmp_path, cards_text):
     """broken(old, new) -> (path, line): cards.yaml with one unique snippet replaced."""
-
-    def make(old: str, new: str) -> tuple[str, int]:
-        assert cards_text.count(old) == 1, f"snippet not unique: {old!r}"
-        line = cards_text[: cards_text.index(old)].count("\n") + 1
-        path = tmp_path / "cards.yaml"
-        path.write_text(cards_text.replace(old, new))
-        return str(path), line
-
-    return make
+    return broken_copy(tmp_path, cards_text, "cards.yaml")
 
 
 def error_of(path: str) -> str:
-    with pytest.raises(UserError) as info:
-        load_database(path)
-    text = str(info.value)
-    assert "\n" not in text
-    return text
+    return one_line_error(load_database, path)
 
 
 def test_yaml_syntax(broken):

@@ -15,7 +15,7 @@ from balance.games.downforce import vocabulary as V
 from balance.games.downforce.compile import NONE, WILD, compile_database, summarize
 from balance.games.downforce.schema import load_database
 
-from .conftest import ROOT
+from .conftest import ROOT, broken_copy, one_line_error
 
 DOWNFORCE = ROOT / "downforce.yaml"
 
@@ -241,23 +241,11 @@ def test_summary_for_validate(db):
 @pytest.fixture
 def broken(tmp_path, text):
     """broken(old, new) -> (path, line): downforce.yaml with one unique snippet replaced."""
-
-    def make(old: str, new: str) -> tuple[str, int]:
-        assert text.count(old) == 1, f"snippet not unique: {old!r}"
-        line = text[: text.index(old)].count("\n") + 1
-        path = tmp_path / "downforce.yaml"
-        path.write_text(text.replace(old, new))
-        return str(path), line
-
-    return make
+    return broken_copy(tmp_path, text, "downforce.yaml")
 
 
 def error_of(path: str) -> str:
-    with pytest.raises(UserError) as info:
-        load_database(path)
-    text = str(info.value)
-    assert "\n" not in text
-    return text
+    return one_line_error(load_database, path)
 
 
 S01 = "{car: black, speed: 6}, {car: orange, speed: 3}]"  # the whole of card s01's moves line

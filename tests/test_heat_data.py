@@ -13,7 +13,7 @@ from balance.games.heat import vocabulary as V
 from balance.games.heat.compile import NONE, compile_database, summarize
 from balance.games.heat.schema import load_database
 
-from .conftest import ROOT
+from .conftest import ROOT, broken_copy, one_line_error
 
 HEAT = ROOT / "heat.yaml"
 
@@ -137,23 +137,11 @@ def test_summary_for_validate(db):
 @pytest.fixture
 def broken(tmp_path, heat_text):
     """broken(old, new) -> (path, line): heat.yaml with one unique snippet replaced."""
-
-    def make(old: str, new: str) -> tuple[str, int]:
-        assert heat_text.count(old) == 1, f"snippet not unique: {old!r}"
-        line = heat_text[: heat_text.index(old)].count("\n") + 1
-        path = tmp_path / "heat.yaml"
-        path.write_text(heat_text.replace(old, new))
-        return str(path), line
-
-    return make
+    return broken_copy(tmp_path, heat_text, "heat.yaml")
 
 
 def error_of(path: str) -> str:
-    with pytest.raises(UserError) as info:
-        load_database(path)
-    text = str(info.value)
-    assert "\n" not in text
-    return text
+    return one_line_error(load_database, path)
 
 
 def test_unknown_op(broken):

@@ -17,7 +17,7 @@ from balance.games.shuffle_gp import vocabulary as V
 from balance.games.shuffle_gp.compile import NONE, compile_database, paper_profile, summarize
 from balance.games.shuffle_gp.schema import load_database
 
-from .conftest import ROOT
+from .conftest import ROOT, broken_copy, one_line_error
 
 SHUFFLE_GP = ROOT / "shuffle_gp.yaml"
 DRIVERS = ["blaze", "ironside", "magpie", "snare", "comet", "mender", "gremlin", "ace"]
@@ -191,22 +191,11 @@ def test_docs_name_every_word():
 @pytest.fixture
 def broken(tmp_path, text):
     """broken(old, new) -> (path, line): shuffle_gp.yaml with one unique snippet replaced."""
-
-    def make(old: str, new: str) -> tuple[str, int]:
-        line = line_of(text, old)
-        path = tmp_path / "shuffle_gp.yaml"
-        path.write_text(text.replace(old, new))
-        return str(path), line
-
-    return make
+    return broken_copy(tmp_path, text, "shuffle_gp.yaml")
 
 
 def error_of(path: str) -> str:
-    with pytest.raises(UserError) as info:
-        load_database(path)
-    message = str(info.value)
-    assert "\n" not in message
-    return message
+    return one_line_error(load_database, path)
 
 
 RAM = "      - id: blaze_ram\n        name: Ram\n        type: action\n"

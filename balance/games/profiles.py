@@ -7,6 +7,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel
 
 from ..errors import UserError
@@ -48,3 +49,10 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     for key, value in over.items():
         out[key] = merge(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
     return out
+
+
+def noise_span(noise: np.ndarray) -> np.ndarray:
+    """How much uniform random preference a profile's `noise` adds to a score,
+    in the score's own units: noise / (1 - noise). 0.05 breaks near-ties, 0.5
+    is worth one unit, 1 swamps every score (uniform among the legal choices)."""
+    return (noise / np.maximum(1 - noise, 1e-6)).astype(np.float32)

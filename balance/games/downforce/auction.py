@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
-from .bots import noise_spread
+from ..profiles import noise_span
 from .match import Match
 from .state import State
 
@@ -69,7 +69,7 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
         b = np.broadcast_to(bid_of[:, None, :], (G, N, C))
         under = b <= want[:, :, None]
         score = np.where(under, b, want[:, :, None] - 2.0 * (b - want[:, :, None]) - 100)
-        score = score + noise_spread(bots.noise[q])[:, :, None] * 20 * chance.uniform(match.rng, (G, N, C))
+        score = score + noise_span(bots.noise[q])[:, :, None] * 20 * chance.uniform(match.rng, (G, N, C))
         card = np.where(holds, score, -np.inf).argmax(axis=2)  # (G, N)
         # The last car, with a player still without one: that player bids its lowest card for it.
         forced = (r == 5) & carless & eligible
@@ -107,7 +107,7 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
 def keep_power(match: Match, st: State, won: np.ndarray) -> None:
     """A player with several power cards keeps the one it values most."""
     q = st.bots
-    value = match.bots.power_value[q] + noise_spread(match.bots.noise[q])[:, :, None] * chance.uniform(
+    value = match.bots.power_value[q] + noise_span(match.bots.noise[q])[:, :, None] * chance.uniform(
         match.rng, won.shape
     )
     best = np.where(won, value, -np.inf).argmax(axis=2)

@@ -79,9 +79,3 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables) ->
         loyalty=column("loyalty"),
         power_value=by_kind[:, tables.powers.kind],
     )
-
-
-def noise_spread(noise: np.ndarray) -> np.ndarray:
-    """Units of uniform random preference a profile's noise adds to a score:
-    noise / (1 - noise) (0.05 breaks near-ties; 1 swamps every score)."""
-    return (noise / np.maximum(1 - noise, 1e-6)).astype(np.float32)

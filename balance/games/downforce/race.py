@@ -17,8 +17,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
+from ..profiles import noise_span
 from .auction import shuffled
-from .bots import noise_spread
 from .compile import NONE, WILD
 from .match import Match
 from .state import State
@@ -65,7 +65,7 @@ def choose_card(match: Match, st: State, g: np.ndarray, player: np.ndarray) -> n
     wild = (cards.car == WILD)[None] * worth.max(axis=1)[:, None, None]
     value = ((per_entry + wild) * cards.speed[None]).sum(axis=2)  # (n, C)
     q = st.bots[g, player]
-    value = value + noise_spread(match.bots.noise[q])[:, None] * 20 * chance.uniform(match.rng, value.shape)
+    value = value + noise_span(match.bots.noise[q])[:, None] * 20 * chance.uniform(match.rng, value.shape)
     return np.where(st.hand[g, player] > 0, value, -np.inf).argmax(axis=1)
 
 
@@ -85,7 +85,7 @@ def wild_colours(match: Match, st: State, g, player, card) -> np.ndarray:
         if not wild.any():
             continue
         allowed = ~taken & (free_pick[:, None] | ~on_card)
-        score = worth + noise_spread(match.bots.noise[q])[:, None] * chance.uniform(match.rng, worth.shape)
+        score = worth + noise_span(match.bots.noise[q])[:, None] * chance.uniform(match.rng, worth.shape)
         pick = np.where(allowed, score, -np.inf).argmax(axis=1)
         cars[wild, m] = pick[wild]
         taken[np.flatnonzero(wild), pick[wild]] = True
@@ -225,7 +225,7 @@ def betting(match: Match, st: State, g: np.ndarray) -> None:
             q = st.bots[gb, p]
             own = st.owner[gb] == p
             score = row[b] + match.bots.loyalty[q][:, None] * own
-            score = score + noise_spread(match.bots.noise[q])[:, None] * 5 * chance.uniform(match.rng, score.shape)
+            score = score + noise_span(match.bots.noise[q])[:, None] * 5 * chance.uniform(match.rng, score.shape)
             pick = score.argmax(axis=1)
             st.bets[gb, p, k] = pick
             if match.events is not None:

@@ -11,7 +11,6 @@ would type (`spaces:`), so everything after validation sees one form.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, create_model
 
 from ...errors import Problem, UserError, raise_first
-from ...validation import Strict, validate_model
+from ...validation import ID_PATTERN, Strict, duplicate_ids, id_labeller, validate_items, validate_model
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
 
@@ -27,7 +26,6 @@ from . import vocabulary as V
 # (One Speed-8 card per car is also an error: the auction reveals each car by it.)
 RULEBOOK_COUNTS = {"regular speed cards": 42, "Speed-8 cards": 6, "power cards": 6}
 
-ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 
 NonNeg = Annotated[int, Field(ge=0)]
 Pos = Annotated[int, Field(ge=1)]
@@ -205,7 +203,7 @@ def load_database(path: str | Path) -> Database:
 
 
 def validate_database(doc: YamlDoc) -> Database:
-    label = _labeller(doc.data)
+    label = id_labeller(doc.data, ID_LISTS)
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else "no mapping"
         raise UserError(
@@ -219,20 +217,20 @@ def validate_database(doc: YamlDoc) -> Database:
     top, problems = validate_model(DatabaseModel, doc.data, doc, label=label)
     raise_first(problems)
     rules, problems = validate_model(Rules, top.rules, doc, ("rules",), label)
-    cards, more = _items("speed_cards", CardModel, top.speed_cards, doc, label)
+    cards, more = validate_items(("speed_cards",), CardModel, top.speed_cards, doc, label)
     problems += more
-    eights, more = _items("speed8_cards", Speed8Model, top.speed8_cards, doc, label)
+    eights, more = validate_items(("speed8_cards",), Speed8Model, top.speed8_cards, doc, label)
     problems += more
     powers, more = _powers(top.powers, doc, label)
     problems += more
-    tracks, more = _items("tracks", TrackModel, top.tracks, doc, label)
+    tracks, more = validate_items(("tracks",), TrackModel, top.tracks, doc, label)
     problems += more
     raise_first(problems)
     cars = tuple(top.cars)
     problems += _rules_checks(rules, doc)
     problems += _car_checks(cars, doc)
     problems += _card_checks(cards, eights, cars, doc, label)
-    problems += _duplicate_ids([("powers", i, p.id) for i, p in powers], doc, label)
+    problems += duplicate_ids([(("powers", i), p.id) for i, p in powers], doc, label)
     built, more = _tracks(tracks, doc, label)
     problems += more
     problems += _track_choice(rules, [t for _, t in tracks], doc)
@@ -253,17 +251,6 @@ def _card(c: CardModel | Speed8Model, count: int, speed8: bool) -> SpeedCard:
     return SpeedCard(c.id, tuple(Move(m.car, m.speed) for m in c.moves), count, speed8)
 
 
-def _items(section: str, model, raws: list[Any], doc: YamlDoc, label) -> tuple[list[tuple[int, Any]], list[Problem]]:
-    """Validate each item of a list section: (index, model) pairs and the problems."""
-    out, problems = [], []
-    for i, raw in enumerate(raws):
-        item, item_problems = validate_model(model, raw, doc, (section, i), label)
-        problems += item_problems
-        if item is not None:
-            out.append((i, item))
-    return out, problems
-
-
 def _powers(raws: list[dict[Any, Any]], doc: YamlDoc, label) -> tuple[list[tuple[int, Any]], list[Problem]]:
     """Each power by the model of its id: the parameters differ by power."""
     out, problems = [], []
@@ -281,28 +268,6 @@ def _powers(raws: list[dict[Any, Any]], doc: YamlDoc, label) -> tuple[list[tuple
             if power is not None:
                 out.append((i, power))
     return out, problems
-
-
-def _labeller(data: Any):
-    """Show list items of the id-named sections by their id: tracks.ridge.grid.3.lanes."""
-
-    def label(path: tuple[Any, ...]) -> str:
-        parts: list[str] = []
-        node = data
-        for key in path:
-            try:
-                node = node[key]
-            except (KeyError, IndexError, TypeError):
-                node = None
-            item_id = node.get("id") if isinstance(node, dict) else None
-            named = isinstance(key, int) and parts and parts[-1] in ID_LISTS
-            if named and isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
-                parts.append(item_id)
-            else:
-                parts.append(str(key))
-        return ".".join(parts) or "(top)"
-
-    return label
 
 
 # --- rules, cars, cards ---------------------------------------------------------------
@@ -353,8 +318,8 @@ def _car_checks(cars: tuple[str, ...], doc: YamlDoc) -> list[Problem]:
 
 
 def _card_checks(cards, eights, cars: tuple[str, ...], doc: YamlDoc, label) -> list[Problem]:
-    ids = [("speed_cards", i, c.id) for i, c in cards] + [("speed8_cards", i, c.id) for i, c in eights]
-    problems = _duplicate_ids(ids, doc, label)
+    ids = [(("speed_cards", i), c.id) for i, c in cards] + [(("speed8_cards", i), c.id) for i, c in eights]
+    problems = duplicate_ids(ids, doc, label)
     for section, items in (("speed_cards", cards), ("speed8_cards", eights)):
         for i, card in items:
             for where, message in _card_shape(card, cars):
@@ -411,19 +376,6 @@ def _speed8_checks(eights, cars: tuple[str, ...], doc: YamlDoc, label) -> list[P
     return problems
 
 
-def _duplicate_ids(ids: list[tuple[Any, ...]], doc: YamlDoc, label) -> list[Problem]:
-    """ids: (path to the item..., id); one problem per id seen before."""
-    problems, first_seen = [], {}
-    for *where, item_id in ids:
-        path = (*where, "id")
-        if item_id in first_seen:
-            message = f"duplicate id {item_id!r} (first defined at line {first_seen[item_id]})"
-            problems.append(doc.problem(path, message, label(path)))
-        else:
-            first_seen[item_id] = doc.line_of(path)
-    return problems
-
-
 # --- tracks ---------------------------------------------------------------------------
 
 
@@ -436,7 +388,7 @@ def _track_choice(rules: Rules, tracks: list[TrackModel], doc: YamlDoc) -> list[
 
 def _tracks(tracks, doc: YamlDoc, label) -> tuple[list[Track], list[Problem]]:
     """Each track checked and expanded to spaces; problems carry paths below the track."""
-    built, problems = [], _duplicate_ids([("tracks", i, t.id) for i, t in tracks], doc, label)
+    built, problems = [], duplicate_ids([(("tracks", i), t.id) for i, t in tracks], doc, label)
     for i, model in tracks:
         track, where_messages = _track(model, lambda where, i=i: doc.line_of(("tracks", i, *where)))
         for where, message in where_messages:

@@ -48,10 +48,6 @@ class Course:
             due += np.where(j < count, np.maximum(speed - (self.limit[at] + mod), 0), 0).astype(np.int32)
         return due
 
-    def lap_of(self, pos: np.ndarray) -> np.ndarray:
-        """(n,) laps completed at each position (0 on the grid and the first lap)."""
-        return np.clip(np.asarray(pos) // self.track.spaces, 0, self.track.laps)
-
 
 def course(track: TrackTable) -> Course:
     laps = np.arange(track.laps)[:, None] * track.spaces

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
+from ..profiles import noise_span
 from .moves import pay_heat
 from .race import Race
 from .state import State
@@ -24,13 +25,6 @@ from .state import State
 OPEN_ROAD = 40  # target speed where no corner is in reach: as fast as possible
 SPIN_COST = 6.0  # spaces a spin-out costs besides stopping short: Stress in hand, gear 1
 UNFILLABLE = 1_000.0  # score penalty per card short of what the gear must play
-
-
-def noise_spaces(noise: np.ndarray) -> np.ndarray:
-    """How many spaces of uniform random preference a profile's `noise` adds to
-    a score: noise / (1 - noise): 0.05 breaks near-ties, 0.5 is worth a space,
-    1 swamps every score (uniform among the legal choices)."""
-    return (noise / np.maximum(1 - noise, 1e-6)).astype(np.float32)
 
 
 def target_speed(race: Race, pos: np.ndarray, engine: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -78,7 +72,7 @@ def choose_cards(
     base = np.broadcast_to(race.value[cols], (n, J))
     choice = np.flatnonzero(np.isin(cols, race.choice_cards))  # positions in cols of choice cards
     options = cards.choices[cols[choice]].astype(np.float32)  # (c, C), -1 padded
-    noise_part = noise_spaces(noise)[:, None] * jitter
+    noise_part = noise_span(noise)[:, None] * jitter
     counted = np.zeros(n, np.float32)  # the chosen cards' speed as the bot counts it
     for step in range(int(gear.max(initial=0))):
         slots = gear.astype(np.int32) - step
@@ -157,7 +151,7 @@ def plan_round(race: Race, st: State) -> None:
         )
     score = np.where(
         legal,
-        score + noise_spaces(noise)[:, None] * chance.uniform(race.rng, score.shape),
+        score + noise_span(noise)[:, None] * chance.uniform(race.rng, score.shape),
         -np.inf,
     )
     best = score.argmax(axis=1)

@@ -9,7 +9,6 @@ the facts sheet (../shared/facts/heat.md).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -18,14 +17,14 @@ from pydantic import AfterValidator, Field, create_model
 from pydantic_core import PydanticCustomError
 
 from ...errors import Problem, UserError, raise_first
-from ...validation import Strict, validate_model
+from ...validation import ID_PATTERN, Strict, duplicate_ids, id_labeller, validate_items, validate_model
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
 
 # The facts sheet's numbers: counts that differ are warnings, not errors.
 FACT_COUNTS = {"basic speed cards": 12, "starting upgrades": 3, "Legend cards": 10}
 
-ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+ID_LISTS = ("cards", "tracks")  # list sections whose items errors name by id
 
 NonNeg = Annotated[int, Field(ge=0)]
 Pos = Annotated[int, Field(ge=1)]
@@ -250,7 +249,7 @@ def load_database(path: str | Path) -> Database:
 
 
 def validate_database(doc: YamlDoc) -> Database:
-    label = _labeller(doc.data)
+    label = id_labeller(doc.data, ID_LISTS)
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else "no mapping"
         raise UserError(
@@ -259,20 +258,17 @@ def validate_database(doc: YamlDoc) -> Database:
     top, problems = validate_model(DatabaseModel, doc.data, doc, label=label)
     raise_first(problems)
     rules, problems = validate_model(Rules, top.rules, doc, ("rules",), label)
-    cards, tracks, legends = [], [], []
-    for i, raw in enumerate(top.cards):
-        card, card_problems = validate_model(CardModel, raw, doc, ("cards", i), label)
-        problems += card_problems
-        if card is not None:
-            effects, effect_problems = _effects(card, doc, ("cards", i), label)
-            problems += effect_problems
-            cards.append((i, card, effects))
-    for section, model, out in (("tracks", TrackModel, tracks), ("legends", LegendModel, legends)):
-        for i, raw in enumerate(getattr(top, section)):
-            item, item_problems = validate_model(model, raw, doc, (section, i), label)
-            problems += item_problems
-            if item is not None:
-                out.append((i, item))
+    checked, more = validate_items(("cards",), CardModel, top.cards, doc, label)
+    problems += more
+    cards = []
+    for i, card in checked:
+        effects, effect_problems = _effects(card, doc, ("cards", i), label)
+        problems += effect_problems
+        cards.append((i, card, effects))
+    tracks, more = validate_items(("tracks",), TrackModel, top.tracks, doc, label)
+    problems += more
+    legends, more = validate_items(("legends",), LegendModel, top.legends, doc, label)
+    problems += more
     raise_first(problems)
     problems += _rules_checks(rules, doc)
     problems += _card_checks(cards, doc, label)
@@ -296,23 +292,6 @@ def _card(c: CardModel, effects: tuple[Effect, ...]) -> Card:
 def _track(t: TrackModel) -> Track:
     corners = tuple(Corner(c.limit, c.gap, c.legend_line) for c in t.corners)
     return Track(t.id, t.name, t.laps, t.spaces, t.heat, t.stress, t.finish_line, corners)
-
-
-def _labeller(data: Any):
-    """Show list items of cards and tracks by their id: cards.brakes_1.effects.0.op."""
-
-    def label(path: tuple[Any, ...]) -> str:
-        parts = [str(p) for p in path]
-        if len(path) >= 2 and path[0] in ("cards", "tracks") and isinstance(path[1], int):
-            try:
-                item_id = data[path[0]][path[1]].get("id")
-            except (KeyError, IndexError, TypeError, AttributeError):
-                item_id = None
-            if isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
-                parts[1] = item_id
-        return ".".join(parts) or "(top)"
-
-    return label
 
 
 def _effects(card: CardModel, doc: YamlDoc, where, label) -> tuple[tuple[Effect, ...], list[Problem]]:
@@ -363,7 +342,7 @@ def _rules_checks(rules: Rules, doc: YamlDoc) -> list[Problem]:
 
 
 def _card_checks(cards, doc: YamlDoc, label) -> list[Problem]:
-    problems = _duplicate_ids("cards", [(i, c.id) for i, c, _ in cards], doc, label)
+    problems = duplicate_ids([(("cards", i), c.id) for i, c, _ in cards], doc, label)
     for i, card, _ in cards:
         for name, message in _card_shape(card):
             path = ("cards", i, name)
@@ -417,20 +396,8 @@ def _exactly_one(card_type: str, cards, doc: YamlDoc, label) -> list[Problem]:
     ]
 
 
-def _duplicate_ids(section: str, ids: list[tuple[int, str]], doc: YamlDoc, label) -> list[Problem]:
-    problems, first_seen = [], {}
-    for i, item_id in ids:
-        path = (section, i, "id")
-        if item_id in first_seen:
-            message = f"duplicate id {item_id!r} (first defined at line {first_seen[item_id]})"
-            problems.append(doc.problem(path, message, label(path)))
-        else:
-            first_seen[item_id] = doc.line_of(path)
-    return problems
-
-
 def _track_checks(tracks, rules: Rules, doc: YamlDoc, label) -> list[Problem]:
-    problems = _duplicate_ids("tracks", [(i, t.id) for i, t in tracks], doc, label)
+    problems = duplicate_ids([(("tracks", i), t.id) for i, t in tracks], doc, label)
     known = [t.id for _, t in tracks]
     if rules.track not in known:
         problems.append(doc.problem(("rules", "track"), f"unknown track {rules.track!r} (known: {', '.join(known)})"))

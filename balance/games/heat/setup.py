@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
+from ..profiles import noise_span
 from . import vocabulary as V
 from .moves import draw
-from .plan import noise_spaces
 from .race import Race
 from .state import State, empty_state
 
@@ -66,7 +66,7 @@ def garage_draft(race: Race, st: State) -> None:
         for p in seats:
             takes = ~st.is_legend[:, p] & (market.sum(axis=1) > 0)
             q = st.bots[:, p]
-            value = race.bots.upgrade_value[q] + noise_spaces(race.bots.noise[q])[:, None] * chance.uniform(
+            value = race.bots.upgrade_value[q] + noise_span(race.bots.noise[q])[:, None] * chance.uniform(
                 race.rng, (G, K)
             )
             k = np.where(market > 0, value, -np.inf).argmax(axis=1)

@@ -33,7 +33,6 @@ class State:
     legend_deck: np.ndarray  # (G, N) int8: Legend cards left to draw (reshuffled when empty)
     # --- this round (reset at its start) ---
     overheated: np.ndarray  # (G, P) bool: too few playable cards: plays Heat, does not move
-    speed: np.ndarray  # (G, P) int16: the Speed revealed this round (corner checks use it)
     corner_mod: np.ndarray  # (G, P) int8: this round's change to corner limits (upgrade cards)
     slip_bonus: np.ndarray  # (G, P) int8: extra slipstream spaces this round (upgrade cards)
     cooldown_bonus: np.ndarray  # (G, P) int8: Cooldown from cards played this round
@@ -82,7 +81,6 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1) -> 
         finish_round=z16(G, P),
         legend_deck=np.zeros((G, N), i8),
         overheated=np.zeros((G, P), bool),
-        speed=z16(G, P),
         corner_mod=np.zeros((G, P), i8),
         slip_bonus=np.zeros((G, P), i8),
         cooldown_bonus=np.zeros((G, P), i8),

@@ -60,7 +60,6 @@ def legend_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, card: np.nd
     move = np.where(near, c.limit[nxt] + legends.corner_bonus[card], np.minimum(straight, to_line - 1))
     move = np.where(c.finish - pos <= to_line, straight, move)
     st.turns[g, p] += 1
-    st.speed[g, p] = move
     place(race, st, g, p, pos + move)
     laps_done(race, st, g, p)
     if race.rec.on:
@@ -137,7 +136,6 @@ def car_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, last: np.ndarr
     speed = react(race, st, gs, ps, start[go], speed, cool_more)
     slipstream(race, st, gs, ps, start[go], speed)
     check_corners(race, st, gs, ps, start[go], speed)
-    st.speed[gs, ps] = speed
     discard_step(race, st, gs, ps)
 
     # Overheated cars: no move, back to gear 1, the played cards (Heat among them) discarded.
@@ -338,7 +336,7 @@ def play_round(race: Race, st: State, after_turn: Callable[[State, np.ndarray, n
     rules = race.tables.rules
     G, P = st.pos.shape
     st.round[st.running] += 1
-    for field in (st.speed, st.corner_mod, st.slip_bonus, st.cooldown_bonus):
+    for field in (st.corner_mod, st.slip_bonus, st.cooldown_bonus):
         field[st.running] = 0
     st.overheated[:] = False
     legend_card = draw_legend_cards(race, st)

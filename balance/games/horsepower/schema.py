@@ -8,7 +8,6 @@ frozen values plus warnings for numbers that differ from the rulebook.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -16,14 +15,14 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, create_model
 
 from ...errors import Problem, UserError, raise_first
-from ...validation import Strict, validate_model
+from ...validation import ID_PATTERN, Strict, duplicate_ids, id_labeller, validate_model
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
 
 # The rulebook's numbers (1.1): counts that differ are warnings, not errors.
 RULEBOOK_COUNTS = {"parts": 77, "starters": 20, "debris": 18, "playbooks": 32}
 
-ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+ID_LISTS = ("cards", "playbooks")  # list sections whose items errors name by id
 
 NonNeg = Annotated[int, Field(ge=0)]
 Pos = Annotated[int, Field(ge=1)]
@@ -218,7 +217,7 @@ def load_database(path: str | Path) -> Database:
 
 
 def validate_database(doc: YamlDoc) -> Database:
-    label = _labeller(doc.data)
+    label = id_labeller(doc.data, ID_LISTS)
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else "no mapping"
         raise UserError(
@@ -249,23 +248,6 @@ def validate_database(doc: YamlDoc) -> Database:
         playbooks=tuple(Playbook(p.id, p.name, p.count, effects, p.text) for _, p, effects in playbooks),
     )
     return Database(db.source, db.rules, db.cards, db.playbooks, tuple(_warnings(db, cards, doc, label)))
-
-
-def _labeller(data: Any):
-    """Show list items of cards/playbooks by their id: cards.turbo_engine.effects.0.op."""
-
-    def label(path: tuple[Any, ...]) -> str:
-        parts = [str(p) for p in path]
-        if len(path) >= 2 and path[0] in ("cards", "playbooks") and isinstance(path[1], int):
-            try:
-                item_id = data[path[0]][path[1]].get("id")
-            except (KeyError, IndexError, TypeError, AttributeError):
-                item_id = None
-            if isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
-                parts[1] = item_id
-        return ".".join(parts) or "(top)"
-
-    return label
 
 
 def _effects(item, doc: YamlDoc, where, label, on_playbook: bool) -> tuple[tuple[Effect, ...], list[Problem]]:
@@ -318,20 +300,12 @@ def _trigger_problem(spec: V.OpSpec, when: str, params: dict[str, Any]) -> str |
 
 
 def _cross_checks(rules: Rules, cards, playbooks, doc: YamlDoc, label) -> list[Problem]:
-    problems: list[Problem] = []
-    first_seen: dict[str, int] = {}
-    for section, items in (("cards", cards), ("playbooks", playbooks)):
-        for i, item, _ in items:
-            path = (section, i, "id")
-            line = doc.line_of(path)
-            if item.id in first_seen:
-                problems.append(
-                    doc.problem(
-                        path, f"duplicate id {item.id!r} (first defined at line {first_seen[item.id]})", label(path)
-                    )
-                )
-            else:
-                first_seen[item.id] = line
+    ids = [
+        ((section, i), item.id)
+        for section, items in (("cards", cards), ("playbooks", playbooks))
+        for i, item, _ in items
+    ]
+    problems = duplicate_ids(ids, doc, label)
     card_ids = {item.id for _, item, _ in cards}
     for card_id in rules.starting_deck:
         if card_id not in card_ids:

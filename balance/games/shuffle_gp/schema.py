@@ -9,7 +9,6 @@ that differ from the rulebook (../shared/seeds/002_1ef1e3a514a1bc24.txt).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -18,7 +17,7 @@ from pydantic import AfterValidator, Field, create_model
 from pydantic_core import PydanticCustomError
 
 from ...errors import Problem, UserError, raise_first
-from ...validation import Strict, validate_model
+from ...validation import ID_PATTERN, Strict, duplicate_ids, id_labeller, validate_items, validate_model
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
 
@@ -27,7 +26,6 @@ RULEBOOK_DRIVERS = 8
 RULEBOOK_DECK = 12  # ability cards per driver
 RULEBOOK_DISTANCE = 50
 
-ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 
 NonNeg = Annotated[int, Field(ge=0)]
 Pos = Annotated[int, Field(ge=1)]
@@ -207,7 +205,7 @@ def load_database(path: str | Path) -> Database:
 
 
 def validate_database(doc: YamlDoc) -> Database:
-    label = _labeller(doc.data)
+    label = id_labeller(doc.data, ID_LISTS)
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else "no mapping"
         raise UserError(
@@ -218,7 +216,7 @@ def validate_database(doc: YamlDoc) -> Database:
     top, problems = validate_model(DatabaseModel, doc.data, doc, label=label)
     raise_first(problems)
     rules, problems = validate_model(Rules, top.rules, doc, ("rules",), label)
-    distance, more = _items(("distance",), DistanceModel, top.distance, doc, label)
+    distance, more = validate_items(("distance",), DistanceModel, top.distance, doc, label)
     problems += more
     drivers, more = _drivers(top.drivers, doc, label)
     problems += more
@@ -236,45 +234,12 @@ def validate_database(doc: YamlDoc) -> Database:
     return replace(db, warnings=tuple(_warnings(db, doc, label)))
 
 
-def _labeller(data: Any):
-    """Show list items of drivers and their cards by id: drivers.blaze.cards.blaze_ram.effects.0.op."""
-
-    def label(path: tuple[Any, ...]) -> str:
-        parts: list[str] = []
-        node = data
-        for key in path:
-            try:
-                node = node[key]
-            except (KeyError, IndexError, TypeError):
-                node = None
-            item_id = node.get("id") if isinstance(node, dict) else None
-            named = isinstance(key, int) and parts and parts[-1] in ID_LISTS
-            if named and isinstance(item_id, str) and re.match(ID_PATTERN, item_id):
-                parts.append(item_id)
-            else:
-                parts.append(str(key))
-        return ".".join(parts) or "(top)"
-
-    return label
-
-
-def _items(where, model, raws: list[Any], doc: YamlDoc, label) -> tuple[list[tuple[int, Any]], list[Problem]]:
-    """Validate each item of a list at `where`: (index, model) pairs and the problems."""
-    out, problems = [], []
-    for i, raw in enumerate(raws):
-        item, item_problems = validate_model(model, raw, doc, (*where, i), label)
-        problems += item_problems
-        if item is not None:
-            out.append((i, item))
-    return out, problems
-
-
 # --- drivers, specialties, cards, effects ---------------------------------------------
 
 
 def _drivers(raws: list[Any], doc: YamlDoc, label):
     """(index, model, Specialty, [(index, CardModel, effects)]) per driver, and the problems."""
-    models, problems = _items(("drivers",), DriverModel, raws, doc, label)
+    models, problems = validate_items(("drivers",), DriverModel, raws, doc, label)
     out = []
     for i, model in models:
         where = ("drivers", i)
@@ -289,7 +254,7 @@ def _drivers(raws: list[Any], doc: YamlDoc, label):
 
 def _cards(model: DriverModel, where, doc: YamlDoc, label):
     """(index, CardModel, effects) per card of one driver, and the problems."""
-    items, problems = _items((*where, "cards"), CardModel, model.cards, doc, label)
+    items, problems = validate_items((*where, "cards"), CardModel, model.cards, doc, label)
     cards = []
     for j, card in items:
         effects, more = _effects(card, (*where, "cards", j), doc, label)
@@ -430,9 +395,9 @@ def _distance_checks(distance: list[tuple[int, DistanceModel]], doc: YamlDoc) ->
 
 
 def _driver_checks(drivers, doc: YamlDoc, label) -> list[Problem]:
-    problems = _duplicate_ids([(("drivers", i), model.id) for i, model, _, _ in drivers], doc, label)
+    problems = duplicate_ids([(("drivers", i), model.id) for i, model, _, _ in drivers], doc, label)
     card_ids = [(("drivers", i, "cards", j), c.id) for i, _, _, cards in drivers for j, c, _ in cards]
-    problems += _duplicate_ids(card_ids, doc, label)
+    problems += duplicate_ids(card_ids, doc, label)
     for i, _, _, cards in drivers:
         for j, card, _ in cards:
             for name, message in _card_shape(card):
@@ -470,19 +435,6 @@ def _deck_types(i: int, cards: list[CardModel], doc: YamlDoc, label) -> list[Pro
     path = ("drivers", i, "cards")
     message = f"the deck has no {_or(missing)} card; every deck holds all five types ({', '.join(V.CARD_TYPES)})"
     return [doc.problem(path, message, label(path))]
-
-
-def _duplicate_ids(ids: list[tuple[tuple[Any, ...], str]], doc: YamlDoc, label) -> list[Problem]:
-    """ids: (path to the item, id); one problem per id seen before."""
-    problems, first_seen = [], {}
-    for where, item_id in ids:
-        path = (*where, "id")
-        if item_id in first_seen:
-            message = f"duplicate id {item_id!r} (first defined at line {first_seen[item_id]})"
-            problems.append(doc.problem(path, message, label(path)))
-        else:
-            first_seen[item_id] = doc.line_of(path)
-    return problems
 
 
 def _warnings(db: Database, doc: YamlDoc, label) -> list[Problem]:
