@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+_PAST_END = np.iinfo(np.int32).max  # a position after every real one
+
 
 def draw_one(rng: np.random.Generator, counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Take one random copy out of each masked row of `counts` (N, K), in place.
@@ -60,7 +62,7 @@ def draw_reshuffling(rng: np.random.Generator, deck: np.ndarray, discard: np.nda
     drawn = draw_many(rng, deck, n)
     short = n - drawn.sum(axis=1)
     refill = short > 0
-    if refill.any():
+    if np.count_nonzero(refill):
         deck[refill] += discard[refill]
         discard[refill] = 0
         more = deck[refill]
@@ -86,7 +88,7 @@ def _draw_some(rng: np.random.Generator, counts: np.ndarray, take: np.ndarray) -
             pos += pos >= c
         card = (cum > pos[:, None]).argmax(axis=1)
         flat[rows * K + card] += live  # one card per row and step: no repeated index
-        chosen = sorted_insert(chosen, np.where(live, pos, np.iinfo(np.int32).max))
+        chosen = sorted_insert(chosen, np.where(live, pos, _PAST_END))
     return drawn
 
 

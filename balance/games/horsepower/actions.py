@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
+from ..rows import row_any
 from .context import Ctx
-from .state import State
+from .state import State, flat
 
 
 def card_values(
@@ -21,8 +22,7 @@ def card_values(
     Coins fade lap by lap towards the profile's `late_coins`; when acquiring,
     a card that scraps itself keeps only part of its value.
     """
-    q = st.bots[idx, actor]
-    row = ctx.values.row(q, st.lap[idx, actor])
+    q, row = _profile_row(ctx, st, idx, actor)
     table = ctx.values.acquire if acquire else ctx.values.own
     if cards is None:
         value = table[row]
@@ -33,23 +33,29 @@ def card_values(
     return value + ctx.bots.noise[q][:, None] * chance.uniform(ctx.rng, value.shape)
 
 
+def _profile_row(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n,) the actor's profile and its row of ctx.values (by profile and lap)."""
+    at = idx * st.bots.shape[1] + actor  # one flat index: cheaper than [idx, actor]
+    q = flat(st.bots)[at]
+    return q, ctx.values.row(q, flat(st.lap)[at])
+
+
 def card_value_of(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, card: np.ndarray) -> np.ndarray:
     """(n,) card_values(..., acquire=True)[rows, card]: the value, with noise, of one card per row."""
-    q = st.bots[idx, actor]
-    row = ctx.values.row(q, st.lap[idx, actor])
+    q, row = _profile_row(ctx, st, idx, actor)
     return ctx.values.acquire[row, card] + ctx.bots.noise[q] * chance.uniform(ctx.rng, (len(idx),))
 
 
 def threshold(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, base: np.ndarray | float = 0.0) -> np.ndarray:
     """A yes/no decision's bar: the profile's base plus half its noise (so noise 1 is a coin flip)."""
-    q = st.bots[idx, actor]
+    q = flat(st.bots)[idx * st.bots.shape[1] + actor]
     return np.asarray(base, dtype=np.float32) + 0.5 * ctx.bots.noise[q]
 
 
 def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.ndarray) -> None:
     """Each actor draws n cards into hand; when the Deck runs out the Garage is
     reshuffled into it and the drawing goes on (3.4, 7.2). One actor per game."""
-    if len(idx) == 0 or not (n > 0).any():
+    if len(idx) == 0 or not np.count_nonzero(n > 0):
         return
     deck, garage = st.deck[idx, actor], st.garage[idx, actor]
     drawn = draw_from(ctx, deck, garage, n)
@@ -66,8 +72,8 @@ def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
     """(n,) the top card of each Parts Deck, -1 if none; an empty Parts Deck
     takes the Showroom discard reshuffled (3.1.1)."""
     parts = st.parts[idx]
-    empty = parts.sum(axis=1) == 0
-    if empty.any():
+    empty = ~row_any(parts)
+    if np.count_nonzero(empty):
         parts[empty] += st.showroom_discard[idx[empty]]
         st.showroom_discard[idx[empty]] = 0
     card = chance.draw_one(ctx.rng, parts, np.ones(len(idx), bool))
@@ -94,7 +100,7 @@ def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: 
         card = value.argmin(axis=1)
         best = value[np.arange(len(idx)), card]
         go = (step < count) & np.isfinite(best) & (best < threshold(ctx, st, idx, actor, below))
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         g, p, k = idx[go], actor[go], card[go]
         from_hand = st.hand[g, p, k] > 0 if zone != "garage" else np.zeros(len(g), bool)
@@ -110,20 +116,26 @@ def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: 
 
 
 def give_debris(ctx: Ctx, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """Debris from the supply into Garages, as far as the supply lasts (6.1). Returns (n,) given."""
+    """Debris from the supply into Garages, as far as the supply lasts (6.1).
+    The (g, p) pairs are distinct (one row per player); a game may appear in
+    several rows, served in their order. Returns (n,) given."""
     debris = ctx.tables.rules.debris_card
     given = np.zeros(len(g), np.int16)
     # Several rows can name the same game; serve them in order, which np.add.at cannot.
     order = np.argsort(g, kind="stable")
     g_sorted = g[order]
     want = count[order].astype(np.int32)
-    first = np.r_[True, g_sorted[1:] != g_sorted[:-1]]
+    first = np.concatenate(([True], g_sorted[1:] != g_sorted[:-1]))
     group_start = np.maximum.accumulate(np.where(first, np.arange(len(g)), 0))
     before = np.cumsum(want) - want
     before = before - before[group_start]
     supply = st.supply[g_sorted, debris].astype(np.int32)
-    got = np.clip(supply - before, 0, want)
+    got = np.minimum(np.maximum(supply - before, 0), want)
     given[order] = got
-    np.add.at(st.garage, (g, p, np.full(len(g), debris)), given)
-    np.subtract.at(st.supply, (g, np.full(len(g), debris)), given)
+    st.garage[g, p, debris] += given.astype(st.garage.dtype)  # distinct (g, p): no repeated index
+    # each game once, less what its rows got (np.subtract.at is ten times slower)
+    last = np.concatenate((first[1:], [True]))  # the last row of each game's group
+    taken = np.cumsum(got)
+    per_game = np.diff(taken[last], prepend=0)
+    st.supply[g_sorted[last], debris] -= per_game.astype(st.supply.dtype)
     return given

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
+from ..rows import row_any
 from .actions import card_value_of, reveal_part, threshold
 from .context import Ctx
 from .state import State
@@ -41,15 +42,14 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     passed = np.zeros((n, P), bool)
     live = np.ones(n, bool)
     step = 0
-    while live.any():
+    while np.count_nonzero(live):
         p = seat_at[:, step % P]
         turn = live & ~passed[rows, p] & (bidder != p)
         raises = turn & (limit[rows, p] > high)
         high[raises] += 1
         bidder[raises] = p[raises]
         passed[rows[turn & ~raises], p[turn & ~raises]] = True
-        others_left = (~passed & (np.arange(P)[None, :] != bidder[:, None])).sum(axis=1)
-        live &= others_left > 0
+        live &= row_any(~passed & (np.arange(P)[None, :] != bidder[:, None]))
         step += 1
 
     won = bidder >= 0

@@ -13,11 +13,13 @@ from functools import cached_property
 
 import numpy as np
 
+from ..rows import row_any, row_count, row_max, row_sum
 from . import vocabulary as V
 from .compile import NONE
 from .context import MOD_COLUMNS, OP, Ctx
 from .state import State, flat
 
+_NO_KEY = np.iinfo(np.int32).min  # below every target key
 TARGET = {name: i for i, name in enumerate(V.TARGETS)}
 TRIGGER = {name: i for i, name in enumerate(V.TRIGGERS)}
 PER = {name: i for i, name in enumerate(V.PER_COUNTERS)}
@@ -106,10 +108,10 @@ def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, 
             cand, key = others & (prog > sit.mine[:, None]), -prog * P + (P - rank)
         else:  # nearest_behind
             cand, key = others & (prog < sit.mine[:, None]), prog * P + (P - rank)
-        key = np.where(cand, key, np.iinfo(np.int32).min)
+        key = np.where(cand, key, _NO_KEY)
         choice = key.argmax(axis=1)
         out = np.zeros((n, P), bool)
-        out[np.arange(n), choice] = cand.any(axis=1)
+        out[np.arange(n), choice] = row_any(cand)
     return out & ~st.shield[idx]
 
 
@@ -119,31 +121,31 @@ def conditions(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
     n = len(idx)
     ok = np.ones((n, len(rows)), bool)
     played = e.if_played[rows]
-    if played.any():
+    if np.count_nonzero(played):
         present = sit.types_played
         ok &= (present[:, None] & played[None, :]) == played[None, :]
     others = sit.rank > 0
     for column, test in ((e.if_leading, "leading"), (e.if_last, "last")):
         want = column[rows]
-        if (want != NONE).any():
+        if np.count_nonzero(want != NONE):
             if test == "leading":
-                holds = ~(others & (sit.prog > sit.mine[:, None])).any(axis=1)
+                holds = ~row_any(others & (sit.prog > sit.mine[:, None]))
             else:
-                holds = ~(others & (sit.prog < sit.mine[:, None])).any(axis=1)
+                holds = ~row_any(others & (sit.prog < sit.mine[:, None]))
             ok &= (want[None, :] == NONE) | (holds[:, None] == (want[None, :] == 1))
     laps = e.if_laps[rows]
-    if laps.any():
+    if np.count_nonzero(laps):
         bit = 1 << (st.lap[idx, actor].astype(np.int32) - 1)
         ok &= (laps[None, :] == 0) | ((bit[:, None] & laps[None, :]) != 0)
     coins = e.if_min_coins[rows]
-    if coins.any():
+    if np.count_nonzero(coins):
         ok &= (coins[None, :] == 0) | (st.coins[idx, actor][:, None] >= coins[None, :])
     puzzle = e.if_min_puzzle[rows]
-    if puzzle.any():
+    if np.count_nonzero(puzzle):
         ok &= (puzzle[None, :] == 0) | (sit.puzzles[:, None] >= puzzle[None, :])
     behind = e.if_behind_leader[rows]
-    if behind.any():
-        lead = np.where(others, sit.prog, -(10**6)).max(axis=1)
+    if np.count_nonzero(behind):
+        lead = row_max(np.where(others, sit.prog, -(10**6)))
         # 0 means "no condition": a leader is behind by a negative amount
         ok &= (behind[None, :] == 0) | ((lead - sit.mine)[:, None] >= behind[None, :])
     return ok
@@ -161,12 +163,12 @@ def per_counts(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
     counters = {
         PER["puzzle_in_play"]: lambda: np.maximum(sit.puzzles[:, None] - self_puzzle[None, :], 0),
         PER["lap"]: lambda: st.lap[idx, actor].astype(np.int32)[:, None],
-        PER["opponents_ahead"]: lambda: ((sit.rank > 0) & (sit.prog > sit.mine[:, None])).sum(axis=1)[:, None],
-        PER["playbooks"]: lambda: st.playbooks[idx, actor].sum(axis=1, dtype=np.int32)[:, None],
+        PER["opponents_ahead"]: lambda: row_count((sit.rank > 0) & (sit.prog > sit.mine[:, None]))[:, None],
+        PER["playbooks"]: lambda: row_sum(st.playbooks[idx, actor])[:, None],
     }
     for code, count in counters.items():
         cols = per == code
-        if cols.any():
+        if np.count_nonzero(cols):
             out[:, cols] = np.broadcast_to(count(), (len(idx), len(rows)))[:, cols]
     return out
 
@@ -230,8 +232,8 @@ def modifier_totals(
         fire[:, is_pb] = flat(st.playbooks)[at[:, None] * B + owner_pb[is_pb][None, :]]
         if always:
             fire[:, ~is_pb] = flat(st.play)[at[:, None] * K + owner_card[~is_pb][None, :]]
-        games = fire.any(axis=1)
-        if games.any():
+        games = row_any(fire)
+        if np.count_nonzero(games):
             sub, who, fire = idx[games], actor[games], fire[games]
             rows = look.modifier_rows[slow]
             sit = situation(ctx, st, sub, who)
@@ -242,7 +244,7 @@ def modifier_totals(
             onehot = np.zeros((len(slow), len(MOD_COLUMNS)), np.float32)
             onehot[np.flatnonzero(summed), column[summed]] = 1
             total[games] += (amount * value[None, :]).astype(np.float32) @ onehot
-            if (~summed).any():
+            if np.count_nonzero(~summed):
                 reroll[games] = np.where(amount[:, ~summed] > 0, value[~summed][None, :], 0).max(axis=1)
     total = np.rint(total).astype(np.int32)
     out = {name: total[:, i] for i, name in enumerate(MOD_COLUMNS[:6])}

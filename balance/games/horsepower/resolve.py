@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rows import row_any, row_count, row_sum
 from . import vocabulary as V
 from .actions import draw_cards, give_debris, scrap_choice
 from .auction import run_auction
@@ -22,7 +23,7 @@ def fire_card(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, card: np.ndarray
     """The instant effects of the card each game's active seat just played."""
     look = ctx.look
     games = look.card_fires_any[card] & st.running[idx]
-    if not games.any():
+    if not np.count_nonzero(games):
         return
     idx, card = idx[games], card[games]
     # Only the rows of the cards played somewhere here: (n, c) instead of (n, R).
@@ -40,8 +41,8 @@ def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
         return
     _, P, B = st.playbooks.shape
     owned = flat(st.playbooks)[((idx * P + actor) * B)[:, None] + books[None, :]].astype(np.int32)  # (n, b)
-    games = owned.any(axis=1)
-    if not games.any():
+    games = row_any(owned)
+    if not np.count_nonzero(games):
         return
     idx, actor, owned = idx[games], actor[games], owned[games]
     # every one of `books` fires some row: a running game with one fires something
@@ -73,20 +74,20 @@ def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols
     rows = look.instant_rows[cols]
     sit = situation(ctx, st, idx, actor)
     # most rows have neither a condition nor a counter: skip what they would not change
-    fired = fire * conditions(ctx, st, idx, actor, rows, sit) if look.instant_if[cols].any() else fire
+    fired = fire * conditions(ctx, st, idx, actor, rows, sit) if np.count_nonzero(look.instant_if[cols]) else fire
     if header is not None:
         hit = np.flatnonzero((fired > 0).any(axis=1))
         ctx.rec.say(idx[hit], lambda j: header(int(hit[j])))
     amount = fired * e.value[rows].astype(np.int32)[None, :]
-    if look.instant_per[cols].any():
+    if np.count_nonzero(look.instant_per[cols]):
         amount = amount * per_counts(ctx, st, idx, actor, rows, sit)
     groups = look.group_of[cols]
     for group in np.unique(groups):
         mine = groups == group
-        m = (fired[:, mine] > 0).any(axis=1) & st.running[idx]
-        if m.any():
+        m = row_any(fired[:, mine] > 0) & st.running[idx]
+        if np.count_nonzero(m):
             spec = look.groups[group]
-            a = amount[:, mine].sum(axis=1)
+            a = row_sum(amount[:, mine])
             _apply(ctx, st, turn, spec.op, spec.target, spec.scrap_from, idx[m], actor[m], a[m])
 
 
@@ -113,14 +114,14 @@ def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx
     sit = situation(ctx, st, idx, actor)
     victims = targets(ctx, st, idx, actor, target, sit)
     P = victims.shape[1]
-    if not victims.any():
+    if not np.count_nonzero(victims):
         if rec.on:
             rec.say(idx, lambda j: f"  {op} ({V.TARGETS[target]}): nobody to target")
         return
     if op == "steal_coins":
         take = np.minimum(st.coins[idx], a[:, None]) * victims
         st.coins[idx] -= take.astype(np.int16)
-        st.coins[idx, actor] += take.sum(axis=1).astype(np.int16)
+        st.coins[idx, actor] += row_sum(take).astype(np.int16)
         if rec.on:
             rec.say(idx, lambda j: f"  seat {actor[j]} takes {take[j].tolist()} coins by seat")
     elif op == "slow":
@@ -160,7 +161,7 @@ def wipe_out(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, victims: np.ndarr
     P = victims.shape[1]
     for p in in_turn_order(turn.seat, P):
         m = new[:, p] & st.running[idx]
-        if m.any():
+        if np.count_nonzero(m):
             if ctx.rec.on:
                 ctx.rec.say(idx[m], lambda _j, p=p: f"  seat {p} is Wiped Out")
             fire_trigger(ctx, st, turn, idx[m], np.full(int(m.sum()), p), "wiped_out")
@@ -175,14 +176,15 @@ def place_bananas(ctx: Ctx, st: State, idx: np.ndarray, victims: np.ndarray, dis
     spaces = np.arange(L + 1)
     for p in in_turn_order(seat, P):
         m = victims[:, p]
-        if not m.any():
+        if not np.count_nonzero(m):
             continue
         g = idx[m]
         want = st.pos[g, p].astype(np.int32) + distance[m]
-        occupied = (st.pos[g][:, :, None] == spaces[None, None, :]).any(axis=1)  # (m, L+1)
+        occupied = np.zeros((len(g), L + 1), bool)  # (m, L+1)
+        occupied[np.arange(len(g))[:, None], st.pos[g]] = True
         if ctx.tables.rules.banana_blocked == "next_free":
             free = ~occupied & (spaces[None, :] >= want[:, None]) & (spaces[None, :] < L)
-            where = np.where(free.any(axis=1), free.argmax(axis=1), -1)
+            where = np.where(row_any(free), free.argmax(axis=1), -1)
         else:
             ok = (want < L) & ~occupied[np.arange(len(g)), np.minimum(want, L)]
             where = np.where(ok, want, -1)
@@ -205,9 +207,9 @@ def move(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, movers: np.ndarray, d
     lap (6.1); then the space landed on takes effect (3.3)."""
     P = movers.shape[1]
     moving = movers & (delta != 0)
-    count = moving.sum(axis=1)
+    count = row_count(moving)
     single = count == 1  # the usual case (a Drive, a push at one target): all such games in one pass
-    if single.any():
+    if np.count_nonzero(single):
         seat = moving[single].argmax(axis=1)
         g = idx[single]
         _move_each(ctx, st, turn, g, seat, delta[single][np.arange(len(g)), seat], cause)
@@ -227,15 +229,15 @@ def _move_each(ctx: Ctx, st: State, turn: Turn, g: np.ndarray, p: np.ndarray, d:
         return
     spaces = np.arange(L + 1)
     old = st.pos[g, p].astype(np.int32)
-    new = np.clip(old + d, 0, L)
+    new = np.minimum(np.maximum(old + d, 0), L)
     hits = np.zeros(len(g), np.int32)
-    peeled = st.bananas[g].any(axis=1)  # only games with Bananas on the track need the path
-    if peeled.any():
+    peeled = row_any(st.bananas[g])  # only games with Bananas on the track need the path
+    if np.count_nonzero(peeled):
         b, o, nw = g[peeled], old[peeled], new[peeled]
         lo, hi = np.minimum(o, nw), np.maximum(o, nw)
         # the spaces passed through or landed on, never the one left
         path = (spaces[None, :] >= lo[:, None]) & (spaces[None, :] <= hi[:, None]) & (spaces[None, :] != o[:, None])
-        hits[peeled] = (st.bananas[b] * path).sum(axis=1)
+        hits[peeled] = row_sum(st.bananas[b] * path)
         st.bananas[b] = np.where(path, 0, st.bananas[b])
     st.pos[g, p] = new
     if ctx.rec.on:
@@ -246,17 +248,17 @@ def _move_each(ctx: Ctx, st: State, turn: Turn, g: np.ndarray, p: np.ndarray, d:
             ),
         )
     slipped = hits > 0
-    if slipped.any():
+    if np.count_nonzero(slipped):
         wiped = np.zeros((len(g), st.pos.shape[1]), bool)
         wiped[np.flatnonzero(slipped), p[slipped]] = True
         if ctx.rec.on:
             ctx.rec.say(g[slipped], lambda j: f"  seat {p[slipped][j]} hits {hits[slipped][j]} Banana(s)")
         wipe_out(ctx, st, turn, g, wiped)
     done = (new == L) & st.running[g]
-    if done.any():
+    if np.count_nonzero(done):
         complete_lap(ctx, st, turn, g[done], p[done])
     stay = (new < L) & st.running[g]
-    if stay.any():
+    if np.count_nonzero(stay):
         land(ctx, st, turn, g[stay], p[stay])
 
 
@@ -308,7 +310,7 @@ def land(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.ndarray) ->
     kind = ctx.tables.rules.space_kind[st.pos[idx, actor]]
     for space, (name, trigger, action) in SPACE_EFFECTS.items():
         here = kind == space
-        if not here.any():
+        if not np.count_nonzero(here):
             continue
         g, p = idx[here], actor[here]
         if ctx.rec.on:

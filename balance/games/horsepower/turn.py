@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
+from ..rows import row_any, row_min, row_sum
 from . import vocabulary as V
 from .actions import card_values, draw_from, fill_showroom, reveal_part, threshold
 from .context import MOD_COLUMNS, Ctx
@@ -37,8 +38,12 @@ OP_TOTALS = {
 }
 
 
-def new_turn(ctx: Ctx, st: State, seat: int) -> Turn:
-    """Bookkeeping for seat's turn; its plain modifiers start from what it has in play now."""
+def new_turn(ctx: Ctx, st: State, seat: int, play_empty: bool = False) -> Turn:
+    """Bookkeeping for seat's turn; its plain modifiers start from what it has in
+    play now. `play_empty` says the seat has nothing in play in any running game,
+    as at the start of a turn (the seat's (E) cards have just expired; the rules
+    checker asserts an empty play area after every turn): then only the
+    `always` Playbooks count, and the play area is not read."""
     G, P, K = st.shape
     n_types = len(V.PLAYABLE_TYPES)
     no_mods = {
@@ -47,11 +52,10 @@ def new_turn(ctx: Ctx, st: State, seat: int) -> Turn:
     }
     no_mods["extra_play"] = np.zeros((G, n_types), np.int32)
     plain = st.playbooks[:, seat].astype(np.float32) @ ctx.look.playbook_mod["always"]
-    # A turn normally starts with an empty play area ((E) cards have just expired):
-    # only games with cards in play need their modifiers.
-    in_play = np.flatnonzero(st.play[:, seat].any(axis=1))
-    if len(in_play):
-        plain[in_play] += st.play[in_play, seat].astype(np.float32) @ ctx.look.card_mod
+    if not play_empty:
+        in_play = np.flatnonzero(row_any(st.play[:, seat]))
+        if len(in_play):
+            plain[in_play] += st.play[in_play, seat].astype(np.float32) @ ctx.look.card_mod
     return Turn(
         seat=seat,
         scrap_at_end=np.zeros((G, K), np.int16),
@@ -67,7 +71,7 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     s = seat
     # Start of turn: this seat's (E) cards expire, its shield and slows end (3.4, 7.2).
     lingering = st.lingering[:, s]  # (G, K) view; only games with (E) cards need the move
-    back = np.flatnonzero(act & lingering.any(axis=1))
+    back = np.flatnonzero(act & row_any(lingering))
     st.garage[back, s] += lingering[back]
     lingering[back] = 0
     st.shield[act, s] = False
@@ -76,9 +80,9 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     lap_index = np.clip(st.lap[act, s] - 1, 0, st.lap_turns.shape[2] - 1)
     st.lap_turns[np.flatnonzero(act), s, lap_index] += 1
 
-    turn = new_turn(ctx, st, seat)  # after expiry: the play area is empty now
+    turn = new_turn(ctx, st, seat, play_empty=True)  # after expiry
     pit = act & st.pit_next[:, s]
-    if pit.any():
+    if np.count_nonzero(pit):
         pit_stop(ctx, st, turn, np.flatnonzero(pit))
     idx = np.flatnonzero(act & ~pit)
     if len(idx):
@@ -86,8 +90,8 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
             ctx.rec.say(idx, lambda j: _turn_header(ctx, st, idx[j], s))
         actor = np.full(len(idx), s)
         books = ctx.look.turn_start_modifiers
-        owns = st.playbooks[idx[:, None], s, books[None, :]].any(axis=1) if len(books) else np.zeros(len(idx), bool)
-        if owns.any():
+        owns = row_any(st.playbooks[idx[:, None], s, books[None, :]]) if len(books) else np.zeros(len(idx), bool)
+        if np.count_nonzero(owns):
             for name, value in modifier_totals(ctx, st, idx[owns], actor[owns], when="turn_start").items():
                 turn.start_mods[name][idx[owns]] = value
         fire_trigger(ctx, st, turn, idx, actor, "turn_start")
@@ -138,10 +142,10 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         allowance = limits[None, :] + extra
         # only types with an extra play are offered again (a declined play is not asked twice)
         more = (played_n < allowance) & (extra > 0)
-        if not more.any():
+        if not np.count_nonzero(more):
             break
         for t in PLAY_ORDER:
-            if more[:, t].any():
+            if np.count_nonzero(more[:, t]):
                 _play_one(ctx, st, turn, idx, played_n, t, played_n[:, t] < allowance[:, t])
 
 
@@ -155,17 +159,18 @@ def _play_one(
     if len(pos) == 0:
         return
     cand = st.hand[:, s][idx[pos]][:, cols] > 0  # (m, J)
-    has = cand.any(axis=1)
+    has = row_any(cand)
     if not has.all():
-        pos, cand = pos[has], cand[has]
-        if len(pos) == 0:
+        keep = np.flatnonzero(has)  # an integer take is cheaper than a boolean mask
+        if len(keep) == 0:
             return
+        pos, cand = pos[keep], cand[keep]
     g = idx[pos]
     who = np.full(len(g), s)
     value = card_values(ctx, st, g, who, cards=cols)
     value = np.where(cand, value, -np.inf)
     pick = value.argmax(axis=1)
-    go = value[np.arange(len(pos)), pick] > threshold(ctx, st, g, who)
+    go = value.reshape(-1)[np.arange(len(pos)) * len(cols) + pick] > threshold(ctx, st, g, who)
     g, k = g[go], cols[pick[go]]
     # one flat position into the three (G, P, K) piles: a 1-d index is the cheapest
     at = (g * st.hand.shape[1] + s) * st.hand.shape[2] + k
@@ -176,10 +181,10 @@ def _play_one(
     if ctx.events is not None:
         ctx.events.add("play", g, s, k, st.turns[g, s])
     scraps = look.scrap_this[k]  # most cards neither scrap themselves nor modify: skip those rows
-    if scraps.any():
+    if np.count_nonzero(scraps):
         turn.scrap_at_end[g[scraps], k[scraps]] += 1
     mods = look.card_has_mod[k]
-    if mods.any():
+    if np.count_nonzero(mods):
         turn.plain[g[mods]] += look.card_mod[k[mods]]
     if ctx.rec.on:
         ctx.rec.say(g, lambda j: f"  plays {ctx.tables.cards.names[k[j]]}")
@@ -210,19 +215,19 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         value = card_values(ctx, st, g, actor, acquire=True, cards=np.maximum(show, 0))
         value = np.where(can, value, -np.inf)
         slot = value.argmax(axis=1)
-        buy = can.any(axis=1) & (value[rows, slot] > threshold(ctx, st, g, actor, ctx.bots.buy_min[q]))
+        buy = row_any(can) & (value[rows, slot] > threshold(ctx, st, g, actor, ctx.bots.buy_min[q]))
 
         pay = np.where(free_left[g] > 0, 0, rules.refresh_cost)
-        cheapest = np.where(show >= 0, price, 10**6).min(axis=1)
+        cheapest = row_min(np.where(show >= 0, price, 10**6))
         room = ~buy & (turn.refreshes[g] < ctx.bots.refreshes[q]) & (coins >= pay)
-        if room.any():  # cards left to reveal, counted only where a refresh is possible
+        if np.count_nonzero(room):  # cards left to reveal, counted only where a refresh is possible
             r = g[room]
-            room[room] = (st.parts[r].sum(axis=1) + st.showroom_discard[r].sum(axis=1)) > 0
+            room[room] = row_any(st.parts[r]) | row_any(st.showroom_discard[r])
         noise = ctx.bots.noise[q]
         still_afford = (coins - pay >= np.minimum(cheapest, rules.purchase_cost)).astype(np.float32)
         refresh = room & ((1 - noise) * still_afford + noise * chance.uniform(ctx.rng, (n,)) > 0.5)
 
-        if buy.any():
+        if np.count_nonzero(buy):
             b, sl = g[buy], slot[buy]
             card = st.showroom[b, sl]
             paid = price[buy, sl]
@@ -237,7 +242,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
                 ctx.rec.say(b, lambda j: f"  buys {ctx.tables.cards.names[card[j]]} for {paid[j]} coin(s)")
             fill_showroom(ctx, st, b, sl)
             fire_trigger(ctx, st, turn, b, np.full(len(b), s), "buy")
-        if refresh.any():
+        if np.count_nonzero(refresh):
             r = g[refresh]
             cost = pay[refresh]
             st.coins[r, s] -= cost.astype(np.int16)
@@ -247,7 +252,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             old = st.showroom[r]
             for slot_i in range(old.shape[1]):
                 has = old[:, slot_i] >= 0
-                np.add.at(st.showroom_discard, (r[has], old[has, slot_i]), 1)
+                st.showroom_discard[r[has], old[has, slot_i]] += 1  # each game once per slot
             st.showroom[r] = -1
             for slot_i in range(old.shape[1]):
                 st.showroom[r, slot_i] = reveal_part(ctx, st, r)
@@ -292,7 +297,7 @@ def drive_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         return
     mods = _merged_mods(ctx, st, turn, g, ops=("drive", "dice", "reroll"))
     dice, rolled = roll_drive(ctx, mods)
-    slowed = st.slow[g, :, s].sum(axis=1)
+    slowed = row_sum(st.slow[g, :, s])
     total = mods["drive"] + rolled - slowed
     moved = np.maximum(total, ctx.tables.rules.min_drive)
     if ctx.rec.on:
@@ -320,8 +325,8 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     extra = _merged_mods(ctx, st, turn, g, ops=("hand_size",))["hand_size"]
     play = st.play[:, s][g]  # (n, K); the seat's views first: one index, not two
     scrap = np.minimum(turn.scrap_at_end[g], play)
-    some = scrap.any(axis=1)  # most games scrap nothing: update only the others
-    if some.any():
+    some = row_any(scrap)  # most games scrap nothing: update only the others
+    if np.count_nonzero(some):
         sg, sc = g[some], scrap[some]
         play[some] -= sc
         st.scrapyard[sg] += sc
@@ -332,8 +337,8 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             rows, cards = np.repeat(rows, copies), np.repeat(cards, copies)
             ctx.events.add("scrap", sg[rows], s, cards, st.turns[sg[rows], s])
     lasting = play * look.is_expires[None, :]
-    some = lasting.any(axis=1)
-    if some.any():
+    some = row_any(lasting)
+    if np.count_nonzero(some):
         play[some] -= lasting[some]
         st.lingering[g[some], s] += lasting[some]
     # Play area and hand to the Garage, then the new hand straight from the gathered piles.
@@ -341,7 +346,7 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     deck = st.deck[:, s][g]
     st.play[g, s] = 0
     n = np.maximum(ctx.tables.rules.hand_size + extra, 0)
-    hand = draw_from(ctx, deck, garage, n) if (n > 0).any() else np.zeros_like(deck)
+    hand = draw_from(ctx, deck, garage, n) if np.count_nonzero(n > 0) else np.zeros_like(deck)
     st.deck[g, s], st.garage[g, s], st.hand[g, s] = deck, garage, hand
 
 
@@ -389,7 +394,7 @@ def lap_decisions(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     P = st.pos.shape[1]
     for p in in_turn_order(turn.seat, P):
         m = st.lap_done[idx, p] & st.running[idx]
-        if not m.any():
+        if not np.count_nonzero(m):
             continue
         g = idx[m]
         q = st.bots[g, p]
@@ -397,7 +402,7 @@ def lap_decisions(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         laps_left = laps - st.lap[g, p] + 1
         noise = ctx.bots.noise[q]
         auto = (1 - noise) * (laps_left >= ctx.bots.pit_laps_left[q]) + noise * chance.uniform(ctx.rng, (len(g),)) > 0.5
-        pit = np.select([rule == 1, rule == 2], [True, False], auto) & (st.playbook_deck[g].sum(axis=1) > 0)
+        pit = np.select([rule == 1, rule == 2], [True, False], auto) & row_any(st.playbook_deck[g])
         st.pit_next[g[pit], p] = True
         st.pit_stops[g[pit], p] += 1
         # the lap just completed is lap - 1 (the marker is already on the next lap)
@@ -413,7 +418,7 @@ def play_rounds(ctx: Ctx, st: State, after_turn: Callable[[State, int], None] | 
     `after_turn(state, seat)`, if given, is called after every turn (the rules checker)."""
     P = st.pos.shape[1]
     for _ in range(ctx.tables.rules.max_rounds):
-        if not st.running.any():
+        if not np.count_nonzero(st.running):
             break
         st.round[st.running] += 1
         for s in range(P):
