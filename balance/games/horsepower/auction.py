@@ -11,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
-from ..rows import row_any
-from .actions import card_value_of, reveal_part, threshold
+from .actions import reveal_part
 from .context import Ctx
 from .state import State
 
@@ -27,30 +26,38 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     P = st.coins.shape[1]
     rows = np.arange(n)
     seat_at = (lander[:, None] + np.arange(P)[None, :]) % P  # (n, P): bidding order, lander first
-    value = np.zeros((n, P), np.float32)
-    limit = np.zeros((n, P), np.int32)
-    for p in range(P):
-        seat = np.full(n, p)
-        value[:, p] = card_value_of(ctx, st, idx, seat, card)
-        q = st.bots[idx, p]
-        noise, coins = ctx.bots.noise[q], st.coins[idx, p].astype(np.int32)
-        wish = (1 - noise) * ctx.bots.bid[q] * value[:, p] + noise * chance.uniform(ctx.rng, (n,)) * (coins + 1)
-        limit[:, p] = np.clip(np.floor(wish), 0, coins)
+    # Every seat's value of the card and the most it will pay, all seats at once;
+    # noise drawn seat by seat (value noise, then bid noise), as one call.
+    q = st.bots[idx]  # (n, P)
+    u = chance.uniform(ctx.rng, (P, 2, n))
+    noise = ctx.bots.noise[q]
+    value = ctx.values.acquire[ctx.values.row(q, st.lap[idx]), card[:, None]] + noise * u[:, 0].T
+    coins = st.coins[idx].astype(np.int32)
+    wish = (1 - noise) * ctx.bots.bid[q] * value + noise * u[:, 1].T * (coins + 1)
+    limit = np.clip(np.floor(wish), 0, coins).astype(np.int32)
 
+    # Min raises in bidding order. Positions, not seats: position i is column i
+    # of every row, so each step reads one column.
+    limit_o = np.take_along_axis(limit, seat_at, axis=1)
     high = np.zeros(n, np.int32)
-    bidder = np.full(n, -1)
+    top = np.full(n, -1)  # position of the highest bidder, -1 none
     passed = np.zeros((n, P), bool)
+    n_passed = np.zeros(n, np.int32)
     live = np.ones(n, bool)
     step = 0
     while np.count_nonzero(live):
-        p = seat_at[:, step % P]
-        turn = live & ~passed[rows, p] & (bidder != p)
-        raises = turn & (limit[rows, p] > high)
-        high[raises] += 1
-        bidder[raises] = p[raises]
-        passed[rows[turn & ~raises], p[turn & ~raises]] = True
-        live &= row_any(~passed & (np.arange(P)[None, :] != bidder[:, None]))
+        i = step % P
+        turn = live & ~passed[:, i] & (top != i)
+        raises = turn & (limit_o[:, i] > high)
+        high += raises
+        top = np.where(raises, i, top)
+        folds = turn & ~raises
+        passed[:, i] |= folds
+        n_passed += folds
+        # over when nobody but the highest bidder is still in (who never passes)
+        live &= P - n_passed - (top >= 0) > 0
         step += 1
+    bidder = np.where(top >= 0, seat_at[rows, np.maximum(top, 0)], -1)
 
     won = bidder >= 0
     g, w, k = idx[won], bidder[won], card[won]
@@ -64,13 +71,11 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
 
     # Nobody bid: the free round, landing player first; players who passed may take it.
     free = ~won
-    taker = np.full(n, -1)
-    for i in range(P):
-        p = seat_at[:, i]
-        q_noise_bar = threshold(ctx, st, idx, p)
-        wants = free & (taker < 0) & (value[rows, p] > q_noise_bar)
-        taker[wants] = p[wants]
-    took = taker >= 0
+    # the first in bidding order whose value clears its bar (a yes/no decision: actions.threshold)
+    wants = np.take_along_axis(value > 0.5 * noise, seat_at, axis=1)
+    first = wants.argmax(axis=1)
+    took = free & wants[rows, first]
+    taker = np.where(took, seat_at[rows, first], -1)
     st.garage[idx[took], taker[took], card[took]] += 1
     st.auction_won[idx[took], taker[took], card[took]] += 1
     if ctx.events is not None:
