@@ -34,6 +34,8 @@ class Turn:
     start_mods: dict[str, np.ndarray]  # modifier -> (G,) turn_start Playbook totals this turn ((G, 5) for extra_play)
     refreshes: np.ndarray  # (G,) int16: Showroom refreshes made this turn
     plain: np.ndarray  # (G, C) float32: plain modifiers of the active seat (its always-Playbooks and cards in play)
+    puzzles: np.ndarray  # (G,) int16: puzzle cards in the active seat's play area
+    types: np.ndarray  # (G,) int32: bit mask of the card types in the active seat's play area
 
 
 # P -> (P, P): [actor, seat] = how many seats clockwise from the actor (0 = the actor)
@@ -42,11 +44,13 @@ _CLOCKWISE = {P: (np.arange(P)[None, :] - np.arange(P)[:, None]) % P for P in ra
 
 class Situation:
     """What conditions and counters read, for (idx, actor). The play-area
-    figures are gathered only when a row asks for them (read them before the
-    state changes)."""
+    figures come from the turn's tallies when a turn is given (only the active
+    seat has cards in play during a turn), else from the play areas, gathered
+    only when a row asks for them (read them before the state changes)."""
 
-    def __init__(self, ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, play: np.ndarray | None = None):
-        self._ctx, self._st, self._idx, self._actor, self._play = ctx, st, idx, actor, play
+    def __init__(self, ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, turn: Turn | None = None):
+        self._ctx, self._st, self._idx, self._actor, self._turn = ctx, st, idx, actor, turn
+        self._play: np.ndarray | None = None
 
     @cached_property
     def prog(self) -> np.ndarray:
@@ -74,18 +78,22 @@ class Situation:
     @cached_property
     def puzzles(self) -> np.ndarray:
         """(n,) puzzle cards in the actor's play area (a float32 product: exact for counts)."""
+        if self._turn is not None:
+            return np.where(self._actor == self._turn.seat, self._turn.puzzles[self._idx], 0).astype(np.int64)
         return (self.play.astype(np.float32) @ self._ctx.look.is_puzzle.astype(np.float32)).astype(np.int64)
 
     @cached_property
     def types_played(self) -> np.ndarray:
         """(n,) bit mask of the card types in the actor's play area."""
+        if self._turn is not None:
+            return np.where(self._actor == self._turn.seat, self._turn.types[self._idx], 0)
         look = self._ctx.look
         per_type = (self.play > 0).astype(np.float32) @ look.type_matrix  # (n, T) cards of each type
         return (per_type > 0) @ (1 << np.arange(per_type.shape[1], dtype=np.int32))
 
 
-def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, play: np.ndarray | None = None) -> Situation:
-    return Situation(ctx, st, idx, actor, play)
+def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, turn: Turn | None = None) -> Situation:
+    return Situation(ctx, st, idx, actor, turn)
 
 
 def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, sit: Situation) -> np.ndarray:
@@ -202,6 +210,7 @@ def modifier_totals(
     when: str = "always",
     plain: np.ndarray | None = None,
     ops: tuple[str, ...] | None = None,
+    turn: Turn | None = None,
 ) -> dict[str, np.ndarray]:
     """Totals of modifier ops for the actor: its cards in play plus its Playbooks'
     `always` effects, or (when='turn_start') only its Playbooks' turn_start ones.
@@ -236,7 +245,7 @@ def modifier_totals(
         if np.count_nonzero(games):
             sub, who, fire = idx[games], actor[games], fire[games]
             rows = look.modifier_rows[slow]
-            sit = situation(ctx, st, sub, who)
+            sit = situation(ctx, st, sub, who, turn)
             amount = fire * conditions(ctx, st, sub, who, rows, sit) * per_counts(ctx, st, sub, who, rows, sit)
             value = e.value[rows].astype(np.int32)
             column = look.modifier_column[slow]

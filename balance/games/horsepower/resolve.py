@@ -72,7 +72,7 @@ def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols
     for the trace, names what fired in row j, said only where a condition held."""
     look, e = ctx.look, ctx.tables.effects
     rows = look.instant_rows[cols]
-    sit = situation(ctx, st, idx, actor)
+    sit = situation(ctx, st, idx, actor, turn)
     # most rows have neither a condition nor a counter: skip what they would not change
     fired = fire * conditions(ctx, st, idx, actor, rows, sit) if np.count_nonzero(look.instant_if[cols]) else fire
     if header is not None:
@@ -111,7 +111,7 @@ def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx
         if rec.on:
             rec.say(idx, lambda j: f"  seat {actor[j]} is shielded until its next turn")
         return
-    sit = situation(ctx, st, idx, actor)
+    sit = situation(ctx, st, idx, actor, turn)
     victims = targets(ctx, st, idx, actor, target, sit)
     P = victims.shape[1]
     if not np.count_nonzero(victims):

@@ -51,17 +51,24 @@ def new_turn(ctx: Ctx, st: State, seat: int, play_empty: bool = False) -> Turn:
         for name in ("drive", "dice_sum", "dice_best", "reroll", "discount", "free_refresh", "hand_size")
     }
     no_mods["extra_play"] = np.zeros((G, n_types), np.int32)
-    plain = st.playbooks[:, seat].astype(np.float32) @ ctx.look.playbook_mod["always"]
+    look = ctx.look
+    plain = st.playbooks[:, seat].astype(np.float32) @ look.playbook_mod["always"]
+    puzzles, types = np.zeros(G, np.int16), np.zeros(G, np.int32)
     if not play_empty:
         in_play = np.flatnonzero(row_any(st.play[:, seat]))
         if len(in_play):
-            plain[in_play] += st.play[in_play, seat].astype(np.float32) @ ctx.look.card_mod
+            play = st.play[in_play, seat]
+            plain[in_play] += play.astype(np.float32) @ look.card_mod
+            puzzles[in_play] = play.astype(np.int32) @ look.is_puzzle.astype(np.int32)
+            types[in_play] = np.bitwise_or.reduce(np.where(play > 0, look.type_bit[None, :], 0), axis=1)
     return Turn(
         seat=seat,
         scrap_at_end=np.zeros((G, K), np.int16),
         start_mods=no_mods,
         refreshes=np.zeros(G, np.int16),
         plain=plain,
+        puzzles=puzzles,
+        types=types,
     )
 
 
@@ -92,7 +99,7 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
         books = ctx.look.turn_start_modifiers
         owns = row_any(st.playbooks[idx[:, None], s, books[None, :]]) if len(books) else np.zeros(len(idx), bool)
         if np.count_nonzero(owns):
-            for name, value in modifier_totals(ctx, st, idx[owns], actor[owns], when="turn_start").items():
+            for name, value in modifier_totals(ctx, st, idx[owns], actor[owns], when="turn_start", turn=turn).items():
                 turn.start_mods[name][idx[owns]] = value
         fire_trigger(ctx, st, turn, idx, actor, "turn_start")
         play_phase(ctx, st, turn, idx)
@@ -120,7 +127,7 @@ def _merged_mods(
 ) -> dict[str, np.ndarray]:
     """Modifiers in force now: cards in play, `always` Playbooks, and this turn's
     turn_start ones (only the totals of `ops`, when given)."""
-    mods = modifier_totals(ctx, st, idx, np.full(len(idx), turn.seat), plain=turn.plain[idx], ops=ops)
+    mods = modifier_totals(ctx, st, idx, np.full(len(idx), turn.seat), plain=turn.plain[idx], ops=ops, turn=turn)
     names = mods if ops is None else [name for op in ops for name in OP_TOTALS[op]]
     return {name: mods[name] + turn.start_mods[name][idx] for name in names}
 
@@ -183,6 +190,8 @@ def _play_one(
     scraps = look.scrap_this[k]  # most cards neither scrap themselves nor modify: skip those rows
     if np.count_nonzero(scraps):
         turn.scrap_at_end[g[scraps], k[scraps]] += 1
+    turn.puzzles[g] += look.is_puzzle[k]
+    turn.types[g] |= look.type_bit[k]
     mods = look.card_has_mod[k]
     if np.count_nonzero(mods):
         turn.plain[g[mods]] += look.card_mod[k[mods]]
