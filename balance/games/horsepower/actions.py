@@ -10,7 +10,7 @@ import numpy as np
 from .. import chance
 from ..rows import row_any
 from .context import Ctx
-from .state import State, flat
+from .state import State, flat, put_rows, take_rows
 
 
 def card_values(
@@ -60,10 +60,12 @@ def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.nd
     reshuffled into it and the drawing goes on (3.4, 7.2). One actor per game."""
     if len(idx) == 0 or not np.count_nonzero(n > 0):
         return
-    deck, garage = st.deck[idx, actor], st.garage[idx, actor]
+    at = (idx, actor)
+    deck, garage = take_rows(st.deck, at), take_rows(st.garage, at)
     drawn = draw_from(ctx, deck, garage, n)
-    st.deck[idx, actor], st.garage[idx, actor] = deck, garage
-    st.hand[idx, actor] += drawn
+    put_rows(st.deck, at, deck)
+    put_rows(st.garage, at, garage)
+    put_rows(st.hand, at, take_rows(st.hand, at) + drawn)
 
 
 def draw_from(ctx: Ctx, deck: np.ndarray, garage: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -74,13 +76,13 @@ def draw_from(ctx: Ctx, deck: np.ndarray, garage: np.ndarray, n: np.ndarray) -> 
 def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
     """(n,) the top card of each Parts Deck, -1 if none; an empty Parts Deck
     takes the Showroom discard reshuffled (3.1.1)."""
-    parts = st.parts[idx]
+    parts = take_rows(st.parts, idx)
     empty = ~row_any(parts)
     if np.count_nonzero(empty):
         parts[empty] += st.showroom_discard[idx[empty]]
         st.showroom_discard[idx[empty]] = 0
     card = chance.draw_one(ctx.rng, parts, np.ones(len(idx), bool))
-    st.parts[idx] = parts
+    put_rows(st.parts, idx, parts)
     return card
 
 
@@ -96,7 +98,7 @@ def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: 
         return
     below = ctx.bots.scrap_below[st.bots[idx, actor]]
     for step in range(int(count.max())):
-        hand, garage = st.hand[idx, actor], st.garage[idx, actor]
+        hand, garage = take_rows(st.hand, (idx, actor)), take_rows(st.garage, (idx, actor))
         pool = {"hand": hand, "garage": garage, "hand_or_garage": hand + garage}[zone]
         value = card_values(ctx, st, idx, actor)
         value = np.where(pool > 0, value, np.inf)

@@ -17,7 +17,7 @@ from ..rows import row_any, row_count, row_max, row_sum
 from . import vocabulary as V
 from .compile import NONE
 from .context import MOD_COLUMNS, OP, Ctx
-from .state import State, flat
+from .state import State, flat, take_rows
 
 _NO_KEY = np.iinfo(np.int32).min  # below every target key
 TARGET = {name: i for i, name in enumerate(V.TARGETS)}
@@ -72,7 +72,7 @@ class Situation:
     def play(self) -> np.ndarray:
         """(n, K) the actor's play area this turn."""
         if self._play is None:
-            self._play = self._st.play[self._idx, self._actor]
+            self._play = take_rows(self._st.play, (self._idx, self._actor))
         return self._play
 
     @cached_property
@@ -166,18 +166,20 @@ def per_counts(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np
     out = np.ones((len(idx), len(rows)), np.int32)
     if (per == NONE).all():
         return out
-    self_puzzle = np.where(e.owner_is_playbook[rows], 0, look.is_puzzle[e.owner[rows]])
-    # each counter is computed only when some row asks for it
+    # each counter is computed only when some row asks for it, as (n,) or (n, rows)
     counters = {
-        PER["puzzle_in_play"]: lambda: np.maximum(sit.puzzles[:, None] - self_puzzle[None, :], 0),
-        PER["lap"]: lambda: st.lap[idx, actor].astype(np.int32)[:, None],
-        PER["opponents_ahead"]: lambda: row_count((sit.rank > 0) & (sit.prog > sit.mine[:, None]))[:, None],
-        PER["playbooks"]: lambda: row_sum(st.playbooks[idx, actor])[:, None],
+        PER["puzzle_in_play"]: lambda r: np.maximum(
+            sit.puzzles[:, None] - np.where(e.owner_is_playbook[r], 0, look.is_puzzle[e.owner[r]])[None, :], 0
+        ),
+        PER["lap"]: lambda r: flat(st.lap)[idx * st.lap.shape[1] + actor],
+        PER["opponents_ahead"]: lambda r: row_count((sit.rank > 0) & (sit.prog > sit.mine[:, None])),
+        PER["playbooks"]: lambda r: row_sum(st.playbooks[idx, actor]),
     }
     for code, count in counters.items():
-        cols = per == code
-        if np.count_nonzero(cols):
-            out[:, cols] = np.broadcast_to(count(), (len(idx), len(rows)))[:, cols]
+        cols = np.flatnonzero(per == code)
+        if len(cols):
+            value = count(rows[cols])
+            out[:, cols] = value if value.ndim == 2 else value[:, None]
     return out
 
 
@@ -185,7 +187,7 @@ def plain_modifiers(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> 
     """(n, C) the plain modifiers of the actor's cards in play and `always` Playbooks."""
     look = ctx.look
     total = st.playbooks[idx, actor].astype(np.float32) @ look.playbook_mod["always"]
-    return total + st.play[idx, actor].astype(np.float32) @ look.card_mod
+    return total + take_rows(st.play, (idx, actor)).astype(np.float32) @ look.card_mod
 
 
 def _slow_modifiers(ctx: Ctx, when: str, ops: tuple[str, ...] | None) -> np.ndarray:

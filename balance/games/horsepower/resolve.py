@@ -14,7 +14,7 @@ from .auction import run_auction
 from .compile import SPACE_AUCTION, SPACE_INCINERATOR
 from .context import Ctx
 from .effects import TRIGGER, Turn, conditions, per_counts, situation, targets
-from .state import State, flat
+from .state import State, flat, put_rows, take_rows
 
 BANANA_BLOCKED = ("next_free", "lost")
 
@@ -231,14 +231,15 @@ def _move_each(ctx: Ctx, st: State, turn: Turn, g: np.ndarray, p: np.ndarray, d:
     old = st.pos[g, p].astype(np.int32)
     new = np.minimum(np.maximum(old + d, 0), L)
     hits = np.zeros(len(g), np.int32)
-    peeled = row_any(st.bananas[g])  # only games with Bananas on the track need the path
+    peeled = row_any(take_rows(st.bananas, g))  # only games with Bananas on the track need the path
     if np.count_nonzero(peeled):
         b, o, nw = g[peeled], old[peeled], new[peeled]
         lo, hi = np.minimum(o, nw), np.maximum(o, nw)
         # the spaces passed through or landed on, never the one left
         path = (spaces[None, :] >= lo[:, None]) & (spaces[None, :] <= hi[:, None]) & (spaces[None, :] != o[:, None])
-        hits[peeled] = row_sum(st.bananas[b] * path)
-        st.bananas[b] = np.where(path, 0, st.bananas[b])
+        bananas = take_rows(st.bananas, b)
+        hits[peeled] = row_sum(bananas * path)
+        put_rows(st.bananas, b, np.where(path, 0, bananas))
     st.pos[g, p] = new
     if ctx.rec.on:
         ctx.rec.say(
@@ -277,7 +278,7 @@ def complete_lap(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
     if len(g) == 0:
         return
     given = give_debris(ctx, st, g, p, np.full(len(g), rules.debris_per_lap))
-    st.deck[g, p] += st.garage[g, p]
+    put_rows(st.deck, (g, p), take_rows(st.deck, (g, p)) + take_rows(st.garage, (g, p)))
     st.garage[g, p] = 0
     st.lap[g, p] += 1
     st.pos[g, p] = 0

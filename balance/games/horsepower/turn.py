@@ -19,7 +19,7 @@ from .actions import card_values, draw_from, fill_showroom, reveal_part, thresho
 from .context import MOD_COLUMNS, Ctx
 from .effects import Turn, modifier_totals
 from .resolve import fire_card, fire_trigger, in_turn_order, move
-from .state import State, flat
+from .state import State, flat, put_rows, take_rows
 
 PLAY_ORDER = tuple(V.PLAYABLE_TYPES.index(t) for t in ("investment", "utility", "engine", "frame", "wheels"))
 EXTRA_PLAY_ROUNDS = 2  # how many times extra plays (extra_play) are offered after the normal ones
@@ -165,7 +165,7 @@ def _play_one(
     pos = np.flatnonzero(allowed & st.running[idx])
     if len(pos) == 0:
         return
-    cand = st.hand[:, s][idx[pos]][:, cols] > 0  # (m, J)
+    cand = take_rows(st.hand, (idx[pos], s))[:, cols] > 0  # (m, J)
     has = row_any(cand)
     if not has.all():
         keep = np.flatnonzero(has)  # an integer take is cheaper than a boolean mask
@@ -231,7 +231,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         room = ~buy & (turn.refreshes[g] < ctx.bots.refreshes[q]) & (coins >= pay)
         if np.count_nonzero(room):  # cards left to reveal, counted only where a refresh is possible
             r = g[room]
-            room[room] = row_any(st.parts[r]) | row_any(st.showroom_discard[r])
+            room[room] = row_any(take_rows(st.parts, r)) | row_any(take_rows(st.showroom_discard, r))
         noise = ctx.bots.noise[q]
         still_afford = (coins - pay >= np.minimum(cheapest, rules.purchase_cost)).astype(np.float32)
         refresh = room & ((1 - noise) * still_afford + noise * chance.uniform(ctx.rng, (n,)) > 0.5)
@@ -332,7 +332,7 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     if len(g) == 0:
         return
     extra = _merged_mods(ctx, st, turn, g, ops=("hand_size",))["hand_size"]
-    play = st.play[:, s][g]  # (n, K); the seat's views first: one index, not two
+    play = take_rows(st.play, (g, s))  # (n, K)
     scrap = np.minimum(turn.scrap_at_end[g], play)
     some = row_any(scrap)  # most games scrap nothing: update only the others
     if np.count_nonzero(some):
@@ -351,12 +351,13 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         play[some] -= lasting[some]
         st.lingering[g[some], s] += lasting[some]
     # Play area and hand to the Garage, then the new hand straight from the gathered piles.
-    garage = st.garage[:, s][g] + play + st.hand[:, s][g]
-    deck = st.deck[:, s][g]
-    st.play[g, s] = 0
+    garage = take_rows(st.garage, (g, s)) + play + take_rows(st.hand, (g, s))
+    deck = take_rows(st.deck, (g, s))
+    put_rows(st.play, (g, s), np.zeros_like(play))
     n = np.maximum(ctx.tables.rules.hand_size + extra, 0)
     hand = draw_from(ctx, deck, garage, n) if np.count_nonzero(n > 0) else np.zeros_like(deck)
-    st.deck[g, s], st.garage[g, s], st.hand[g, s] = deck, garage, hand
+    for pile, rows in ((st.deck, deck), (st.garage, garage), (st.hand, hand)):
+        put_rows(pile, (g, s), rows)
 
 
 def pit_stop(ctx: Ctx, st: State, turn: Turn, g: np.ndarray) -> None:
