@@ -56,7 +56,8 @@ class Situation:
     def prog(self) -> np.ndarray:
         """(n, P) race progress: laps done times L plus the space."""
         st = self._st
-        return (st.lap[self._idx].astype(np.int32) - 1) * self._ctx.tables.rules.track_length + st.pos[self._idx]
+        lap, pos = take_rows(st.lap, self._idx), take_rows(st.pos, self._idx)
+        return (lap.astype(np.int32) - 1) * self._ctx.tables.rules.track_length + pos
 
     @cached_property
     def mine(self) -> np.ndarray:

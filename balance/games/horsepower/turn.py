@@ -127,7 +127,9 @@ def _merged_mods(
 ) -> dict[str, np.ndarray]:
     """Modifiers in force now: cards in play, `always` Playbooks, and this turn's
     turn_start ones (only the totals of `ops`, when given)."""
-    mods = modifier_totals(ctx, st, idx, np.full(len(idx), turn.seat), plain=turn.plain[idx], ops=ops, turn=turn)
+    mods = modifier_totals(
+        ctx, st, idx, np.full(len(idx), turn.seat), plain=take_rows(turn.plain, idx), ops=ops, turn=turn
+    )
     names = mods if ops is None else [name for op in ops for name in OP_TOTALS[op]]
     return {name: mods[name] + turn.start_mods[name][idx] for name in names}
 
@@ -145,7 +147,9 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         if look.conditional_extra_play:
             extra = _merged_mods(ctx, st, turn, idx, ops=("extra_play",))["extra_play"]
         else:  # only plain extra plays exist: no need to evaluate conditions
-            extra = np.rint(turn.plain[idx, extra_cols]).astype(np.int32) + turn.start_mods["extra_play"][idx]
+            extra = (
+                np.rint(take_rows(turn.plain, idx)[:, extra_cols]).astype(np.int32) + turn.start_mods["extra_play"][idx]
+            )
         allowance = limits[None, :] + extra
         # only types with an extra play are offered again (a declined play is not asked twice)
         more = (played_n < allowance) & (extra > 0)
@@ -194,7 +198,8 @@ def _play_one(
     turn.types[g] |= look.type_bit[k]
     mods = look.card_has_mod[k]
     if np.count_nonzero(mods):
-        turn.plain[g[mods]] += look.card_mod[k[mods]]
+        gm = g[mods]
+        put_rows(turn.plain, gm, take_rows(turn.plain, gm) + look.card_mod[k[mods]])
     if ctx.rec.on:
         ctx.rec.say(g, lambda j: f"  plays {ctx.tables.cards.names[k[j]]}")
     fire_card(ctx, st, turn, g, k)
