@@ -75,12 +75,19 @@ def flat(a: np.ndarray) -> np.ndarray:
     return view
 
 
+_RECORDS: dict[int, np.dtype] = {}  # row size in bytes -> its record type
+
+
 def records(a: np.ndarray) -> np.ndarray:
     """(...) a view of (..., K) `a` whose items are whole rows of K counts.
     Fancy indexing copies a row as one item instead of K one-byte items: about
     twice as fast for the engine's gathers and scatters of pile rows (4,096
     rows of 50 counts: 18 us against 39 us)."""
-    return a.view(np.dtype((np.void, a.shape[-1] * a.itemsize)))[..., 0]
+    size = a.shape[-1] * a.itemsize
+    record = _RECORDS.get(size)
+    if record is None:
+        record = _RECORDS[size] = np.dtype((np.void, size))
+    return a.view(record)[..., 0]
 
 
 def take_rows(a: np.ndarray, index) -> np.ndarray:
