@@ -61,6 +61,7 @@ class Lookups:
     card_mod: np.ndarray  # (K, C) float32: plain card modifiers per copy in play, by MOD_COLUMNS
     card_has_mod: np.ndarray  # (K,) bool: the card has some plain modifier
     playbook_mod: dict[str, np.ndarray]  # trigger -> (B, C) float32: plain Playbook modifiers
+    always_modifier_playbooks: np.ndarray  # the Playbooks with some plain `always` modifier
     conditional_extra_play: bool  # some extra_play effect has a condition or counter
     turn_start_modifiers: np.ndarray  # Playbooks with turn_start modifier effects
     scrap_this: np.ndarray  # (K,) bool: the card scraps itself when played
@@ -139,6 +140,7 @@ def build_lookups(tables: Tables) -> Lookups:
         card_mod=card_mod,
         card_has_mod=card_mod.any(axis=1),
         playbook_mod=playbook_mod,
+        always_modifier_playbooks=np.flatnonzero(playbook_mod["always"].any(axis=1)),
         conditional_extra_play=bool(((e.op[modifier] == OP["extra_play"]) & ~plain).any()),
         turn_start_modifiers=np.unique(
             e.owner[modifier][e.owner_is_playbook[modifier] & (e.trigger[modifier] == V.TRIGGERS.index("turn_start"))]

@@ -52,7 +52,8 @@ def new_turn(ctx: Ctx, st: State, seat: int, play_empty: bool = False) -> Turn:
     }
     no_mods["extra_play"] = np.zeros((G, n_types), np.int32)
     look = ctx.look
-    plain = st.playbooks[:, seat].astype(np.float32) @ look.playbook_mod["always"]
+    books = look.always_modifier_playbooks  # the few with plain `always` modifiers
+    plain = st.playbooks[:, seat, books].astype(np.float32) @ look.playbook_mod["always"][books]
     puzzles, types = np.zeros(G, np.int16), np.zeros(G, np.int32)
     if not play_empty:
         in_play = np.flatnonzero(row_any(st.play[:, seat]))
