@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rows import put_rows, row_sum, take_rows
+
 _PAST_END = np.iinfo(np.int32).max  # a position after every real one
 
 
@@ -39,7 +41,7 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
     Positions in the implicit sorted pile are chosen one by one among those not
     yet taken (a vectorised Floyd's method), so one cumulative sum serves all draws.
     """
-    total = counts.sum(axis=1, dtype=np.int32)
+    total = row_sum(counts)
     every = n >= total  # these rows draw their whole pile: no randomness needed
     some = ~every & (n > 0)
     if some.all():  # the usual case (a hand from a deck that holds more): no gathers
@@ -47,10 +49,10 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
     else:
         drawn = np.zeros_like(counts)
         all_rows = np.flatnonzero(every)
-        drawn[all_rows] = counts[all_rows]
+        put_rows(drawn, all_rows, take_rows(counts, all_rows))
         rows = np.flatnonzero(some)
         if len(rows):
-            drawn[rows] = _draw_some(rng, counts[rows], n[rows])
+            put_rows(drawn, rows, _draw_some(rng, take_rows(counts, rows), n[rows]))
     counts -= drawn
     return drawn
 
@@ -60,14 +62,14 @@ def draw_reshuffling(rng: np.random.Generator, deck: np.ndarray, discard: np.nda
     `discard` pile in (reshuffled: counts added) and goes on drawing. Both piles
     change in place; returns (N, K) the cards drawn."""
     drawn = draw_many(rng, deck, n)
-    short = n - drawn.sum(axis=1)
-    refill = short > 0
-    if np.count_nonzero(refill):
-        deck[refill] += discard[refill]
-        discard[refill] = 0
-        more = deck[refill]
-        drawn[refill] += draw_many(rng, more, short[refill])
-        deck[refill] = more
+    short = n - row_sum(drawn)
+    refill = np.flatnonzero(short > 0)
+    if len(refill):
+        more = take_rows(deck, refill) + take_rows(discard, refill)
+        put_rows(discard, refill, np.zeros_like(more))
+        got = draw_many(rng, more, short[refill])
+        put_rows(drawn, refill, take_rows(drawn, refill) + got)
+        put_rows(deck, refill, more)
     return drawn
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
-from ..rows import row_any
+from ..rows import put_rows, row_any, take_rows
 from .context import Ctx
-from .state import State, flat, put_rows, take_rows
+from .state import State, flat
 
 
 def card_values(

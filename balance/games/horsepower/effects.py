@@ -13,11 +13,11 @@ from functools import cached_property
 
 import numpy as np
 
-from ..rows import row_any, row_count, row_max, row_sum
+from ..rows import row_any, row_count, row_max, row_sum, take_rows
 from . import vocabulary as V
 from .compile import NONE
 from .context import MOD_COLUMNS, OP, Ctx
-from .state import State, flat, take_rows
+from .state import State, flat
 
 _NO_KEY = np.iinfo(np.int32).min  # below every target key
 TARGET = {name: i for i, name in enumerate(V.TARGETS)}

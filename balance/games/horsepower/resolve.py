@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rows import row_any, row_count, row_sum
+from ..rows import put_rows, row_any, row_count, row_sum, take_rows
 from . import vocabulary as V
 from .actions import draw_cards, give_debris, scrap_choice
 from .auction import run_auction
 from .compile import SPACE_AUCTION, SPACE_INCINERATOR
 from .context import Ctx
 from .effects import TRIGGER, Turn, conditions, per_counts, situation, targets
-from .state import State, flat, put_rows, take_rows
+from .state import State, flat
 
 BANANA_BLOCKED = ("next_free", "lost")
 

@@ -13,13 +13,13 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
-from ..rows import row_any, row_min, row_sum
+from ..rows import put_rows, row_any, row_min, row_sum, take_rows
 from . import vocabulary as V
 from .actions import card_values, draw_from, fill_showroom, reveal_part, threshold
 from .context import MOD_COLUMNS, Ctx
 from .effects import Turn, modifier_totals
 from .resolve import fire_card, fire_trigger, in_turn_order, move
-from .state import State, flat, put_rows, take_rows
+from .state import State, flat
 
 PLAY_ORDER = tuple(V.PLAYABLE_TYPES.index(t) for t in ("investment", "utility", "engine", "frame", "wheels"))
 EXTRA_PLAY_ROUNDS = 2  # how many times extra plays (extra_play) are offered after the normal ones
