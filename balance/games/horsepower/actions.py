@@ -125,6 +125,11 @@ def give_debris(ctx: Ctx, st: State, g: np.ndarray, p: np.ndarray, count: np.nda
     The (g, p) pairs are distinct (one row per player); a game may appear in
     several rows, served in their order. Returns (n,) given."""
     debris = ctx.tables.rules.debris_card
+    if len(g) == 1 or np.all(g[1:] > g[:-1]):  # one row per game (the usual case): no queue
+        given = np.minimum(st.supply[g, debris], count).astype(np.int16)
+        st.garage[g, p, debris] += given.astype(st.garage.dtype)
+        st.supply[g, debris] -= given.astype(st.supply.dtype)
+        return given
     given = np.zeros(len(g), np.int16)
     # Several rows can name the same game; serve them in order, which np.add.at cannot.
     order = np.argsort(g, kind="stable")

@@ -82,12 +82,15 @@ def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols
     if np.count_nonzero(look.instant_per[cols]):
         amount = amount * per_counts(ctx, st, idx, actor, rows, sit)
     groups = look.group_of[cols]
-    for group in np.unique(groups):
-        mine = groups == group
-        m = row_any(fired[:, mine] > 0) & st.running[idx]
+    for group in sorted(set(groups.tolist())):
+        mine = np.flatnonzero(groups == group)
+        if len(mine) == 1:  # the usual group of one row: a column, no row reductions
+            m = (fired[:, mine[0]] > 0) & st.running[idx]
+        else:
+            m = row_any(fired[:, mine] > 0) & st.running[idx]
         if np.count_nonzero(m):
             spec = look.groups[group]
-            a = row_sum(amount[:, mine])
+            a = amount[:, mine[0]] if len(mine) == 1 else row_sum(amount[:, mine])
             _apply(ctx, st, turn, spec.op, spec.target, spec.scrap_from, idx[m], actor[m], a[m])
 
 
