@@ -76,14 +76,23 @@ def draw_from(ctx: Ctx, deck: np.ndarray, garage: np.ndarray, n: np.ndarray) -> 
 def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
     """(n,) the top card of each Parts Deck, -1 if none; an empty Parts Deck
     takes the Showroom discard reshuffled (3.1.1)."""
+    return reveal_parts(ctx, st, idx, 1)[:, 0]
+
+
+def reveal_parts(ctx: Ctx, st: State, idx: np.ndarray, count: int) -> np.ndarray:
+    """(n, count) the top `count` cards of each Parts Deck, one after another
+    as reveal_part would (the piles gathered once for all of them)."""
     parts = take_rows(st.parts, idx)
-    empty = ~row_any(parts)
-    if np.count_nonzero(empty):
-        parts[empty] += st.showroom_discard[idx[empty]]
-        st.showroom_discard[idx[empty]] = 0
-    card = chance.draw_one(ctx.rng, parts, np.ones(len(idx), bool))
+    cards = np.empty((len(idx), count), np.int64)
+    every = np.ones(len(idx), bool)
+    for i in range(count):
+        empty = np.flatnonzero(~row_any(parts))
+        if len(empty):
+            parts[empty] += take_rows(st.showroom_discard, idx[empty])
+            st.showroom_discard[idx[empty]] = 0
+        cards[:, i] = chance.draw_one(ctx.rng, parts, every)
     put_rows(st.parts, idx, parts)
-    return card
+    return cards
 
 
 def fill_showroom(ctx: Ctx, st: State, idx: np.ndarray, slots: np.ndarray) -> None:

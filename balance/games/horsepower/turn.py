@@ -15,7 +15,7 @@ import numpy as np
 from .. import chance
 from ..rows import put_rows, row_any, row_min, row_sum, take_rows
 from . import vocabulary as V
-from .actions import card_values, draw_from, fill_showroom, reveal_part, threshold
+from .actions import card_values, draw_from, fill_showroom, reveal_parts, threshold
 from .context import MOD_COLUMNS, Ctx
 from .effects import Turn, modifier_totals
 from .resolve import fire_card, fire_trigger, in_turn_order, move
@@ -268,9 +268,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             for slot_i in range(old.shape[1]):
                 has = old[:, slot_i] >= 0
                 st.showroom_discard[r[has], old[has, slot_i]] += 1  # each game once per slot
-            st.showroom[r] = -1
-            for slot_i in range(old.shape[1]):
-                st.showroom[r, slot_i] = reveal_part(ctx, st, r)
+            st.showroom[r] = reveal_parts(ctx, st, r, old.shape[1])
             if ctx.rec.on:
                 ctx.rec.say(r, lambda j: f"  refreshes the Showroom ({'free' if cost[j] == 0 else f'{cost[j]} coin'})")
         shopping = g[(buy | refresh) & st.running[g]]
