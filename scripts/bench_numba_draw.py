@@ -16,18 +16,32 @@ in a scratch venv:
 from __future__ import annotations
 
 import importlib.util
+import sys
 import time
+import types
 from pathlib import Path
 
 import numba
 import numpy as np
 
-# chance.py alone: the scratch venv has numpy and numba, not the package's other dependencies
-_spec = importlib.util.spec_from_file_location(
-    "chance", Path(__file__).resolve().parents[1] / "balance/games/chance.py"
-)
-chance = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(chance)
+# chance.py and rows.py alone, as a package of two modules: the scratch venv has
+# numpy and numba, not the project's other dependencies
+GAMES = Path(__file__).resolve().parents[1] / "balance" / "games"
+_package = types.ModuleType("_games")
+_package.__path__ = [str(GAMES)]
+sys.modules["_games"] = _package
+
+
+def _load(name: str) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(f"_games.{name}", GAMES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_load("rows")
+chance = _load("chance")
 
 ROWS, KINDS, HAND = 4096, 50, 5
 
