@@ -42,7 +42,8 @@ class ScenarioModel(Strict):
     max_rounds: int | None = Field(default=None, ge=1)  # overrides rules.max_rounds
     games: int = Field(default=1000, ge=1)
     seed: int = Field(default=DEFAULT_SEED, ge=0)
-    chunk_size: int = Field(default=1024, ge=1, le=1_000_000)
+    # games simulated together: bigger is faster per game (docs/performance.md) and takes more memory
+    chunk_size: int = Field(default=4096, ge=1, le=1_000_000)
     variants: list[Variant] = []  # for balance compare
     # balance strength: one seat of each game (bonus_seat of seed and game id) starts with an extra copy
     bonus_card: str | None = None
