@@ -1,5 +1,5 @@
 """Small pieces the engines lean on for speed: flat views of state arrays,
-the card-event buffer, the allocator setting."""
+row reductions and row gathers, the card-event buffer, the allocator setting."""
 
 import numpy as np
 import pytest
@@ -7,6 +7,7 @@ import pytest
 from balance.allocator import tune_allocator
 from balance.games.events import EVENTS, Events
 from balance.games.horsepower.state import flat
+from balance.games.rows import put_rows, row_any, row_count, row_max, row_min, row_sum, take_rows
 
 
 def test_flat_updates_the_array_itself_and_refuses_a_copy():
@@ -37,3 +38,42 @@ def test_allocator_is_tuned_once_and_says_whether_it_could():
     first = tune_allocator()
     assert isinstance(first, bool)
     assert tune_allocator() is first
+
+
+@pytest.mark.parametrize("rows", [0, 3, 300])  # below and above the einsum cut-over
+@pytest.mark.parametrize("width", [1, 4, 50, 300])  # 300: wider than a byte sum holds
+def test_row_reductions_agree_with_numpy(rows, width):
+    rng = np.random.default_rng(rows * 1000 + width)
+    counts = (rng.integers(0, 3, (rows, width)) * (rng.random((rows, width)) < 0.05)).astype(np.int8)
+    counts[: rows // 3] = 0  # some empty rows
+    flags = counts > 0
+    assert np.array_equal(row_any(counts), counts.any(axis=1))
+    assert np.array_equal(row_any(flags), flags.any(axis=1))
+    assert np.array_equal(row_count(flags), flags.sum(axis=1))
+    assert np.array_equal(row_sum(counts), counts.sum(axis=1))
+    assert np.array_equal(row_sum(counts.astype(np.int16) * 200), (counts.astype(np.int32) * 200).sum(axis=1))
+    if rows:
+        values = rng.random((rows, width)).astype(np.float32)
+        assert np.array_equal(row_max(values), values.max(axis=1))
+        assert np.array_equal(row_min(values), values.min(axis=1))
+    # a strided view of a (G, P, K) pile, as the engines pass one seat's rows
+    piles = np.stack([counts, counts[::-1]], axis=1)
+    assert np.array_equal(row_any(piles[:, 1]), counts[::-1].any(axis=1))
+
+
+def test_row_gathers_and_scatters_move_whole_rows():
+    rng = np.random.default_rng(5)
+    piles = rng.integers(0, 9, (6, 3, 50)).astype(np.int8)
+    games, seats = np.array([4, 0, 5]), np.array([2, 1, 1])
+    assert np.array_equal(take_rows(piles, (games, seats)), piles[games, seats])
+    assert np.array_equal(take_rows(piles[:, 2], games), piles[games, 2])
+    new = rng.integers(0, 9, (3, 50)).astype(np.int8)
+    expected = piles.copy()
+    expected[games, seats] = new
+    put_rows(piles, (games, seats), new)
+    assert np.array_equal(piles, expected)
+    # rows that are not contiguous (every other column) take the plain path
+    cols = piles[:, :, ::2]
+    assert np.array_equal(take_rows(cols, (games, seats)), cols[games, seats])
+    put_rows(cols, (games, seats), np.zeros((3, 25), np.int8))
+    assert not piles[games, seats, ::2].any() and np.array_equal(piles[games, seats, 1::2], new[:, 1::2])
