@@ -115,12 +115,18 @@ def find_cards(start: Path, name: str = "cards.yaml") -> Path | None:
     return None
 
 
-def database_file(game: str) -> str:
-    """The card database a scenario of this game uses when it names none
-    (an unknown game is reported later, with the known ones listed)."""
+def _registered(game: str):
+    """The registry's entry for this game, None for an unknown one (reported
+    later, with the known ones listed)."""
     from .games import GAMES  # the registry imports the games, which import this module
 
-    return GAMES[game].database_file if game in GAMES else "cards.yaml"
+    return GAMES.get(game)
+
+
+def database_file(game: str) -> str:
+    """The card database a scenario of this game uses when it names none."""
+    entry = _registered(game)
+    return entry.database_file if entry else "cards.yaml"
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -143,6 +149,9 @@ def load_scenario(path: str | Path) -> Scenario:
             raise UserError(doc.problem(("cards",), f"no such file: {cards}"))
     if isinstance(model.bots, list) and len(model.bots) != model.players:
         raise UserError(doc.problem(("bots",), f"{len(model.bots)} bots for {model.players} players (one per seat)"))
+    entry = _registered(model.game)
+    if model.bonus_card is not None and entry and not entry.strength:
+        raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))
     return Scenario(str(path), model, cards, doc)
 
 

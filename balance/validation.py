@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
-from .errors import Problem
+from .errors import Problem, UserError, raise_first
 from .yamlio import YamlDoc
 
 
@@ -141,6 +141,24 @@ def id_labeller(data: Any, id_lists: tuple[str, ...]):
         return ".".join(parts) or "(top)"
 
     return label
+
+
+def validate_top(
+    doc: YamlDoc, top_model: type[BaseModel], rules_model: type[BaseModel], id_lists: tuple[str, ...], what: str
+):
+    """The opening every game's database check shares: the file is a mapping
+    with the top-level keys of `top_model` (a one-line error naming them, for
+    `what` database, if not; the first mistake in them raised), then the
+    `rules` section checked. Returns (top, rules, problems so far, label)."""
+    label = id_labeller(doc.data, id_lists)
+    if not isinstance(doc.data, dict):
+        found = "an empty file" if doc.data is None else "no mapping"
+        keys = ", ".join(top_model.model_fields)
+        raise UserError(doc.problem((), f"{found}; {what} database has the top-level keys {keys}", "file"))
+    top, problems = validate_model(top_model, doc.data, doc, label=label)
+    raise_first(problems)
+    rules, problems = validate_model(rules_model, top.rules, doc, ("rules",), label)
+    return top, rules, problems, label
 
 
 def validate_items(where: tuple[Any, ...], model: type[BaseModel], raws: list[Any], doc: YamlDoc, label):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games.horsepower.actions import give_debris
 from balance.games.horsepower.auction import run_auction
 from balance.games.horsepower.draft import snake_order
 from balance.games.horsepower.invariants import violations
@@ -382,6 +383,23 @@ def test_6_1_reaching_50_stops_there_adds_debris_and_reshuffles():
     assert (st.deck[:, 0].sum(axis=1) == cards_before + 1).all()
     assert (st.deck[:, 0, T.rules.debris_card] >= 1).all()
     assert st.lap_done[:, 0].all()
+
+
+def test_6_1_debris_lasts_as_far_as_the_supply_goes():
+    # game 0: 3 Debris left for three players owed 2 each, served in the order given;
+    # game 1: one player, plenty left
+    ctx, st = hp.batch(T, 3, games=2)
+    debris = T.rules.debris_card
+    left = np.array([3, 9], np.int8)
+    assert (st.supply[:, debris] >= left).all()
+    st.scrapyard[:, debris] += st.supply[:, debris] - left  # the rest out of the game: cards stay conserved
+    st.supply[:, debris] = left
+    garage = st.garage[:, :, debris].copy()
+    given = give_debris(ctx, st, np.array([0, 1, 0, 0]), np.array([0, 2, 1, 2]), np.full(4, 2))
+    assert given.tolist() == [2, 2, 1, 0]
+    assert st.supply[:, debris].tolist() == [0, 7]
+    assert (st.garage[:, :, debris] - garage).tolist() == [[2, 1, 0], [0, 0, 2]]
+    assert violations(st, T) == []
 
 
 @pytest.mark.parametrize("choice", ["always", "never"])

@@ -1,17 +1,33 @@
-"""What every game's chunk module shares: who sits where in a chunk of games,
-and a chunk played and turned into its log tables."""
+"""What every game's chunk module shares: what `prepare` hands a chunk, who
+sits where in a chunk of games, a chunk played and turned into its log
+tables, and the chunk of one traced game."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
+from ..errors import UserError
 from ..scenario import Scenario
-from ..seeding import seat_order
+from ..seeding import chunk_plan, chunk_rng, seat_order
 from .events import Events
+from .recorder import Recorder
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A scenario checked once for its chunks: the game's database as loaded,
+    its compiled tables, the scenario's bots (one entry per name in
+    scenario.bot_names)."""
+
+    database: Any
+    tables: Any
+    bots: Any
+    pool: bool  # True: seats draw their bots from the pool at random
 
 
 def chunk_seats(
@@ -40,3 +56,44 @@ def logged_chunk(
     events = Events()
     seats, st = play(prep, scenario, first, size, rng, events=events)
     return log(st, events, seats, prep.tables, prep.bots, first, chunk)
+
+
+@dataclass(frozen=True)
+class Traced:
+    """The chunk of one traced game, played with the recorder on its row."""
+
+    prep: Any
+    seats: np.ndarray  # (size, P) the chunk's bots by seat
+    st: Any  # the chunk's final state
+    row: int  # the traced game's row in the chunk
+    chunk: int
+    chunks: int  # chunks in the run
+    names: list[str]  # the traced game's bot by seat
+    lines: list[str]  # what the recorder said
+
+
+def traced_chunk(
+    scenario: Scenario,
+    seed: int,
+    game: int,
+    prepare: Callable[[Scenario], Any],
+    play: Callable[..., tuple[np.ndarray, Any]],
+    noun: str = "game",
+) -> Traced:
+    """Game `game` of `balance run` with the same seed and chunk size: its whole
+    chunk is played with `play(prep, scenario, first, size, rng, rec)` and the
+    recorder watches its row."""
+    m = scenario.model
+    if not 0 <= game < m.games:
+        raise UserError(
+            scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {m.games - 1})", "--game")
+        )
+    prep = prepare(scenario)
+    plan = chunk_plan(m.games, m.chunk_size)
+    chunk = game // m.chunk_size
+    first, size = plan[chunk]
+    row = game - first
+    rec = Recorder(watch=row)
+    seats, st = play(prep, scenario, first, size, chunk_rng(seed, chunk, len(plan)), rec)
+    names = [prep.bots.names[q] for q in seats[row]]
+    return Traced(prep, seats, st, row, chunk, len(plan), names, rec.lines)

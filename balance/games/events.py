@@ -9,6 +9,7 @@ power, play and bet; Horsepower all but power and bet."""
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 
 EVENTS: tuple[str, ...] = (
     "start",  # a starting card (Horsepower 2.4), dealt before the first turn
@@ -70,3 +71,25 @@ class Events:
                 column[at : at + n] = value
             at += n
         return out
+
+    def table(self, first_game: int, card_ids, other_ids=(), other_events: tuple[str, ...] = ()) -> pa.Table:
+        """The `cards` log table (docs/logs.md) of a chunk whose first game is
+        `first_game`. The card column names the id of card_ids; an event in
+        `other_events` names an item of `other_ids` instead (a Playbook, a
+        power card), whose index follows the cards' in the column's dictionary."""
+        ev = self.arrays()
+        card = ev["card"]
+        if other_events:
+            other = np.isin(ev["event"], [_CODE[e] for e in other_events])
+            card = card + other.astype(np.int16) * np.int16(len(card_ids))
+        return pa.table(
+            {
+                "game_id": ev["game"].astype(np.int64) + first_game,
+                "seat": ev["seat"],
+                "card": pa.DictionaryArray.from_arrays(card, pa.array([*card_ids, *other_ids], pa.string())),
+                "event": pa.DictionaryArray.from_arrays(ev["event"], pa.array(EVENTS)),
+                "turn": ev["turn"],
+                "pick": pa.array(ev["pick"], mask=ev["pick"] < 0),
+                "price": pa.array(ev["price"], mask=ev["price"] < 0),
+            }
+        )

@@ -39,11 +39,9 @@ def row_count(b: np.ndarray) -> np.ndarray:
 
 def row_sum(a: np.ndarray) -> np.ndarray:
     """(n,) int32 (float32 for floats): the sums of the rows of (n, w) `a`."""
-    if a.dtype.kind == "f":
+    if a.dtype.kind == "f" or a.dtype == np.int32:
         return np.einsum("ij->i", a)
-    if a.dtype == np.int32:
-        return np.einsum("ij->i", a)
-    return np.einsum("ij->i", a, dtype=np.int32)
+    return np.einsum("ij->i", a, dtype=np.int32)  # narrower ints summed in int32
 
 
 def row_max(a: np.ndarray) -> np.ndarray:

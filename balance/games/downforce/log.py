@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..events import EVENTS, Events
+from ..events import Events
 from .bots import BotTable
 from .compile import Tables
 from .state import State
@@ -105,20 +105,5 @@ def chunk_tables(
         }
     )
 
-    ev = events.arrays()
-    is_power = ev["event"] == EVENTS.index("power")
-    card_index = ev["card"] + is_power.astype(np.int16) * np.int16(C)
-    cards = pa.table(
-        {
-            "game_id": ev["game"].astype(np.int64) + first_game,
-            "seat": ev["seat"],
-            "card": pa.DictionaryArray.from_arrays(
-                card_index, pa.array(list(tables.cards.ids) + list(tables.powers.ids), pa.string())
-            ),
-            "event": pa.DictionaryArray.from_arrays(ev["event"], pa.array(EVENTS)),
-            "turn": ev["turn"],
-            "pick": pa.array(ev["pick"], mask=ev["pick"] < 0),
-            "price": pa.array(ev["price"], mask=ev["price"] < 0),
-        }
-    )
+    cards = events.table(first_game, tables.cards.ids, tables.powers.ids, ("power",))
     return {"games": games, "players": players, "cards": cards}

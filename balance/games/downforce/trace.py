@@ -6,32 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import UserError
 from ...scenario import Scenario
-from ...seeding import chunk_plan, chunk_rng
-from ..recorder import Recorder
+from ..chunks import traced_chunk
 from .chunk import play_chunk, prepare
 from .log import money, standings
 
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     m = scenario.model
-    if not 0 <= game < m.games:
-        raise UserError(
-            scenario.doc.problem(("games",), f"game {game} is not in the run (0 to {m.games - 1})", "--game")
-        )
-    prep = prepare(scenario)
-    tables = prep.tables
-    plan = chunk_plan(m.games, m.chunk_size)
-    chunk = game // m.chunk_size
-    first, size = plan[chunk]
-    row = game - first
-    rec = Recorder(watch=row)
-    seats, st = play_chunk(prep, scenario, first, size, chunk_rng(seed, chunk, len(plan)), rec)
-    names = [prep.bots.names[q] for q in seats[row]]
+    t = traced_chunk(scenario, seed, game, prepare, play_chunk)
+    st, row, names, tables = t.st, t.row, t.names, t.prep.tables
     track = tables.tracks[tables.rules.track]
     head = [
-        f"Downforce: scenario {m.name}, seed {seed}, game {game} (chunk {chunk} of {len(plan)}, row {row})",
+        f"Downforce: scenario {m.name}, seed {seed}, game {game} (chunk {t.chunk} of {t.chunks}, row {row})",
         f"track {track.name}: finish at row {track.finish_row}, betting lines at rows "
         + ", ".join(map(str, track.betting_rows.tolist())),
         "players: " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
@@ -47,4 +34,4 @@ def trace_game(scenario: Scenario, seed: int, game: int) -> str:
             f"  {position[p]}. player {p} ({names[p]}): ${cash['money'][row, p]}M = prizes {cash['prizes'][row, p]}"
             f" + bets {cash['bets'][row, p]} - bids {cash['bids'][row, p]}"
         )
-    return "\n".join([*head, *rec.lines, f"Result after {st.turns[row]} cards:", *result]) + "\n"
+    return "\n".join([*head, *t.lines, f"Result after {st.turns[row]} cards:", *result]) + "\n"

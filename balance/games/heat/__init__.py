@@ -7,9 +7,13 @@ races a batch; `chunk` and `log` make a run's tables; `trace` tells one race.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..base import Game
-from .chunk import catalog, chunk_tables_for, prepare
+from ..chunks import logged_chunk
+from .chunk import catalog, play_chunk, prepare
 from .compile import compile_database, summarize
+from .log import chunk_tables
 from .schema import load_database
 from .trace import trace_game
 
@@ -21,7 +25,7 @@ GAME = Game(
     summary=summarize,
     trace=trace_game,
     prepare=prepare,
-    play_chunk=chunk_tables_for,
+    play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     catalog=catalog,
     database_file="heat.yaml",
     strength=False,  # no bonus-card experiment yet

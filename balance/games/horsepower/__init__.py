@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..base import Game, Summary
+from ..chunks import logged_chunk
 from . import vocabulary as V
-from .chunk import catalog, chunk_tables_for, prepare
+from .chunk import catalog, play_chunk, prepare
 from .compile import compile_database
+from .log import chunk_tables
 from .schema import Database, load_database
 from .trace import trace_game
 
@@ -31,6 +35,6 @@ GAME = Game(
     summary=summarize,
     trace=trace_game,
     prepare=prepare,
-    play_chunk=chunk_tables_for,
+    play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     catalog=catalog,
 )

@@ -134,27 +134,23 @@ def give_debris(ctx: Ctx, st: State, g: np.ndarray, p: np.ndarray, count: np.nda
     The (g, p) pairs are distinct (one row per player); a game may appear in
     several rows, served in their order. Returns (n,) given."""
     debris = ctx.tables.rules.debris_card
-    if len(g) == 1 or np.all(g[1:] > g[:-1]):  # one row per game (the usual case): no queue
+    if len(g) <= 1 or np.all(g[1:] > g[:-1]):  # one row per game (the usual case): no queue
         given = np.minimum(st.supply[g, debris], count).astype(np.int16)
-        st.garage[g, p, debris] += given.astype(st.garage.dtype)
-        st.supply[g, debris] -= given.astype(st.supply.dtype)
-        return given
-    given = np.zeros(len(g), np.int16)
-    # Several rows can name the same game; serve them in order, which np.add.at cannot.
-    order = np.argsort(g, kind="stable")
-    g_sorted = g[order]
-    want = count[order].astype(np.int32)
-    first = np.concatenate(([True], g_sorted[1:] != g_sorted[:-1]))
-    group_start = np.maximum.accumulate(np.where(first, np.arange(len(g)), 0))
-    before = np.cumsum(want) - want
-    before = before - before[group_start]
-    supply = st.supply[g_sorted, debris].astype(np.int32)
-    got = np.minimum(np.maximum(supply - before, 0), want)
-    given[order] = got
+        games, taken = g, given
+    else:
+        # Several rows name the same game: serve them in order, then take each game's total once.
+        order = np.argsort(g, kind="stable")
+        g_sorted = g[order]
+        want = count[order].astype(np.int32)
+        first = np.concatenate(([True], g_sorted[1:] != g_sorted[:-1]))
+        group_start = np.maximum.accumulate(np.where(first, np.arange(len(g)), 0))
+        before = np.cumsum(want) - want
+        before = before - before[group_start]
+        got = np.minimum(np.maximum(st.supply[g_sorted, debris].astype(np.int32) - before, 0), want)
+        given = np.zeros(len(g), np.int16)
+        given[order] = got
+        last = np.concatenate((first[1:], [True]))  # the last row of each game's group
+        games, taken = g_sorted[last], np.diff(np.cumsum(got)[last], prepend=0)
     st.garage[g, p, debris] += given.astype(st.garage.dtype)  # distinct (g, p): no repeated index
-    # each game once, less what its rows got (np.subtract.at is ten times slower)
-    last = np.concatenate((first[1:], [True]))  # the last row of each game's group
-    taken = np.cumsum(got)
-    per_game = np.diff(taken[last], prepend=0)
-    st.supply[g_sorted[last], debris] -= per_game.astype(st.supply.dtype)
+    st.supply[games, debris] -= taken.astype(st.supply.dtype)  # each game once
     return given

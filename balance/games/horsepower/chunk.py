@@ -7,32 +7,19 @@ overrides, bot profiles); `play_chunk` simulates a chunk from its own seed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
-import pyarrow as pa
 
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
 from ...seeding import bonus_seat
-from ..chunks import chunk_seats as shared_seats
-from ..chunks import logged_chunk
+from ..chunks import Prepared, chunk_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
-from .bots import BotTable, bot_table, resolve_profiles
-from .compile import Tables, compile_database
+from .bots import bot_table, resolve_profiles
+from .compile import compile_database
 from .engine import simulate
-from .log import chunk_tables
-from .schema import Database, validate_database
+from .schema import validate_database
 from .state import State
-
-
-@dataclass(frozen=True)
-class Prepared:
-    database: Database
-    tables: Tables
-    bots: BotTable  # one entry per name in scenario.bot_names
-    pool: bool  # True: seats draw their bots from the pool at random
 
 
 def prepare(scenario: Scenario) -> Prepared:
@@ -65,11 +52,6 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     }
 
 
-def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, rng: np.random.Generator) -> np.ndarray:
-    """(size, P) the bot (index into prep.bots) in each seat of each game, seat 0 first."""
-    return shared_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
-
-
 def play_chunk(
     prep: Prepared,
     scenario: Scenario,
@@ -79,16 +61,9 @@ def play_chunk(
     rec: Recorder = NULL,
     events: Events | None = None,
 ) -> tuple[np.ndarray, State]:
-    seats = chunk_seats(prep, scenario, first, size, rng)
+    seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
     bonus = None
     if scenario.model.bonus_card is not None:
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
     return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)
-
-
-def chunk_tables_for(
-    prep: Prepared, scenario: Scenario, chunk: int, first: int, size: int, rng: np.random.Generator
-) -> dict[str, pa.Table]:
-    """A chunk played and turned into its three log tables."""
-    return logged_chunk(play_chunk, chunk_tables, prep, scenario, chunk, first, size, rng)

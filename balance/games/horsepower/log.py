@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..events import EVENTS, Events
+from ..events import Events
 from .bots import BotTable
 from .compile import Tables
 from .state import State
@@ -75,20 +75,6 @@ def chunk_tables(
         }
     )
 
-    ev = events.arrays()
-    card_ids = np.array(tables.cards.ids + tables.playbooks.ids, dtype=object)
-    # Playbook events name a Playbook: its index follows the cards' in the dictionary
-    is_pb = (ev["event"] == EVENTS.index("playbook_draft")) | (ev["event"] == EVENTS.index("playbook_pit"))
-    card_index = ev["card"] + is_pb.astype(np.int16) * np.int16(len(tables.cards.ids))
-    cards = pa.table(
-        {
-            "game_id": ev["game"].astype(np.int64) + first_game,
-            "seat": ev["seat"],
-            "card": pa.DictionaryArray.from_arrays(card_index, pa.array(list(card_ids), pa.string())),
-            "event": pa.DictionaryArray.from_arrays(ev["event"], pa.array(EVENTS)),
-            "turn": ev["turn"],
-            "pick": pa.array(ev["pick"], mask=ev["pick"] < 0),
-            "price": pa.array(ev["price"], mask=ev["price"] < 0),
-        }
-    )
+    # Playbook events name a Playbook
+    cards = events.table(first_game, tables.cards.ids, tables.playbooks.ids, ("playbook_draft", "playbook_pit"))
     return {"games": games, "players": players, "cards": cards}

@@ -84,13 +84,13 @@ def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols
     groups = look.group_of[cols]
     for group in sorted(set(groups.tolist())):
         mine = np.flatnonzero(groups == group)
-        if len(mine) == 1:  # the usual group of one row: a column, no row reductions
-            m = (fired[:, mine[0]] > 0) & st.running[idx]
+        if len(mine) == 1:  # the usual group of one row: its column, no row reductions
+            hit, a = fired[:, mine[0]] > 0, amount[:, mine[0]]
         else:
-            m = row_any(fired[:, mine] > 0) & st.running[idx]
+            hit, a = row_any(fired[:, mine] > 0), row_sum(amount[:, mine])
+        m = hit & st.running[idx]
         if np.count_nonzero(m):
             spec = look.groups[group]
-            a = amount[:, mine[0]] if len(mine) == 1 else row_sum(amount[:, mine])
             _apply(ctx, st, turn, spec.op, spec.target, spec.scrap_from, idx[m], actor[m], a[m])
 
 

@@ -6,31 +6,18 @@ chunk size: its whole chunk is simulated and the recorder watches its row.
 
 from __future__ import annotations
 
-from ...errors import UserError
 from ...scenario import Scenario
-from ...seeding import chunk_plan, chunk_rng
-from ..recorder import Recorder
+from ..chunks import traced_chunk
 from .chunk import play_chunk, prepare
 
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     m = scenario.model
-    if not 0 <= game < m.games:
-        raise UserError(
-            scenario.doc.problem(("games",), f"game {game} is not in the run (0 to {m.games - 1})", "--game")
-        )
-    prep = prepare(scenario)
-    tables, bots = prep.tables, prep.bots
-    plan = chunk_plan(m.games, m.chunk_size)
-    chunk = game // m.chunk_size
-    first, size = plan[chunk]
-    rec = Recorder(watch=game - first)
-    seats, st = play_chunk(prep, scenario, first, size, chunk_rng(seed, chunk, len(plan)), rec)
-    row = game - first
-    names = [bots.names[q] for q in seats[row]]
-    pb = tables.playbooks.names
+    t = traced_chunk(scenario, seed, game, prepare, play_chunk)
+    st, row, names = t.st, t.row, t.names
+    pb = t.prep.tables.playbooks.names
     head = [
-        f"Horsepower: scenario {m.name}, seed {seed}, game {game} (chunk {chunk} of {len(plan)}, row {row})",
+        f"Horsepower: scenario {m.name}, seed {seed}, game {game} (chunk {t.chunk} of {t.chunks}, row {row})",
         f"cards: {scenario.cards_path.name}; seats in turn order (seat 0 first): "
         + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
         "Draft:",
@@ -44,4 +31,4 @@ def trace_game(scenario: Scenario, seed: int, game: int) -> str:
         + ", ".join(pb[b] for b in range(len(pb)) if st.playbooks[row, p, b])
         for p in range(m.players)
     ]
-    return "\n".join([*head, *rec.lines, result, *final]) + "\n"
+    return "\n".join([*head, *t.lines, result, *final]) + "\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..events import EVENTS, Events
+from ..events import Events
 from .bots import BotTable
 from .compile import Tables
 from .state import State, total_distance
@@ -85,16 +85,5 @@ def chunk_tables(
             "turns_skipped": st.turns_skipped.ravel(),
         }
     )
-    ev = events.arrays()
-    cards = pa.table(
-        {
-            "game_id": ev["game"].astype(np.int64) + first_game,
-            "seat": ev["seat"],
-            "card": pa.DictionaryArray.from_arrays(ev["card"], pa.array(list(tables.cards.ids), pa.string())),
-            "event": pa.DictionaryArray.from_arrays(ev["event"], pa.array(EVENTS)),
-            "turn": ev["turn"],
-            "pick": pa.array(ev["pick"], mask=ev["pick"] < 0),
-            "price": pa.array(ev["price"], mask=ev["price"] < 0),
-        }
-    )
+    cards = events.table(first_game, tables.cards.ids)
     return {"games": games, "players": players, "cards": cards}

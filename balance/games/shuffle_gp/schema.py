@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, create_model
 from pydantic_core import PydanticCustomError
 
-from ...errors import Problem, UserError, raise_first
-from ...validation import ID_PATTERN, Strict, duplicate_ids, id_labeller, validate_items, validate_model
+from ...errors import Problem, raise_first
+from ...validation import ID_PATTERN, Strict, duplicate_ids, validate_items, validate_model, validate_top
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
 
@@ -205,17 +205,7 @@ def load_database(path: str | Path) -> Database:
 
 
 def validate_database(doc: YamlDoc) -> Database:
-    label = id_labeller(doc.data, ID_LISTS)
-    if not isinstance(doc.data, dict):
-        found = "an empty file" if doc.data is None else "no mapping"
-        raise UserError(
-            doc.problem(
-                (), f"{found}; a Shuffle Grand Prix database has the top-level keys rules, distance, drivers", "file"
-            )
-        )
-    top, problems = validate_model(DatabaseModel, doc.data, doc, label=label)
-    raise_first(problems)
-    rules, problems = validate_model(Rules, top.rules, doc, ("rules",), label)
+    top, rules, problems, label = validate_top(doc, DatabaseModel, Rules, ID_LISTS, "a Shuffle Grand Prix")
     distance, more = validate_items(("distance",), DistanceModel, top.distance, doc, label)
     problems += more
     drivers, more = _drivers(top.drivers, doc, label)

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import UserError
 from ...scenario import Scenario
-from ...seeding import chunk_plan, chunk_rng
-from ..recorder import Recorder
+from ..chunks import traced_chunk
 from .chunk import play_chunk, prepare
 from .log import finish_order
 from .state import total_distance
@@ -18,21 +16,10 @@ from .state import total_distance
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     m = scenario.model
-    if not 0 <= game < m.games:
-        raise UserError(
-            scenario.doc.problem(("games",), f"game {game} is not in the run (0 to {m.games - 1})", "--game")
-        )
-    prep = prepare(scenario)
-    tables = prep.tables
-    plan = chunk_plan(m.games, m.chunk_size)
-    chunk = game // m.chunk_size
-    first, size = plan[chunk]
-    row = game - first
-    rec = Recorder(watch=row)
-    seats, st = play_chunk(prep, scenario, first, size, chunk_rng(seed, chunk, len(plan)), rec)
-    names = [prep.bots.names[q] for q in seats[row]]
+    t = traced_chunk(scenario, seed, game, prepare, play_chunk)
+    st, row, names, tables = t.st, t.row, t.names, t.prep.tables
     head = [
-        f"Shuffle Grand Prix: scenario {m.name}, seed {seed}, game {game} (chunk {chunk} of {len(plan)}, row {row})",
+        f"Shuffle Grand Prix: scenario {m.name}, seed {seed}, game {game} (chunk {t.chunk} of {t.chunks}, row {row})",
         "seats (clockwise): " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
     ]
     position = finish_order(st, tables)[row]
@@ -43,4 +30,4 @@ def trace_game(scenario: Scenario, seed: int, game: int) -> str:
         f"trophies {st.trophies[row, p]}, spin-outs {st.spin_outs[row, p]}"
         for p in np.argsort(position)
     ]
-    return "\n".join([*head, *rec.lines, f"Result after {st.turn[row]} turns:", *result]) + "\n"
+    return "\n".join([*head, *t.lines, f"Result after {st.turn[row]} turns:", *result]) + "\n"
