@@ -65,7 +65,7 @@ def test_a_games_modifiers_do_not_depend_on_the_rest_of_the_batch():
     row carried a `behind_leader` condition and this player led."""
     from balance.games.horsepower.context import Ctx
     from balance.games.horsepower.draft import setup
-    from balance.games.horsepower.effects import modifier_totals
+    from balance.games.horsepower.effects import modifier_totals, play_tallies
     from balance.games.horsepower.turn import new_turn, play_phase, play_turn
     from balance.games.recorder import Recorder
 
@@ -76,10 +76,19 @@ def test_a_games_modifiers_do_not_depend_on_the_rest_of_the_batch():
         for s in range(4):
             play_turn(ctx, st, s)
     idx = np.flatnonzero(st.running)
-    play_phase(ctx, st, new_turn(ctx, st, 0), idx)
+    turn = new_turn(ctx, st, 0)
+    play_phase(ctx, st, turn, idx)
     seat = np.zeros(len(idx), int)
     batched = modifier_totals(ctx, st, idx, seat)
     for j, g in enumerate(idx):
         alone = modifier_totals(ctx, st, np.array([g]), np.array([0]))
         for name, value in alone.items():
             assert np.array_equal(value[0], batched[name][j]), (name, g)
+    # the turn's tallies, kept card by card, are what the play areas hold, and the
+    # modifiers read through them are the ones read from the play areas
+    puzzles, types = play_tallies(ctx, st.play[idx, 0])
+    assert np.array_equal(turn.puzzles[idx], puzzles) and np.array_equal(turn.types[idx], types)
+    assert np.count_nonzero(puzzles) and np.count_nonzero(types)  # the check saw cards in play
+    through_turn = modifier_totals(ctx, st, idx, seat, turn=turn)
+    for name, value in batched.items():
+        assert np.array_equal(value, through_turn[name]), name

@@ -77,20 +77,33 @@ class Situation:
         return self._play
 
     @cached_property
-    def puzzles(self) -> np.ndarray:
-        """(n,) puzzle cards in the actor's play area (a float32 product: exact for counts)."""
+    def _tallies(self) -> tuple[np.ndarray, np.ndarray]:
         if self._turn is not None:
-            return np.where(self._actor == self._turn.seat, self._turn.puzzles[self._idx], 0).astype(np.int64)
-        return (self.play.astype(np.float32) @ self._ctx.look.is_puzzle.astype(np.float32)).astype(np.int64)
+            active = self._actor == self._turn.seat
+            return (
+                np.where(active, self._turn.puzzles[self._idx], 0),
+                np.where(active, self._turn.types[self._idx], 0),
+            )
+        return play_tallies(self._ctx, self.play)
 
-    @cached_property
+    @property
+    def puzzles(self) -> np.ndarray:
+        """(n,) puzzle cards in the actor's play area."""
+        return self._tallies[0]
+
+    @property
     def types_played(self) -> np.ndarray:
         """(n,) bit mask of the card types in the actor's play area."""
-        if self._turn is not None:
-            return np.where(self._actor == self._turn.seat, self._turn.types[self._idx], 0)
-        look = self._ctx.look
-        per_type = (self.play > 0).astype(np.float32) @ look.type_matrix  # (n, T) cards of each type
-        return (per_type > 0) @ (1 << np.arange(per_type.shape[1], dtype=np.int32))
+        return self._tallies[1]
+
+
+def play_tallies(ctx: Ctx, play: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n,) puzzle cards and (n,) bit mask of the card types in play areas (n, K):
+    what Turn keeps card by card for the active seat (float32 products: exact for counts)."""
+    look = ctx.look
+    puzzles = (play.astype(np.float32) @ look.is_puzzle.astype(np.float32)).astype(np.int16)
+    per_type = (play > 0).astype(np.float32) @ look.type_matrix  # (n, T) cards of each type
+    return puzzles, (per_type > 0) @ (1 << np.arange(per_type.shape[1], dtype=np.int32))
 
 
 def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, turn: Turn | None = None) -> Situation:

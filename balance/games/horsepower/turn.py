@@ -17,7 +17,7 @@ from ..rows import put_rows, row_any, row_min, row_sum, take_rows
 from . import vocabulary as V
 from .actions import card_values, draw_from, fill_showroom, reveal_parts, threshold
 from .context import MOD_COLUMNS, Ctx
-from .effects import Turn, modifier_totals
+from .effects import Turn, modifier_totals, play_tallies
 from .resolve import fire_card, fire_trigger, in_turn_order, move
 from .state import State, flat
 
@@ -60,8 +60,7 @@ def new_turn(ctx: Ctx, st: State, seat: int, play_empty: bool = False) -> Turn:
         if len(in_play):
             play = st.play[in_play, seat]
             plain[in_play] += play.astype(np.float32) @ look.card_mod
-            puzzles[in_play] = play.astype(np.int32) @ look.is_puzzle.astype(np.int32)
-            types[in_play] = np.bitwise_or.reduce(np.where(play > 0, look.type_bit[None, :], 0), axis=1)
+            puzzles[in_play], types[in_play] = play_tallies(ctx, play)
     return Turn(
         seat=seat,
         scrap_at_end=np.zeros((G, K), np.int16),
