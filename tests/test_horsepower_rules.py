@@ -69,11 +69,32 @@ def test_2_2_to_2_4_draft_pool_snake_draft_and_starting_decks(players):
 
 def test_2_3_snake_order():
     assert snake_order(4, 3) == [0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3]
-    ctx, st = hp.batch(T, 4, games=32, seed=9)
-    picks = {0: {1, 8, 9, 16, 17, 24}, 3: {4, 5, 12, 13, 20, 21}}
-    for seat, allowed in picks.items():
-        taken = set(np.unique(st.draft_pick[:, seat][st.draft_pick[:, seat] > 0]).tolist())
-        assert taken <= allowed
+    ctx, st = hp.batch(T, 4, games=64, seed=9)
+    # picks by place in the draft order: Player 1 (the first drafter), then clockwise
+    picks = {0: {1, 8, 9, 16, 17, 24}, 1: {2, 7, 10, 15, 18, 23}, 3: {4, 5, 12, 13, 20, 21}}
+    for place, allowed in picks.items():
+        for g in range(64):
+            seat = (st.first_drafter[g] + place) % 4
+            taken = set(np.unique(st.draft_pick[g, seat][st.draft_pick[g, seat] > 0]).tolist())
+            assert taken <= allowed, (g, place)
+
+
+def test_2_3_2_6_the_first_drafter_is_drawn_apart_from_the_first_player():
+    """2.3 drafts from "Player 1"; only afterwards 2.6 draws the starting player
+    (seat 0). Player 1 is drawn per game, so seat 0 does not also get pick 1."""
+    ctx, st = hp.batch(T, 4, games=4000, seed=3)
+    counts = np.bincount(st.first_drafter, minlength=4)
+    assert (np.abs(counts / 4000 - 0.25) < 0.03).all(), counts
+    parts_pick1 = st.draft_pick == 1  # (G, P, K): who took a part with pick 1
+    took = parts_pick1.any(axis=2)
+    assert (took.sum(axis=1) <= 1).all()
+    rows = np.flatnonzero(took.any(axis=1))
+    assert (took[rows].argmax(axis=1) == st.first_drafter[rows]).all(), "pick 1 is Player 1's"
+    assert len(rows) > 3000
+    old = hp.tables(lambda d: d["rules"].update(first_drafter="first_player"))
+    ctx, st = hp.batch(old, 4, games=64, seed=3)
+    assert (st.first_drafter == 0).all(), "rules.first_drafter: first_player keeps seat 0 as Player 1"
+    assert (st.draft_pick[:, 0].max(axis=1) >= 1).all()
 
 
 def test_2_5_2_6_showroom_coins_and_starting_player():

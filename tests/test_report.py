@@ -35,16 +35,37 @@ def test_report_writes_page_charts_and_tables(tiny_run, tmp_path):
     out = tmp_path / "report"
     result = CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "report: " in result.stdout and "7 charts, 11 tables" in result.stdout
+    assert "report: " in result.stdout and "8 charts, 14 tables" in result.stdout
     page = (out / "index.html").read_text()
     for image in re.findall(r'<img src="([^"]+)"', page):
         assert (out / image).stat().st_size > 5000, image
         assert (out / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(re.findall(r"<img ", page)) == 7
-    for csv in ("cards.csv", "playbooks.csv", "win_rate_by_seat.csv", "lap_times.csv", "bot_tallies.csv"):
+    assert len(re.findall(r"<img ", page)) == 8
+    for csv in (
+        "cards.csv",
+        "playbooks.csv",
+        "win_rate_by_seat.csv",
+        "lap_times.csv",
+        "bot_tallies.csv",
+        "win_rate_by_draft_position.csv",
+        "debris_supply.csv",
+    ):
         assert (out / csv).read_text().count("\n") >= 2
     assert "tiny-report" in page and "120 games" in page and "seed 3" in page
     assert "http://" not in page and "https://" not in page, "the page needs no network"
+
+
+def test_seat_finding_says_it_measures_the_turn_order_and_the_draft_has_its_own(tiny_run, tmp_path):
+    """Issue 14: the first drafter is drawn apart from the first player; the page
+    separates the two advantages and says how often the Debris supply ran out."""
+    out = tmp_path / "report"
+    CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+    page = (out / "index.html").read_text()
+    assert "Seats are the turn order (seat 0 plays first); who drafts first is drawn apart" in page
+    assert "Draft position 1 (the first pick) wins" in page and "the draft&#39;s own advantage" in page
+    assert "The Debris supply ran out in" in page
+    draft = (out / "win_rate_by_draft_position.csv").read_text().splitlines()
+    assert draft[0].startswith("n_players,draft_position,games,wins,win_rate") and len(draft) == 5
 
 
 def test_card_names_appear_as_text_not_markup(tiny_run, tmp_path):
@@ -122,7 +143,7 @@ def test_page_opens_in_headless_chromium(tiny_run, tmp_path):
         text=True,
         timeout=120,
     ).stdout
-    assert "<title>PROBE 7 0</title>" in dom, re.findall(r"<title>[^<]*</title>", dom)
+    assert "<title>PROBE 8 0</title>" in dom, re.findall(r"<title>[^<]*</title>", dom)
     # a screenshot, kept as a test artifact
     artifacts = ROOT / "test-artifacts"
     artifacts.mkdir(exist_ok=True)

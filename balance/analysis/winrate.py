@@ -39,6 +39,21 @@ def by_seat(run: Run | str | Path) -> pl.DataFrame:
     return table.with_columns((1 / pl.col("n_players")).alias("fair"))
 
 
+def by_draft_position(run: Run | str | Path) -> pl.DataFrame | None:
+    """Win rate by place in the draft's snake order (1 = first pick), per player
+    count, with the fair share and `with_first_player`: the share of games whose
+    first drafter was also the first player (seat 0). None where the logs have
+    no draft order (games without a draft)."""
+    run = as_run(run)
+    if "draft_position" not in run["players"].collect_schema().names():
+        return None
+    games = run["games"].select("game_id", "n_players", "first_drafter")
+    players = run["players"].select("game_id", "draft_position", "won").join(games, on="game_id")
+    table = _rates(players, ["n_players", "draft_position"])
+    same = games.group_by("n_players").agg((pl.col("first_drafter") == 0).mean().alias("with_first_player")).collect()
+    return table.join(same, on="n_players").with_columns((1 / pl.col("n_players")).alias("fair"))
+
+
 def by_bot(run: Run | str | Path) -> pl.DataFrame:
     """Win rate of each bot profile (a bot's games count once per seat it held)."""
     return _rates(as_run(run)["players"], ["bot"])
@@ -66,11 +81,12 @@ def by_playbook(run: Run | str | Path) -> pl.DataFrame:
     return _rates(players, ["playbook"])
 
 
-def seat_equality(run: Run | str | Path) -> pl.DataFrame:
+def seat_equality(run: Run | str | Path, seats: pl.DataFrame | None = None) -> pl.DataFrame:
     """Per player count: the chi-square test that every seat wins equally often
     (finished games only), and the balance index 1 - (largest minus smallest
-    seat win rate)."""
-    seats = by_seat(run)
+    seat win rate). `seats`: another table of the same shape to test (the
+    win rate by draft position, say); default by_seat(run)."""
+    seats = by_seat(run) if seats is None else seats
     rows = []
     for (n_players,), group in seats.group_by(["n_players"], maintain_order=True):
         stat, df, p = equal_shares_test(group["wins"].to_numpy())

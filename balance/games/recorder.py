@@ -23,17 +23,19 @@ class Recorder:
     def on(self) -> bool:
         return self.watch is not None
 
-    def say(self, games: np.ndarray, text: Callable[[int], str]) -> None:
-        """`games`: (G,) bool mask or an index array of the games the event is about."""
+    def say(self, games: np.ndarray, text: Callable[[int], str | None]) -> None:
+        """`games`: (G,) bool mask or an index array of the games the event is
+        about. A text of None says nothing (there was nothing new to say)."""
         if self.watch is None:
             return
         games = np.asarray(games)
-        if games.dtype == bool:
-            if games[self.watch]:
-                self.lines.append(text(self.watch))
-        else:
-            for j in np.flatnonzero(games == self.watch):
-                self.lines.append(text(int(j)))
+        rows = (
+            ([self.watch] if games[self.watch] else []) if games.dtype == bool else np.flatnonzero(games == self.watch)
+        )
+        for j in rows:
+            line = text(int(j))
+            if line is not None:
+                self.lines.append(line)
 
 
 NULL = Recorder()

@@ -36,12 +36,14 @@ def findings(
     top: int = 6,
     labels: Labels = HORSEPOWER,
     extra: list[str] | None = None,
+    seat_meaning: str = "",
 ) -> list[str]:
     """`parts`: the studied cards (only they can be "almost never taken"; None:
     every card). `books`: None for a game without Playbooks. Card findings
     only for what the card table holds (a game without a draft or purchases
     has no win rate added; Downforce's has the win rate when dealt).
-    `extra`: lines of the game's own (Downforce's auction), after the bots'."""
+    `extra`: lines of the game's own (Downforce's auction), after the bots'.
+    `seat_meaning`: what the seat result measures, added to its line."""
     out: list[str] = []
     for row in equality.iter_rows(named=True):
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate", descending=True)
@@ -54,6 +56,7 @@ def findings(
             f"({interval(best['ci_low'], best['ci_high'])}) "
             f"vs {pct(best['fair'])} fair, n={best['games']:,} {labels.games}; {verdict} "
             f"(chi-square {p_text(row['p_value'])}); balance index {row['balance_index']:.2f}."
+            + (f" {seat_meaning}" if seat_meaning else "")
         )
     hows = [how for how in ("drafted", "bought", "dealt") if f"significant_{how}" in cards.columns]
     ordered = bots.sort("win_rate", descending=True)
@@ -240,3 +243,57 @@ def driver_findings(
                 f"{row['n_held_not_played']:,} held but not played."
             )
     return out
+
+
+def seat_meaning(draft: pl.DataFrame | None) -> str:
+    """What Horsepower's seat result measures: the turn order alone, or the turn
+    order and the draft's first pick together (rules.first_drafter: first_player)."""
+    if draft is None:
+        return ""
+    together = float(draft["with_first_player"].min())
+    if together >= 1.0:
+        return (
+            "Seat 0 plays first and also drafts first in every game (rules.first_drafter: first_player): "
+            "this is the two advantages together."
+        )
+    return (
+        "Seats are the turn order (seat 0 plays first); who drafts first is drawn apart "
+        f"(seat 0 in {pct(float(draft['with_first_player'].max()))} of games), so this is the turn-order advantage."
+    )
+
+
+def draft_lines(draft: pl.DataFrame | None, equality: pl.DataFrame | None) -> list[str]:
+    """The win rate of the first pick in the draft, with the test that every draft position wins equally."""
+    if draft is None or equality is None:
+        return []
+    out = []
+    for row in equality.iter_rows(named=True):
+        group = draft.filter(pl.col("n_players") == row["n_players"]).sort("draft_position")
+        first = group.row(0, named=True)
+        verdict = "draft positions differ" if row["p_value"] < 0.05 else "no evidence that draft positions differ"
+        meaning = (
+            "the draft order here is the turn order, so this and the seat result are one advantage"
+            if float(first["with_first_player"]) >= 1.0
+            else "the draft order is drawn apart from the turn order, so this is the draft's own advantage"
+        )
+        out.append(
+            f"Draft position 1 (the first pick) wins {pct(first['win_rate'])} "
+            f"({interval(first['ci_low'], first['ci_high'])}) vs {pct(first['fair'])} fair, "
+            f"n={first['games']:,} games; {verdict} (chi-square {p_text(row['p_value'])}): {meaning}. "
+            "Seats and draft positions are assigned at random, so these gaps are caused by the position."
+        )
+    return out
+
+
+def supply_lines(supply: pl.DataFrame | None) -> list[str]:
+    """How often the Debris supply ran out, and the Debris owed but not given."""
+    if supply is None:
+        return []
+    return [
+        f"The Debris supply ran out in {pct(row['ran_out_share'])} "
+        f"({interval(row['ran_out_ci_low'], row['ran_out_ci_high'])}) of {row['n_players']}-player games, "
+        f"n={row['games']:,}; {row['not_given_per_game']:.2f} Debris a game were owed but not given "
+        f"(in {pct(row['games_short'] / row['games'])} of games): Debris from laps and cards does nothing then "
+        "(rules.debris_supply sets the supply)."
+        for row in supply.iter_rows(named=True)
+    ]

@@ -15,9 +15,10 @@ import polars as pl
 from .. import __version__
 from ..analysis import cards as card_analysis
 from ..analysis import cars, drivers, laps, tallies, winrate
+from ..analysis.supply import debris_supply
 from ..logs import load_manifest, load_run, studied_cards
 from . import charts
-from .findings import car_findings, driver_findings, findings
+from .findings import car_findings, draft_lines, driver_findings, findings, seat_meaning, supply_lines
 from .labels import Labels, labels_for
 from .page import render
 
@@ -367,6 +368,9 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
 
     seats = winrate.by_seat(run)
     equality = winrate.seat_equality(run)
+    draft = winrate.by_draft_position(run)  # Horsepower: the draft's order, drawn apart from the turn order
+    draft_equality = None if draft is None else winrate.seat_equality(run, draft.rename({"draft_position": "seat"}))
+    supply = debris_supply(run)
     bots = winrate.by_bot(run)
     race_columns = tallies.race_columns(run)
     tally = tallies.means(run, race_columns) if race_columns else None
@@ -415,6 +419,18 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         ),
         ("bot_win_rates.png", "Win rate by bot", charts.bot_win_rates, bots, labels.bot_caption),
     ]
+    if draft is not None:
+        chart_specs.insert(
+            1,
+            (
+                "draft_position_win_rates.png",
+                "Win rate by draft position (1 = first pick)",
+                partial(charts.seat_win_rates, seat="draft position", first="", note="1 = first pick"),
+                draft.filter(pl.col("n_players") == n_players).rename({"draft_position": "seat"}),
+                "Bars: 95% Wilson intervals; dashed: the fair share. The draft's first picker is drawn per game, "
+                "apart from the turn order (rules.first_drafter), so this is the draft's own advantage.",
+            ),
+        )
     if tally is not None:
         chart_specs.append(
             (
@@ -481,6 +497,13 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         _Table("seat_equality.csv", f"Do all {labels.seats} win equally?", equality),
         _Table("win_rate_by_bot.csv", "Win rate by bot", bots),
     ]
+    if draft is not None:
+        table_specs += [
+            _Table("win_rate_by_draft_position.csv", "Win rate by draft position (1 = first pick)", draft),
+            _Table("draft_position_equality.csv", "Do all draft positions win equally?", draft_equality),
+        ]
+    if supply is not None:
+        table_specs.append(_Table("debris_supply.csv", "The Debris supply: how often it ran out", supply))
     if tally is not None:
         table_specs.append(_Table("bot_tallies.csv", labels.tallies_title, tally, tallies.wide(tally)))
     if money is not None:
@@ -534,7 +557,8 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         unique,
         set(card_ids or []) or None,
         labels=labels,
-        extra=auction_lines + driver_lines,
+        extra=auction_lines + driver_lines + draft_lines(draft, draft_equality) + supply_lines(supply),
+        seat_meaning=seat_meaning(draft),
     )
     bots_text = (
         ", ".join(scenario.get("bots") or [])

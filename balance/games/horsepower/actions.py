@@ -10,6 +10,7 @@ import numpy as np
 from .. import chance
 from ..rows import put_rows, row_any, take_rows
 from .context import Ctx
+from .effects import situation, targets
 from .state import State, flat
 
 
@@ -34,6 +35,26 @@ def card_values(
     noisy *= ctx.bots.noise[q][:, None]
     noisy += value  # in place: the same sums as value + noise * u, without two temporaries
     return noisy
+
+
+def aimless_loss(
+    ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, cards: np.ndarray, turn=None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(n, J) the value each of `cards` (J,) would lose if played now, for lack of
+    anyone to hit: its rows aimed at opponents whose target has nobody (or a
+    shielded player, or, for a Wipe Out, only players already Wiped Out); and
+    (n, J) bool: what is left of the card is worth nothing (before noise)."""
+    bots = ctx.bots
+    sit = situation(ctx, st, idx, actor, turn)
+    aimless = np.empty((len(idx), len(bots.aims)), np.float32)
+    for a, (target, wipe) in enumerate(bots.aims):
+        victims = targets(ctx, st, idx, actor, target, sit)
+        if wipe:
+            victims &= ~take_rows(st.wiped, idx)
+        aimless[:, a] = ~row_any(victims)
+    q, row = _profile_row(ctx, st, idx, actor)
+    loss = np.einsum("na,nja->nj", aimless, bots.card_aimed[:, cards][q])
+    return loss, (loss > 0) & (ctx.values.own[:, cards][row] - loss <= 0)
 
 
 def _profile_row(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -136,7 +157,7 @@ def give_debris(ctx: Ctx, st: State, g: np.ndarray, p: np.ndarray, count: np.nda
     debris = ctx.tables.rules.debris_card
     if len(g) <= 1 or np.all(g[1:] > g[:-1]):  # one row per game (the usual case): no queue
         given = np.minimum(st.supply[g, debris], count).astype(np.int16)
-        games, taken = g, given
+        games, taken, short = g, given, count - given
     else:
         # Several rows name the same game: serve them in order, then take each game's total once.
         order = np.argsort(g, kind="stable")
@@ -151,6 +172,8 @@ def give_debris(ctx: Ctx, st: State, g: np.ndarray, p: np.ndarray, count: np.nda
         given[order] = got
         last = np.concatenate((first[1:], [True]))  # the last row of each game's group
         games, taken = g_sorted[last], np.diff(np.cumsum(got)[last], prepend=0)
+        short = np.diff(np.cumsum(want - got)[last], prepend=0)
     st.garage[g, p, debris] += given.astype(st.garage.dtype)  # distinct (g, p): no repeated index
     st.supply[games, debris] -= taken.astype(st.supply.dtype)  # each game once
+    st.debris_short[games] += short.astype(np.int16)
     return given

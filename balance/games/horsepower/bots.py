@@ -78,12 +78,16 @@ class BotTable:
     card_coins: np.ndarray  # (Q, K) float32: the coins part of card_value (it fades by lap)
     one_shot: np.ndarray  # (K,) float32: 1, or the fraction of value kept by a card that scraps itself
     playbook_value: np.ndarray  # (Q, B) float32
+    aims: tuple[tuple[int, bool], ...]  # (A,) what a card's attack is aimed at: (TARGETS code, a Wipe Out)
+    card_aimed: np.ndarray  # (Q, K, A) float32: the part of card_value from rows with each aim
+    aimed_cards: np.ndarray  # (K,) bool: the card has rows aimed at opponents
 
 
 def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, players: int) -> BotTable:
     chosen = [profiles[n] for n in names]
     weights = np.array([[getattr(p.weights, f) for f in FEATURES] for p in chosen], dtype=np.float32)
     card_feat, one_shot = card_features(tables, players)
+    aims, aimed_feat = aimed_features(tables, players)
     pb_feat = playbook_features(tables, players)
     coin_only = np.zeros_like(weights)
     coin_only[:, F["coins"]] = weights[:, F["coins"]]
@@ -103,6 +107,9 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, pl
         card_coins=(card_feat @ coin_only.T).T.astype(np.float32),
         one_shot=one_shot,
         playbook_value=((pb_feat @ weights.T).T * np.array([p.playbook for p in chosen])[:, None]).astype(np.float32),
+        aims=aims,
+        card_aimed=np.einsum("kaf,qf->qka", aimed_feat, weights).astype(np.float32),
+        aimed_cards=aimed_feat.any(axis=(1, 2)),
     )
 
 
@@ -210,6 +217,22 @@ def card_features(tables: Tables, players: int) -> tuple[np.ndarray, np.ndarray]
     unplayable = tables.cards.type == V.CARD_TYPES.index("debris")
     feats[unplayable, F["drive"]] -= 1.0  # a dead card takes a hand slot
     return feats.astype(np.float32), one_shot
+
+
+def aimed_features(tables: Tables, players: int) -> tuple[tuple[tuple[int, bool], ...], np.ndarray]:
+    """The aims of the cards' rows that act on opponents ((target code, a Wipe
+    Out), a Wipe Out being wasted on a player already Wiped Out), and (K, A, F)
+    the features of each card's rows with each aim: what a play loses when
+    nobody is there to hit."""
+    e = tables.effects
+    self_code = V.TARGETS.index("self")
+    wipe = list(V.OPS).index("wipe_out")
+    rows = [r for r in np.flatnonzero(~e.owner_is_playbook) if e.target[r] not in (NONE, self_code)]
+    aims = tuple(sorted({(int(e.target[r]), bool(e.op[r] == wipe)) for r in rows}))
+    feats = np.zeros((len(tables.cards.ids), len(aims), len(FEATURES)))
+    for r in rows:
+        feats[e.owner[r], aims.index((int(e.target[r]), bool(e.op[r] == wipe)))] += _row_features(tables, r, players)
+    return aims, feats.astype(np.float32)
 
 
 def playbook_features(tables: Tables, players: int) -> np.ndarray:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import vocabulary as V
-from .schema import Database, Effect
+from .schema import MAX_COPIES, Database, Effect
 
 NONE = -1  # code for "not applicable" in categorical columns
 
@@ -62,6 +62,9 @@ class RuleTable:
     multiplayer_min_players: int
     max_rounds: int
     banana_blocked: str  # "next_free" or "lost": a Banana aimed at an occupied space (5.4)
+    first_drafter: str  # "random": the draft's Player 1 drawn per game; "first_player": seat 0 (2.3, 2.6)
+    wiped_next_turn: bool  # Wiped Out during one's own turn skips the next turn's Drive, not this one's (5.3)
+    debris_supply: str | int  # rules.debris_supply: "count" (the Debris card's), a number or "unlimited"
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -151,6 +154,18 @@ class Tables:
         return np.where(in_deck, self.cards.count, 0).astype(np.int16)
 
 
+def _card_counts(db: Database) -> np.ndarray:
+    """(K,) copies of each card in the game: the database's counts, with the
+    Debris card's set by rules.debris_supply when given (`unlimited`: MAX_COPIES,
+    the most a card may have in the 8-bit piles; more than a game has used)."""
+    count = np.array([c.count for c in db.cards], dtype=np.int16)
+    setting = db.rules.debris_supply
+    if setting is not None:
+        debris = [c.id for c in db.cards].index(db.rules.debris_card)
+        count[debris] = MAX_COPIES if setting == "unlimited" else setting
+    return count
+
+
 def compile_database(db: Database) -> Tables:
     rules = db.rules
     card_ids = tuple(c.id for c in db.cards)
@@ -185,12 +200,15 @@ def compile_database(db: Database) -> Tables:
         multiplayer_min_players=rules.multiplayer_min_players,
         max_rounds=rules.max_rounds,
         banana_blocked=rules.banana_blocked,
+        first_drafter=rules.first_drafter,
+        wiped_next_turn=rules.wiped_during_own_turn == "next_turn",
+        debris_supply="count" if db.rules.debris_supply is None else db.rules.debris_supply,
     )
     cards = CardTable(
         ids=card_ids,
         names=tuple(c.name for c in db.cards),
         type=_frozen(np.array([V.CARD_TYPES.index(c.type) for c in db.cards], dtype=np.int8)),
-        count=_frozen(np.array([c.count for c in db.cards], dtype=np.int16)),
+        count=_frozen(_card_counts(db)),
         cost=_frozen(np.array([rules.purchase_cost if c.cost is None else c.cost for c in db.cards], dtype=np.int16)),
         flags=_frozen(np.array([sum(flag_bit(f) for f in c.flags) for c in db.cards], dtype=np.uint8)),
         group=_frozen(np.array([GROUPS.index(c.group) for c in db.cards], dtype=np.int8)),

@@ -45,6 +45,7 @@ class Lookups:
     instant_rows: np.ndarray  # (R,) effect rows of instant and duration ops (cards and Playbooks)
     instant_if: np.ndarray  # (R,) bool: the instant row has a condition
     instant_per: np.ndarray  # (R,) bool: the instant row has a counter
+    instant_step: np.ndarray  # (R,) int: its place among its owner's instant rows (same trigger): 0 resolves first
     card_fires: np.ndarray  # (K + 1, R) int8: card k played fires these instant rows; row K (= card -1) fires none
     card_fires_any: np.ndarray  # (K + 1,) bool: the card fires some instant row
     trigger_fires: np.ndarray  # (T, B, R) int8: Playbook b fires these instant rows on trigger t
@@ -89,6 +90,12 @@ def build_lookups(tables: Tables) -> Lookups:
             trigger_fires[e.trigger[r], e.owner[r], col] = 1
         else:
             card_fires[e.owner[r], col] = 1
+    instant_step = np.zeros(len(instant), np.int32)
+    seen: dict[tuple[bool, int, int], int] = {}  # (on a Playbook, owner, trigger) -> rows so far
+    for col, r in enumerate(instant):
+        owner = (bool(e.owner_is_playbook[r]), int(e.owner[r]), int(e.trigger[r]))
+        instant_step[col] = seen.get(owner, 0)
+        seen[owner] = instant_step[col] + 1
     keys: dict[tuple[int, int, int], list[int]] = {}
     for col, r in enumerate(instant):
         keys.setdefault((int(e.op[r]), int(e.target[r]), int(e.scrap_from[r])), []).append(col)
@@ -124,6 +131,7 @@ def build_lookups(tables: Tables) -> Lookups:
         instant_rows=instant,
         instant_if=e.has_condition()[instant],
         instant_per=e.per[instant] != NONE,
+        instant_step=instant_step,
         card_fires=card_fires,
         card_fires_any=card_fires.any(axis=1),
         trigger_fires=trigger_fires,

@@ -12,7 +12,7 @@ from .state import State, empty_state
 
 
 def snake_order(players: int, rounds: int) -> list[int]:
-    """1 → P, P → 1, 1 → P... (2.3)."""
+    """1 → P, P → 1, 1 → P... (2.3), as offsets clockwise from Player 1."""
     forward = list(range(players))
     return [p for r in range(rounds) for p in (forward if r % 2 == 0 else forward[::-1])]
 
@@ -41,42 +41,49 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = No
         pb = chance.draw_one(ctx.rng, st.playbook_deck, np.ones(G, bool))
         np.add.at(pb_pool, (all_games[pb >= 0], pb[pb >= 0]), 1)
 
-    # 2.3: snake draft, exactly parts_drafted parts and playbooks_drafted Playbooks each
+    # 2.3: snake draft from Player 1, exactly parts_drafted parts and playbooks_drafted
+    # Playbooks each. Player 1 is drawn per game, apart from who plays first (2.6:
+    # seat 0), unless rules.first_drafter says the first player drafts first.
+    if rules.first_drafter == "random":
+        st.first_drafter[:] = chance.roll(ctx.rng, (G,), P) - 1
+    if ctx.rec.on:
+        ctx.rec.say(all_games, lambda j: f"  the draft starts with seat {st.first_drafter[j]} (Player 1 of 2.3)")
     parts_taken = np.zeros((G, P), np.int16)
     pbs_taken = np.zeros((G, P), np.int16)
     rounds = rules.parts_drafted + rules.playbooks_drafted
-    for pick, p in enumerate(snake_order(P, rounds), start=1):
-        seat = np.full(G, p)
-        q = st.bots[:, p]
+    for pick, offset in enumerate(snake_order(P, rounds), start=1):
+        seat = (st.first_drafter.astype(np.intp) + offset) % P  # (G,) the seat picking in each game
+        q = st.bots[all_games, seat]
         card_v = np.where(pool > 0, card_values(ctx, st, all_games, seat, acquire=True), -np.inf)
         pb_v = ctx.bots.playbook_value[q] + ctx.bots.noise[q][:, None] * chance.uniform(ctx.rng, (G, B))
         pb_v = np.where(pb_pool > 0, pb_v, -np.inf)
-        card_v[parts_taken[:, p] >= rules.parts_drafted] = -np.inf
-        pb_v[pbs_taken[:, p] >= rules.playbooks_drafted] = -np.inf
+        card_v[parts_taken[all_games, seat] >= rules.parts_drafted] = -np.inf
+        pb_v[pbs_taken[all_games, seat] >= rules.playbooks_drafted] = -np.inf
         take_pb = pb_v.max(axis=1) > card_v.max(axis=1)
         k, b = card_v.argmax(axis=1), pb_v.argmax(axis=1)
-        g = all_games[~take_pb]
-        pool[g, k[~take_pb]] -= 1
-        st.deck[g, p, k[~take_pb]] += 1
-        st.drafted[g, p, k[~take_pb]] += 1
-        first = st.draft_pick[g, p, k[~take_pb]] == 0
-        st.draft_pick[g[first], p, k[~take_pb][first]] = pick
+        g, p, kg = all_games[~take_pb], seat[~take_pb], k[~take_pb]
+        pool[g, kg] -= 1
+        st.deck[g, p, kg] += 1
+        st.drafted[g, p, kg] += 1
+        first = st.draft_pick[g, p, kg] == 0
+        st.draft_pick[g[first], p[first], kg[first]] = pick
         parts_taken[g, p] += 1
         if ctx.events is not None:
-            ctx.events.add("draft", g, p, k[~take_pb], 0, pick=pick)
-        g = all_games[take_pb]
-        pb_pool[g, b[take_pb]] -= 1
-        st.playbooks[g, p, b[take_pb]] += 1
-        st.drafted_playbook[g, p] = b[take_pb]
+            ctx.events.add("draft", g, p, kg, 0, pick=pick)
+        g, p, bg = all_games[take_pb], seat[take_pb], b[take_pb]
+        pb_pool[g, bg] -= 1
+        st.playbooks[g, p, bg] += 1
+        st.drafted_playbook[g, p] = bg
         pbs_taken[g, p] += 1
         if ctx.events is not None:
-            ctx.events.add("playbook_draft", g, p, b[take_pb], 0, pick=pick)
+            ctx.events.add("playbook_draft", g, p, bg, 0, pick=pick)
         if ctx.rec.on:
             names, pb_names = ctx.tables.cards.names, ctx.tables.playbooks.names
             ctx.rec.say(
                 all_games,
-                lambda j, p=p, pick=pick: (
-                    f"  pick {pick}: seat {p} drafts " + (f"Playbook {pb_names[b[j]]}" if take_pb[j] else names[k[j]])
+                lambda j, seat=seat, pick=pick, k=k, b=b, take_pb=take_pb: (
+                    f"  pick {pick}: seat {seat[j]} drafts "
+                    + (f"Playbook {pb_names[b[j]]}" if take_pb[j] else names[k[j]])
                 ),
             )
     st.playbook_deck += pb_pool  # leftover Playbooks back into the Playbook Deck (2.3)

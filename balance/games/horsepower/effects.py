@@ -36,6 +36,7 @@ class Turn:
     plain: np.ndarray  # (G, C) float32: plain modifiers of the active seat (its always-Playbooks and cards in play)
     puzzles: np.ndarray  # (G,) int16: puzzle cards in the active seat's play area
     types: np.ndarray  # (G,) int32: bit mask of the card types in the active seat's play area
+    wiped_at_start: np.ndarray | None = None  # (G,) bool: Wiped Out when the turn began (rules.wiped_next_turn)
 
 
 # P -> (P, P): [actor, seat] = how many seats clockwise from the actor (0 = the actor)

@@ -32,6 +32,9 @@ def chunk_tables(
             "finished": finished,
             "winner_seat": pa.array(np.where(finished, st.winner, 0).astype(np.int8), mask=~finished),
             "winner_bot": pa.array(np.where(finished, names[seats[np.arange(G), np.maximum(st.winner, 0)]], None)),
+            "first_drafter": st.first_drafter.astype(np.int8),
+            "debris_short": st.debris_short.astype(np.int16),
+            "debris_left": st.supply[:, tables.rules.debris_card].astype(np.int16),
         }
     )
 
@@ -55,6 +58,7 @@ def chunk_tables(
         {
             "game_id": np.repeat(game_id, P),
             "seat": np.tile(np.arange(P, dtype=np.int8), G),
+            "draft_position": ((np.arange(P)[None, :] - st.first_drafter[:, None]) % P + 1).astype(np.int8).ravel(),
             "bot": names[seats].ravel(),
             "won": won.ravel(),
             "finish_position": position.astype(np.int8).ravel(),
@@ -64,6 +68,7 @@ def chunk_tables(
             "final_lap": st.lap.ravel(),
             "final_space": st.pos.ravel(),
             "pit_stops": st.pit_stops.ravel(),
+            "pit_stop_pending": st.pit_next.ravel(),
             **{f"pit_after_lap{lap + 1}": ((st.pit_laps >> lap) & 1).astype(bool).ravel() for lap in range(laps - 1)},
             "wiped_out": st.wiped_count.ravel(),
             "coins_spent": st.coins_spent.ravel(),

@@ -54,30 +54,49 @@ def fire_trigger(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
     fires = ctx.look.trigger_fires[t][books]  # (b, R)
     cols = np.flatnonzero(fires[owned.any(axis=0)].any(axis=0))
     names = ctx.tables.playbooks.names
+    named: set[int] = set()  # the watched game's Playbooks already named in the trace
 
-    def header(j: int) -> str:
-        return (
-            f"  Playbook {', '.join(names[b] for b in books[owned[j] > 0])}"
-            f" ({trigger.replace('_', ' ')}) for seat {actor[j]}:"
-        )
+    def header(j: int, owners: np.ndarray) -> str | None:
+        """The Playbooks whose rows fire (their conditions hold), each named once."""
+        new = [int(b) for b in dict.fromkeys(owners.tolist()) if b not in named]
+        named.update(new)
+        if not new:
+            return None
+        return f"  Playbook {', '.join(names[b] for b in new)} ({trigger.replace('_', ' ')}) for seat {actor[j]}:"
 
     _resolve(ctx, st, turn, idx, actor, owned @ fires[:, cols], cols, header if ctx.rec.on else None)
 
 
 def _resolve(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols: np.ndarray, header=None) -> None:
-    """Resolve instant effect rows in running games that fire something:
-    conditions, counters, then each group of rows (one op and target) applied
-    to the games it hit. `fire` (n, c) holds the columns `cols` of the fire
-    matrix over Lookups.instant_rows (any others are zero). `header(j)`,
-    for the trace, names what fired in row j, said only where a condition held."""
+    """Resolve instant effect rows in running games. `fire` (n, c) holds the
+    columns `cols` of the fire matrix over Lookups.instant_rows (any others are zero).
+
+    The rows of one card or Playbook resolve in their order, each reading the
+    state the rows before it left ("Gain 1 coin. Then, if you hold 5 or more
+    coins..."); rows at the same step of different Playbooks resolve together
+    (the active player orders simultaneous effects, 7.3). `header(j, owners)`,
+    for the trace, names the Playbooks (`owners`) whose rows fire in row j."""
+    steps = ctx.look.instant_step[cols]
+    last = int(steps.max(initial=0))
+    if last == 0:  # the usual case: one instant row per card or Playbook
+        _resolve_step(ctx, st, turn, idx, actor, fire, cols, header)
+        return
+    for step in range(last + 1):
+        mine = np.flatnonzero(steps == step)
+        _resolve_step(ctx, st, turn, idx, actor, fire[:, mine], cols[mine], header)
+
+
+def _resolve_step(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray, cols: np.ndarray, header) -> None:
+    """One step of _resolve: conditions and counters read now, then each group
+    of rows (one op and target) applied to the games it hit."""
     look, e = ctx.look, ctx.tables.effects
     rows = look.instant_rows[cols]
     sit = situation(ctx, st, idx, actor, turn)
     # most rows have neither a condition nor a counter: skip what they would not change
     fired = fire * conditions(ctx, st, idx, actor, rows, sit) if np.count_nonzero(look.instant_if[cols]) else fire
     if header is not None:
-        hit = np.flatnonzero((fired > 0).any(axis=1))
-        ctx.rec.say(idx[hit], lambda j: header(int(hit[j])))
+        hit = np.flatnonzero((fired > 0).any(axis=1) & st.running[idx])
+        ctx.rec.say(idx[hit], lambda j: header(int(hit[j]), e.owner[rows[fired[hit[j]] > 0]]))
     amount = fired * e.value[rows].astype(np.int32)[None, :]
     if np.count_nonzero(look.instant_per[cols]):
         amount = amount * per_counts(ctx, st, idx, actor, rows, sit)
@@ -117,23 +136,25 @@ def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx
     sit = situation(ctx, st, idx, actor, turn)
     victims = targets(ctx, st, idx, actor, target, sit)
     P = victims.shape[1]
-    if not np.count_nonzero(victims):
-        if rec.on:
-            rec.say(idx, lambda j: f"  {op} ({V.TARGETS[target]}): nobody to target")
+    hit = row_any(victims)
+    if rec.on:  # said game by game: other games of the batch may have someone to hit
+        rec.say(idx[~hit], lambda j: f"  {op} ({V.TARGETS[target]}): nobody to target")
+    if not np.count_nonzero(hit):
         return
     if op == "steal_coins":
         take = np.minimum(st.coins[idx], a[:, None]) * victims
         st.coins[idx] -= take.astype(np.int16)
         st.coins[idx, actor] += row_sum(take).astype(np.int16)
         if rec.on:
-            rec.say(idx, lambda j: f"  seat {actor[j]} takes {take[j].tolist()} coins by seat")
+            rec.say(idx[hit], lambda j: f"  seat {actor[hit][j]} takes {take[hit][j].tolist()} coins by seat")
     elif op == "slow":
         st.slow[idx, actor] += (victims * a[:, None]).astype(np.int16)
         if rec.on:
             rec.say(
-                idx,
+                idx[hit],
                 lambda j: (
-                    f"  seats {np.flatnonzero(victims[j]).tolist()} lose {a[j]} Drive until seat {actor[j]}'s next turn"
+                    f"  seats {np.flatnonzero(victims[hit][j]).tolist()} lose {a[hit][j]} Drive"
+                    f" until seat {actor[hit][j]}'s next turn"
                 ),
             )
     elif op == "give_debris":
@@ -281,19 +302,18 @@ def complete_lap(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, actor: np.nda
     if len(g) == 0:
         return
     given = give_debris(ctx, st, g, p, np.full(len(g), rules.debris_per_lap))
-    put_rows(st.deck, (g, p), take_rows(st.deck, (g, p)) + take_rows(st.garage, (g, p)))
-    st.garage[g, p] = 0
     st.lap[g, p] += 1
     st.pos[g, p] = 0
     st.lap_done[g, p] = True
     if ctx.rec.on:
-        ctx.rec.say(
-            g,
-            lambda j: (
-                f"  seat {p[j]} completes lap {st.lap[g[j], p[j]] - 1}: {given[j]} Debris, Deck and Garage reshuffled"
-            ),
-        )
+        ctx.rec.say(g, lambda j: f"  seat {p[j]} completes lap {st.lap[g[j], p[j]] - 1}: {given[j]} Debris")
+    # "Whenever you complete a lap" fires before the Deck Reset, while the Garage
+    # (the new Debris in it) is still there to act on (Lap Cleanup; docs/rules.md).
     fire_trigger(ctx, st, turn, g, p, "lap_complete")
+    put_rows(st.deck, (g, p), take_rows(st.deck, (g, p)) + take_rows(st.garage, (g, p)))
+    st.garage[g, p] = 0
+    if ctx.rec.on:
+        ctx.rec.say(g, lambda j: f"  seat {p[j]}'s Deck and Garage are shuffled together")
 
 
 def _incinerate(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> None:

@@ -54,6 +54,10 @@ class TypeLimits(Strict):
     investment: NonNeg
 
 
+# The engine keeps its card piles in 8 bits (a tenth faster than 16: docs/performance.md).
+MAX_COPIES = 100
+
+
 class Rules(Strict):
     track_length: Annotated[int, Field(ge=2)]
     laps: Pos
@@ -78,13 +82,13 @@ class Rules(Strict):
     multiplayer_min_players: Pos
     max_rounds: Pos
     banana_blocked: Literal["next_free", "lost"]
+    # Readings the rulebook leaves open (docs/rules.md); the defaults are ours.
+    first_drafter: Literal["random", "first_player"] = "random"  # 2.3 vs 2.6: who is the draft's Player 1
+    wiped_during_own_turn: Literal["this_turn", "next_turn"] = "this_turn"  # 3.2.3 vs 5.3
+    debris_supply: Annotated[int, Field(ge=0, le=MAX_COPIES)] | Literal["unlimited"] | None = None  # None: the count
 
 
 # --- cards and playbooks (effects are checked per op, below) ----------------
-
-
-# The engine keeps its card piles in 8 bits (a tenth faster than 16: docs/performance.md).
-MAX_COPIES = 100
 
 
 class CardModel(Strict):

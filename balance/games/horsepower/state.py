@@ -4,7 +4,8 @@ axis G. P players, K card kinds, B Playbooks, S Showroom slots, L spaces per lap
 Piles are count matrices (see balance/games/chance.py: a shuffled pile is a bag)
 in 8 bits: a card has at most schema.MAX_COPIES copies. Seat 0
 always plays first: the random starting player of rulebook 2.6 is the random
-assignment of bots to seats, made by whoever sets up the batch.
+assignment of bots to seats, made by whoever sets up the batch. The draft's
+Player 1 (2.3) is drawn apart from it, game by game (`first_drafter`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class State:
     round: np.ndarray  # (G,) int16: rounds started
     running: np.ndarray  # (G,) bool: not finished and under the round cap
     winner: np.ndarray  # (G,) int8: winning seat, -1 none (yet)
+    first_drafter: np.ndarray  # (G,) int8: the seat that picked first in the draft (2.3's Player 1)
     # --- tallies for the logs ---
     drafted: np.ndarray  # (G, P, K) int8: parts drafted
     draft_pick: np.ndarray  # (G, P, K) int8: pick number (1-based) of the first copy drafted, 0 none
@@ -57,10 +59,11 @@ class State:
     pit_playbooks: np.ndarray  # (G, P, B) int8: Playbooks taken at Pit Stops
     turns: np.ndarray  # (G, P) int16: turns taken (Pit Stop turns included)
     lap_turns: np.ndarray  # (G, P, laps) int16: turns spent on each lap
-    pit_stops: np.ndarray  # (G, P) int8
+    pit_stops: np.ndarray  # (G, P) int8: Pit Stops taken (the skipped turn played, a Playbook drawn)
     wiped_count: np.ndarray  # (G, P) int16: times Wiped Out
     pit_laps: np.ndarray  # (G, P) int16: bit l-1 set = a Pit Stop after completing lap l
     coins_spent: np.ndarray  # (G, P) int16: coins paid for purchases, refreshes and auctions
+    debris_short: np.ndarray  # (G,) int16: Debris owed (laps, cards) but not given: the supply was empty
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -103,6 +106,7 @@ def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> St
         round=np.zeros(G, i16),
         running=np.ones(G, bool),
         winner=np.full(G, -1, i8),
+        first_drafter=np.zeros(G, i8),
         drafted=np.zeros((G, P, K), i8),
         draft_pick=np.zeros((G, P, K), i8),
         drafted_playbook=np.full((G, P), -1, i16),
@@ -118,4 +122,5 @@ def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> St
         wiped_count=np.zeros((G, P), i16),
         pit_laps=np.zeros((G, P), i16),
         coins_spent=np.zeros((G, P), i16),
+        debris_short=np.zeros(G, i16),
     )

@@ -15,7 +15,7 @@ import numpy as np
 from .. import chance
 from ..rows import put_rows, row_any, row_min, row_sum, take_rows
 from . import vocabulary as V
-from .actions import card_values, draw_from, fill_showroom, reveal_parts, threshold
+from .actions import aimless_loss, card_values, draw_from, fill_showroom, reveal_parts, threshold
 from .context import MOD_COLUMNS, Ctx
 from .effects import Turn, modifier_totals, play_tallies
 from .resolve import fire_card, fire_trigger, in_turn_order, move
@@ -36,6 +36,11 @@ OP_TOTALS = {
     "hand_size": ("hand_size",),
     "extra_play": ("extra_play",),
 }
+
+
+# How this turn's turn_start modifiers join the standing ones: totals add up,
+# but several reroll effects give one reroll at the highest threshold (docs/rules.md).
+COMBINE = {"reroll": np.maximum}
 
 
 def new_turn(ctx: Ctx, st: State, seat: int, play_empty: bool = False) -> Turn:
@@ -88,6 +93,8 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     st.lap_turns[np.flatnonzero(act), s, lap_index] += 1
 
     turn = new_turn(ctx, st, seat, play_empty=True)  # after expiry
+    if ctx.tables.rules.wiped_next_turn:  # a marker gained from now on waits for the next turn (5.3)
+        turn.wiped_at_start = st.wiped[:, s].copy()
     pit = act & st.pit_next[:, s]
     if np.count_nonzero(pit):
         pit_stop(ctx, st, turn, np.flatnonzero(pit))
@@ -131,7 +138,7 @@ def _merged_mods(
         ctx, st, idx, np.full(len(idx), turn.seat), plain=take_rows(turn.plain, idx), ops=ops, turn=turn
     )
     names = mods if ops is None else [name for op in ops for name in OP_TOTALS[op]]
-    return {name: mods[name] + turn.start_mods[name][idx] for name in names}
+    return {name: COMBINE.get(name, np.add)(mods[name], turn.start_mods[name][idx]) for name in names}
 
 
 def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
@@ -179,6 +186,11 @@ def _play_one(
     g = idx[pos]
     who = np.full(len(g), s)
     value = card_values(ctx, st, g, who, cards=cols)
+    aimed = ctx.bots.aimed_cards[cols]  # attacks are worth nothing with nobody to hit
+    if np.count_nonzero(aimed) and np.count_nonzero(cand[:, aimed]):
+        loss, worthless = aimless_loss(ctx, st, g, who, cols[aimed], turn)
+        # a card left with nothing worth doing is not played, whatever the noise
+        value[:, aimed] = np.where(worthless, -np.inf, value[:, aimed] - loss)
     value = np.where(cand, value, -np.inf)
     pick = value.argmax(axis=1)
     go = value.reshape(-1)[np.arange(len(pos)) * len(cols) + pick] > threshold(ctx, st, g, who)
@@ -294,12 +306,15 @@ def roll_drive(ctx: Ctx, mods: dict[str, np.ndarray]) -> np.ndarray:
 
 def drive_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     """3.2: Drive = played Drive + the roll; a Wiped Out player skips it and
-    loses the marker; a negative total moves nothing."""
+    loses the marker (by default also a marker gained earlier this turn: 3.2.3
+    reads the marker at the Drive Phase); a negative total moves nothing."""
     s = turn.seat
     # A lap completed during the Play Phase stops the marker at the lap's end
     # for this turn (6.1: excess is not carried forward).
     live = st.running[idx] & ~st.lap_done[idx, s]
     wiped = live & st.wiped[idx, s]
+    if turn.wiped_at_start is not None:  # rules.wiped_during_own_turn: next_turn
+        wiped &= turn.wiped_at_start[idx]
     st.wiped[idx[wiped], s] = False
     if ctx.rec.on:
         ctx.rec.say(idx[wiped], lambda j: f"  seat {s} is Wiped Out: no Drive this turn, marker removed")
@@ -387,6 +402,9 @@ def pit_stop(ctx: Ctx, st: State, turn: Turn, g: np.ndarray) -> None:
         deck[back, b[back]] += 1
     st.playbook_deck[g] = deck
     st.pit_next[g, s] = False
+    st.pit_stops[g, s] += 1
+    # the lap just completed is lap - 1 (the marker is already on the next lap)
+    st.pit_laps[g, s] |= (1 << (st.lap[g, s].astype(np.int16) - 2)).astype(np.int16)
     if ctx.rec.on:
         names = ctx.tables.playbooks.names
         ctx.rec.say(
@@ -416,10 +434,7 @@ def lap_decisions(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         noise = ctx.bots.noise[q]
         auto = (1 - noise) * (laps_left >= ctx.bots.pit_laps_left[q]) + noise * chance.uniform(ctx.rng, (len(g),)) > 0.5
         pit = np.select([rule == 1, rule == 2], [True, False], auto) & row_any(st.playbook_deck[g])
-        st.pit_next[g[pit], p] = True
-        st.pit_stops[g[pit], p] += 1
-        # the lap just completed is lap - 1 (the marker is already on the next lap)
-        st.pit_laps[g[pit], p] |= (1 << (st.lap[g[pit], p].astype(np.int16) - 2)).astype(np.int16)
+        st.pit_next[g[pit], p] = True  # counted in pit_stops when the Pit Stop turn is played
         st.lap_done[g, p] = False
         if ctx.rec.on:
             ctx.rec.say(g, lambda j, p=p: f"  seat {p} chooses {'a Pit Stop' if pit[j] else 'to Race Through'}")
