@@ -133,17 +133,50 @@ def cards(
 @app.command()
 @user_errors
 def trace(
-    scenario: Annotated[Path, typer.Argument(help="The scenario file.")],
+    target: Annotated[
+        Path, typer.Argument(metavar="SCENARIO_OR_RUN", help="A scenario file, or a run directory of balance run.")
+    ],
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
     game: Annotated[int, typer.Option("--game", "-k", help="Which game of the run, from 0.")] = 0,
+    games: Annotated[
+        Optional[int], typer.Option("--games", "-n", help="Games in the run (default: the scenario's).")
+    ] = None,
+    chunk_size: Annotated[
+        Optional[int], typer.Option("--chunk-size", help="Games per chunk (default: the scenario's).")
+    ] = None,
 ) -> None:
-    """Print one game turn by turn: draft, hands, plays, buys, rolls, moves, spaces, laps, winner."""
-    from .scenario import load_scenario
+    """Print one game turn by turn: draft, hands, plays, buys, rolls, moves, spaces, laps, winner.
 
-    loaded = load_scenario(scenario)
+    A run directory: exactly its game --game (the run's scenario, seed and chunks).
+
+    A scenario file: game --game of balance run with the same --seed, --games and --chunk-size."""
+    from .runner import RunOptions, resolve_scenario, scenario_of_run
+
+    head = ""
+    if target.is_dir():
+        given = [
+            f"--{name}" for name, v in (("seed", seed), ("games", games), ("chunk-size", chunk_size)) if v is not None
+        ]
+        if given:
+            raise UserError(
+                Problem(
+                    given[0],
+                    None,
+                    given[0][2:],
+                    f"{target} is a run directory: the run fixes the seed, games and chunks (drop {', '.join(given)})",
+                )
+            )
+        loaded, manifest = scenario_of_run(target)
+        m = loaded.model
+        status = "" if manifest.get("status") == "complete" else f" ({manifest.get('status')})"
+        head = (
+            f"run {target}{status}: {m.games} games in {len(loaded.chunks)} chunks of {m.chunk_size}, "
+            f"seed {m.seed}, scenario file {manifest.get('scenario_file')}\n"
+        )
+    else:
+        loaded = resolve_scenario(target, RunOptions(games=games, seed=seed, chunk_size=chunk_size))
     chosen = get_game(loaded.model.game, loaded.source, loaded.doc.line_of(("game",)))
-    text = chosen.trace(loaded, loaded.model.seed if seed is None else seed, game)
-    sys.stdout.write(text)
+    sys.stdout.write(head + chosen.trace(loaded, loaded.model.seed, game))
 
 
 @app.command()

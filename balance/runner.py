@@ -33,9 +33,9 @@ from . import __version__
 from .allocator import tune_allocator
 from .errors import Problem, UserError
 from .games import get_game
-from .scenario import Scenario, load_scenario
+from .scenario import Scenario, check_scenario, load_scenario, scenario_model
 from .seeding import chunk_plan, chunk_rng
-from .yamlio import load_yaml
+from .yamlio import YamlDoc, load_yaml
 
 TABLES = ("games", "players", "cards")
 LOCK = ".lock"
@@ -273,6 +273,44 @@ def resolve_scenario(path: str | Path | Scenario, options: RunOptions) -> Scenar
     # The card database travels with the scenario, so workers never read the client's files.
     cards_doc = scenario.cards_doc if scenario.cards_doc is not None else load_yaml(scenario.cards_path)
     return Scenario(scenario.source, model, scenario.cards_path, scenario.doc, cards_doc)
+
+
+def scenario_of_run(out: str | Path) -> tuple[Scenario, dict[str, Any]]:
+    """The scenario exactly as the run in `out` played it, and the run's manifest:
+    the scenario the manifest holds (the run's games, seed and chunk size), its
+    plan of chunks and the card database it names, refused (UserError) when that
+    database is no longer the one the run played."""
+    from .logs import load_manifest
+
+    out = Path(out)
+    manifest = load_manifest(out)
+    source = str(out / "manifest.json")
+    try:
+        plan = tuple((int(first), int(size)) for first, size in manifest["chunks"])
+        cards = Path(manifest["cards_file"])
+        doc = YamlDoc(source, manifest["scenario"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise UserError(Problem(source, None, "manifest", f"not a manifest balance run writes ({exc!r:.60})")) from None
+    model = scenario_model(doc)
+    check_scenario(model, doc)
+    if not cards.is_file():
+        raise UserError(Problem(source, None, "cards_file", f"the run's card database {cards} is gone"))
+    scenario = Scenario(source, model, cards, doc, load_yaml(cards), plan)
+    try:
+        now = database_hash(scenario)
+    except UserError:  # the scenario's overrides no longer fit the database
+        now = None
+    if now != manifest.get("cards_sha256"):
+        raise UserError(
+            Problem(
+                str(cards),
+                None,
+                "cards_sha256",
+                f"the card database changed since the run in {out} (as played, with the scenario's overrides): "
+                "a trace would not be that game",
+            )
+        )
+    return scenario, manifest
 
 
 def run(

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import Field
 
 from .errors import Problem, UserError, raise_first
+from .seeding import chunk_plan
 from .validation import Strict, validate_model
 from .yamlio import YamlDoc, load_yaml
 
@@ -56,10 +57,18 @@ class Scenario:
     cards_path: Path
     doc: YamlDoc
     cards_doc: YamlDoc | None = None  # the card database file, read once (workers on other machines cannot read it)
+    # the chunks ([first game, games] each) of the run this scenario replays (a run's manifest);
+    # None: the plan `balance run` makes of games and chunk_size
+    plan: tuple[tuple[int, int], ...] | None = None
 
     @property
     def name(self) -> str:
         return self.model.name
+
+    @property
+    def chunks(self) -> list[tuple[int, int]]:
+        """(first game, number of games) of each chunk of the run."""
+        return list(self.plan) if self.plan is not None else chunk_plan(self.model.games, self.model.chunk_size)
 
     @property
     def bot_names(self) -> list[str]:
@@ -129,12 +138,27 @@ def database_file(game: str) -> str:
     return entry.database_file if entry else "cards.yaml"
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    doc = load_yaml(path)
+def scenario_model(doc: YamlDoc) -> ScenarioModel:
+    """A scenario document validated (the first problem raised)."""
     if not isinstance(doc.data, dict):
         raise UserError(doc.problem((), "a scenario is a mapping with name, game, players, bots...", "file"))
     model, problems = validate_model(ScenarioModel, doc.data, doc)
     raise_first(problems)
+    return model
+
+
+def check_scenario(model: ScenarioModel, doc: YamlDoc) -> None:
+    """What the model alone cannot check: one bot per seat, a bonus card only where the game has one."""
+    if isinstance(model.bots, list) and len(model.bots) != model.players:
+        raise UserError(doc.problem(("bots",), f"{len(model.bots)} bots for {model.players} players (one per seat)"))
+    entry = _registered(model.game)
+    if model.bonus_card is not None and entry and not entry.strength:
+        raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    doc = load_yaml(path)
+    model = scenario_model(doc)
     folder = Path(path).resolve().parent
     if model.cards is None:
         wanted = database_file(model.game)
@@ -147,11 +171,7 @@ def load_scenario(path: str | Path) -> Scenario:
         cards = folder / model.cards
         if not cards.is_file():
             raise UserError(doc.problem(("cards",), f"no such file: {cards}"))
-    if isinstance(model.bots, list) and len(model.bots) != model.players:
-        raise UserError(doc.problem(("bots",), f"{len(model.bots)} bots for {model.players} players (one per seat)"))
-    entry = _registered(model.game)
-    if model.bonus_card is not None and entry and not entry.strength:
-        raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))
+    check_scenario(model, doc)
     return Scenario(str(path), model, cards, doc)
 
 

@@ -4,6 +4,7 @@ tables, and the chunk of one traced game."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +14,7 @@ import pyarrow as pa
 
 from ..errors import UserError
 from ..scenario import Scenario
-from ..seeding import chunk_plan, chunk_rng, seat_order
+from ..seeding import chunk_rng, seat_order
 from .events import Events
 from .recorder import Recorder
 
@@ -80,17 +81,16 @@ def traced_chunk(
     play: Callable[..., tuple[np.ndarray, Any]],
     noun: str = "game",
 ) -> Traced:
-    """Game `game` of `balance run` with the same seed and chunk size: its whole
-    chunk is played with `play(prep, scenario, first, size, rng, rec)` and the
-    recorder watches its row."""
-    m = scenario.model
-    if not 0 <= game < m.games:
-        raise UserError(
-            scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {m.games - 1})", "--game")
-        )
+    """Game `game` of `balance run` with the same seed and chunks (scenario.chunks:
+    a run's own plan, or the one games and chunk_size make): its whole chunk is
+    played with `play(prep, scenario, first, size, rng, rec)` and the recorder
+    watches its row."""
+    plan = scenario.chunks
+    chunk = bisect_right([first for first, _ in plan], game) - 1
+    if game < 0 or chunk < 0 or game >= sum(plan[chunk]):
+        end = sum(plan[-1]) if plan else 0
+        raise UserError(scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {end - 1})", "--game"))
     prep = prepare(scenario)
-    plan = chunk_plan(m.games, m.chunk_size)
-    chunk = game // m.chunk_size
     first, size = plan[chunk]
     row = game - first
     rec = Recorder(watch=row)
