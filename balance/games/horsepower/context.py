@@ -45,7 +45,7 @@ class Lookups:
     instant_rows: np.ndarray  # (R,) effect rows of instant and duration ops (cards and Playbooks)
     instant_if: np.ndarray  # (R,) bool: the instant row has a condition
     instant_per: np.ndarray  # (R,) bool: the instant row has a counter
-    instant_step: np.ndarray  # (R,) int: its place among its owner's instant rows (same trigger): 0 resolves first
+    instant_step: np.ndarray  # (R,) int: when the row resolves among its owner's rows (_instant_steps): 0 first
     card_fires: np.ndarray  # (K + 1, R) int8: card k played fires these instant rows; row K (= card -1) fires none
     card_fires_any: np.ndarray  # (K + 1,) bool: the card fires some instant row
     trigger_fires: np.ndarray  # (T, B, R) int8: Playbook b fires these instant rows on trigger t
@@ -90,12 +90,6 @@ def build_lookups(tables: Tables) -> Lookups:
             trigger_fires[e.trigger[r], e.owner[r], col] = 1
         else:
             card_fires[e.owner[r], col] = 1
-    instant_step = np.zeros(len(instant), np.int32)
-    seen: dict[tuple[bool, int, int], int] = {}  # (on a Playbook, owner, trigger) -> rows so far
-    for col, r in enumerate(instant):
-        owner = (bool(e.owner_is_playbook[r]), int(e.owner[r]), int(e.trigger[r]))
-        instant_step[col] = seen.get(owner, 0)
-        seen[owner] = instant_step[col] + 1
     keys: dict[tuple[int, int, int], list[int]] = {}
     for col, r in enumerate(instant):
         keys.setdefault((int(e.op[r]), int(e.target[r]), int(e.scrap_from[r])), []).append(col)
@@ -105,6 +99,7 @@ def build_lookups(tables: Tables) -> Lookups:
     group_of = np.zeros(len(instant), np.int32)
     for i, group in enumerate(groups):
         group_of[group.cols] = i
+    instant_step = _instant_steps(e, instant, group_of)
     modifier = np.flatnonzero(row_kind == "modifier")
     column = np.full(len(modifier), -1)
     for i, r in enumerate(modifier):
@@ -162,6 +157,25 @@ def build_lookups(tables: Tables) -> Lookups:
         type_matrix=(tables.cards.type[:, None] == np.arange(len(V.PLAYABLE_TYPES))[None, :]).astype(np.float32),
         cards_of_type=tuple(np.flatnonzero(tables.cards.type == t) for t in range(len(V.PLAYABLE_TYPES))),
     )
+
+
+def _instant_steps(e, instant: np.ndarray, group_of: np.ndarray) -> np.ndarray:
+    """(R,) the step at which each instant row resolves among its owner's (card,
+    or Playbook and trigger) rows, so that they act in their written order.
+    Within a step conditions and counters are read once, first, and the groups
+    act in group order; so a row starts a new step when it has a condition or
+    counter (it must read what the rows before it did) or when its group would
+    act before an earlier row's. Most owners have one step."""
+    reads = e.has_condition()[instant] | (e.per[instant] != NONE)
+    steps = np.zeros(len(instant), np.int32)
+    last: dict[tuple[bool, int, int], tuple[int, int]] = {}  # owner -> (step, group) of its previous row
+    for col, r in enumerate(instant):
+        owner = (bool(e.owner_is_playbook[r]), int(e.owner[r]), int(e.trigger[r]))
+        if owner in last:
+            step, group = last[owner]
+            steps[col] = step + 1 if reads[col] or group_of[col] < group else step
+        last[owner] = (int(steps[col]), int(group_of[col]))
+    return steps
 
 
 @dataclass(frozen=True)

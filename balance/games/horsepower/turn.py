@@ -187,10 +187,13 @@ def _play_one(
     who = np.full(len(g), s)
     value = card_values(ctx, st, g, who, cards=cols)
     aimed = ctx.bots.aimed_cards[cols]  # attacks are worth nothing with nobody to hit
-    if np.count_nonzero(aimed) and np.count_nonzero(cand[:, aimed]):
-        loss, worthless = aimless_loss(ctx, st, g, who, cols[aimed], turn)
-        # a card left with nothing worth doing is not played, whatever the noise
-        value[:, aimed] = np.where(worthless, -np.inf, value[:, aimed] - loss)
+    if np.count_nonzero(aimed):
+        holds = np.flatnonzero(row_any(cand[:, aimed]))  # only the games with such a card in hand
+        if len(holds):
+            loss, worthless = aimless_loss(ctx, st, g[holds], who[holds], cols[aimed], turn)
+            # a card left with nothing worth doing is not played, whatever the noise
+            sub = value[np.ix_(holds, np.flatnonzero(aimed))]
+            value[np.ix_(holds, np.flatnonzero(aimed))] = np.where(worthless, -np.inf, sub - loss)
     value = np.where(cand, value, -np.inf)
     pick = value.argmax(axis=1)
     go = value.reshape(-1)[np.arange(len(pos)) * len(cols) + pick] > threshold(ctx, st, g, who)
