@@ -46,6 +46,7 @@ def test_compare_writes_the_table_page_and_plot(compared):
     assert {
         "win rate by seat",
         "win rate by bot",
+        "win rate by draft position",
         "mean turns per lap",
         "card draft rate",
         "card win rate added when drafted",

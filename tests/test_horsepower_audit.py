@@ -259,7 +259,7 @@ def test_trace_of_an_untargetable_leader_names_no_empty_seat_list():
     ctx.rec.lines.clear()
     fire_card(ctx, st, new_turn(ctx, st, 0), np.arange(2), np.full(2, hp.card(T, "spike_strip")))
     assert st.slow[0, 0, 1] == 3 and st.slow[1, 0].sum() == 0
-    assert ctx.rec.lines == ["  slow (leader): nobody to target"]
+    assert ctx.rec.lines == ["  slow (leader): seat 1 shielded"]
     assert not any("[]" in line for line in ctx.rec.lines)
 
 
@@ -277,3 +277,68 @@ def test_trace_playbook_header_names_only_the_playbooks_whose_condition_holds():
     fire_trigger(ctx, st, new_turn(ctx, st, 0), np.arange(1), np.zeros(1, np.int64), "turn_start")
     assert ctx.rec.lines == ["  Playbook Comeback Kid (turn start) for seat 0:", "  seat 0 gains 2 coin(s)"]
     assert st.coins[0, 0] == 5
+
+
+def _play_only(t, card_id: str, G: int, players: int = 3):
+    ctx, st = hp.batch(t, players, games=G, names=["balanced"] * players)
+    hp.no_playbooks(st)
+    only_in_hand(t, st, 0, {card_id: 1})
+    return ctx, st, hp.card(t, card_id)
+
+
+def test_junk_toss_is_not_played_when_the_debris_supply_is_empty():
+    G = 200
+    ctx, st, junk = _play_only(T, "junk_toss", G)
+    debris = T.rules.debris_card
+    empty = np.arange(G) >= G // 2
+    st.scrapyard[empty, debris] += st.supply[empty, debris]
+    st.supply[empty, debris] = 0
+    play_phase(ctx, st, new_turn(ctx, st, 0), np.arange(G))
+    played = st.play[:, 0, junk] == 1
+    assert played[~empty].all() and not played[empty].any()
+
+
+def test_cut_off_is_not_played_on_a_player_who_cannot_go_back():
+    """The nearest player ahead is at space 0 of a later lap: a push back moves nothing."""
+    G = 200
+    ctx, st, cut = _play_only(T, "cut_off", G, players=2)
+    st.pos[:, 0] = 30
+    st.lap[:, 1], st.pos[:, 1] = 2, np.where(np.arange(G) < G // 2, 4, 0)
+    play_phase(ctx, st, new_turn(ctx, st, 0), np.arange(G))
+    played = st.play[:, 0, cut] == 1
+    assert played[: G // 2].all() and not played[G // 2 :].any()
+
+
+def test_sticky_fingers_is_not_played_when_nobody_has_coins():
+    G = 200
+    ctx, st, sticky = _play_only(T, "sticky_fingers", G)
+    st.coins[:, 1:] = np.where(np.arange(G) < G // 2, 2, 0)[:, None]
+    play_phase(ctx, st, new_turn(ctx, st, 0), np.arange(G))
+    played = st.play[:, 0, sticky] == 1
+    assert played[: G // 2].all() and not played[G // 2 :].any()
+
+
+def test_a_short_debris_supply_serves_all_others_in_turn_order_from_the_actor():
+    """Junk Toss by seat 2 of 4 with 2 Debris left: seats 3 and 0 get them (7.3), not 0 and 1."""
+    ctx, st = hp.batch(T, 4, games=1, watch=0)
+    debris = T.rules.debris_card
+    st.scrapyard[:, debris] += st.supply[:, debris] - 2
+    st.supply[:, debris] = 2
+    before = st.garage[0, :, debris].copy()
+    turn = new_turn(ctx, st, 2)
+    fire_card(ctx, st, turn, np.arange(1), np.full(1, hp.card(T, "junk_toss")))
+    assert (st.garage[0, :, debris] - before).tolist() == [1, 0, 0, 1]
+    assert st.debris_short.tolist() == [1]
+
+
+def test_trace_names_a_shielded_target_and_a_wipe_out_with_no_effect():
+    ctx, st = hp.batch(T, 3, games=1, watch=0)
+    st.pos[0, 1], st.pos[0, 2] = 5, 9
+    st.shield[0, 1] = True
+    ctx.rec.lines.clear()
+    fire_card(ctx, st, new_turn(ctx, st, 0), np.arange(1), np.full(1, hp.card(T, "cut_off")))
+    assert ctx.rec.lines == ["  push (nearest_ahead): seat 1 shielded"], "the nearest is shielded: nobody else is hit"
+    st.wiped[0, 2] = True
+    ctx.rec.lines.clear()
+    fire_card(ctx, st, new_turn(ctx, st, 0), np.arange(1), np.full(1, hp.card(T, "blue_shell")))
+    assert ctx.rec.lines == ["  seat 2 is already Wiped Out: no effect"]

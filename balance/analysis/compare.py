@@ -202,6 +202,12 @@ def compare_runs(
         _paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], "win rate by bot"),
     ]
     parts += [_paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], f"mean {c} by bot", c) for c in tallies]
+    drafted = [run["players"].collect_schema().names() for run in (baseline, variant)]
+    if all("draft_position" in names for names in drafted):  # Horsepower: the draft order, apart from the turn order
+        # paired on the draft position itself: a variant may change who drafts first
+        order = ["game_id", "draft_position", "won"]
+        base, var = (run["players"].select(order).collect() for run in (baseline, variant))
+        parts.append(_paired(base, var, ["draft_position"], ["game_id", "draft_position"], "win rate by draft position"))
 
     laps = _lap_means(baseline).join(_lap_means(variant), on="lap", suffix="_v")
     if laps.height:  # Downforce has no laps

@@ -42,15 +42,23 @@ def aimless_loss(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(n, J) the value each of `cards` (J,) would lose if played now, for lack of
     anyone to hit: its rows aimed at opponents whose target has nobody (or a
-    shielded player, or, for a Wipe Out, only players already Wiped Out); and
-    (n, J) bool: what is left of the card is worth nothing (before noise)."""
+    shielded player), or whose hit would change nothing (bots.AIM_KINDS: a Wipe
+    Out on players already Wiped Out, Debris from an empty supply, a push back
+    at space 0, theft from empty purses); and (n, J) bool: what is left of the
+    card is worth nothing (before noise)."""
     bots = ctx.bots
     sit = situation(ctx, st, idx, actor, turn)
     aimless = np.empty((len(idx), len(bots.aims)), np.float32)
-    for a, (target, wipe) in enumerate(bots.aims):
+    for a, (target, kind) in enumerate(bots.aims):
         victims = targets(ctx, st, idx, actor, target, sit)
-        if wipe:
+        if kind == "not_wiped":
             victims &= ~take_rows(st.wiped, idx)
+        elif kind == "supply":
+            victims &= (st.supply[idx, ctx.tables.rules.debris_card] > 0)[:, None]
+        elif kind == "can_go_back":
+            victims &= take_rows(st.pos, idx) > 0
+        elif kind == "has_coins":
+            victims &= take_rows(st.coins, idx) > 0
         aimless[:, a] = ~row_any(victims)
     q, row = _profile_row(ctx, st, idx, actor)
     loss = np.einsum("na,nja->nj", aimless, bots.card_aimed[:, cards][q])

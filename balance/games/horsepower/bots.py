@@ -78,7 +78,7 @@ class BotTable:
     card_coins: np.ndarray  # (Q, K) float32: the coins part of card_value (it fades by lap)
     one_shot: np.ndarray  # (K,) float32: 1, or the fraction of value kept by a card that scraps itself
     playbook_value: np.ndarray  # (Q, B) float32
-    aims: tuple[tuple[int, bool], ...]  # (A,) what a card's attack is aimed at: (TARGETS code, a Wipe Out)
+    aims: tuple[tuple[int, str], ...]  # (A,) what a card's attack is aimed at: (TARGETS code, AIM_KINDS value)
     card_aimed: np.ndarray  # (Q, K, A) float32: the part of card_value from rows with each aim
     aimed_cards: np.ndarray  # (K,) bool: the card has rows aimed at opponents
 
@@ -219,19 +219,32 @@ def card_features(tables: Tables, players: int) -> tuple[np.ndarray, np.ndarray]
     return feats.astype(np.float32), one_shot
 
 
-def aimed_features(tables: Tables, players: int) -> tuple[tuple[tuple[int, bool], ...], np.ndarray]:
-    """The aims of the cards' rows that act on opponents ((target code, a Wipe
-    Out), a Wipe Out being wasted on a player already Wiped Out), and (K, A, F)
-    the features of each card's rows with each aim: what a play loses when
-    nobody is there to hit."""
+# What must hold of a victim for an attack to change anything, by op (the rest
+# always do): not already Wiped Out (5.3), Debris left in the supply, a space
+# to be pushed back from, coins to take. A push forward always moves.
+AIM_KINDS = {"wipe_out": "not_wiped", "give_debris": "supply", "steal_coins": "has_coins"}
+
+
+def _aim_kind(tables: Tables, r: int) -> str:
+    op = list(V.OPS)[tables.effects.op[r]]
+    if op == "push":
+        return "can_go_back" if tables.effects.value[r] < 0 else "any"
+    return AIM_KINDS.get(op, "any")
+
+
+def aimed_features(tables: Tables, players: int) -> tuple[tuple[tuple[int, str], ...], np.ndarray]:
+    """The aims of the cards' rows that act on opponents ((target code, what
+    the victim needs for the effect to change anything: AIM_KINDS), and
+    (K, A, F) the features of each card's rows with each aim: what a play
+    loses when nobody it would hit is there, or the hit would change nothing."""
     e = tables.effects
     self_code = V.TARGETS.index("self")
-    wipe = list(V.OPS).index("wipe_out")
     rows = [r for r in np.flatnonzero(~e.owner_is_playbook) if e.target[r] not in (NONE, self_code)]
-    aims = tuple(sorted({(int(e.target[r]), bool(e.op[r] == wipe)) for r in rows}))
+    aim_of = {r: (int(e.target[r]), _aim_kind(tables, r)) for r in rows}
+    aims = tuple(sorted(set(aim_of.values())))
     feats = np.zeros((len(tables.cards.ids), len(aims), len(FEATURES)))
     for r in rows:
-        feats[e.owner[r], aims.index((int(e.target[r]), bool(e.op[r] == wipe)))] += _row_features(tables, r, players)
+        feats[e.owner[r], aims.index(aim_of[r])] += _row_features(tables, r, players)
     return aims, feats.astype(np.float32)
 
 

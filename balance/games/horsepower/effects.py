@@ -111,8 +111,12 @@ def situation(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, turn: Tur
     return Situation(ctx, st, idx, actor, turn)
 
 
-def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, sit: Situation) -> np.ndarray:
-    """(n, P) bool: the players an effect with target `code` reaches (shields applied)."""
+def targets(
+    ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, sit: Situation, shields: bool = True
+) -> np.ndarray:
+    """(n, P) bool: the players an effect with target `code` reaches (shields
+    applied: a shielded player chosen is not hit, nobody else is chosen instead;
+    `shields=False`: the players chosen, shielded or not, for the trace)."""
     rank = sit.rank
     n, P = rank.shape
     others = rank > 0
@@ -135,7 +139,7 @@ def targets(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, code: int, 
         choice = key.argmax(axis=1)
         out = np.zeros((n, P), bool)
         out[np.arange(n), choice] = row_any(cand)
-    return out & ~st.shield[idx]
+    return out & ~st.shield[idx] if shields else out
 
 
 def conditions(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, rows: np.ndarray, sit: Situation) -> np.ndarray:

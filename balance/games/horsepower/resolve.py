@@ -138,7 +138,14 @@ def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx
     P = victims.shape[1]
     hit = row_any(victims)
     if rec.on:  # said game by game: other games of the batch may have someone to hit
-        rec.say(idx[~hit], lambda j: f"  {op} ({V.TARGETS[target]}): nobody to target")
+        chosen = targets(ctx, st, idx, actor, target, sit, shields=False)
+
+        def nobody(j: int) -> str:
+            shielded = np.flatnonzero(chosen[~hit][j]).tolist()
+            who = f"seat {', '.join(map(str, shielded))} shielded" if shielded else "nobody to target"
+            return f"  {op} ({V.TARGETS[target]}): {who}"
+
+        rec.say(idx[~hit], nobody)
     if not np.count_nonzero(hit):
         return
     if op == "steal_coins":
@@ -159,6 +166,9 @@ def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx
             )
     elif op == "give_debris":
         g, p = np.nonzero(victims)
+        # a short supply serves the victims in turn order from the actor (7.3)
+        order = np.lexsort(((p - actor[g]) % P, g))
+        g, p = g[order], p[order]
         given = give_debris(ctx, st, idx[g], p, a[g])
         if rec.on:
             rec.say(idx[g], lambda j: f"  seat {p[j]} gets {given[j]} Debris")
@@ -180,6 +190,10 @@ def in_turn_order(seat: int, P: int):
 def wipe_out(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray, victims: np.ndarray) -> None:
     """Wipe Out the victims (n, P); an already Wiped Out player is not wiped again (5.3)."""
     new = victims & ~st.wiped[idx]
+    if ctx.rec.on:
+        again = victims & st.wiped[idx]
+        for p in np.flatnonzero(again.any(axis=0)):
+            ctx.rec.say(idx[again[:, p]], lambda _j, p=p: f"  seat {p} is already Wiped Out: no effect")
     st.wiped[idx] |= new
     st.wiped_count[idx] += new
     P = victims.shape[1]
