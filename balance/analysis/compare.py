@@ -207,7 +207,9 @@ def compare_runs(
         # paired on the draft position itself: a variant may change who drafts first
         order = ["game_id", "draft_position", "won"]
         base, var = (run["players"].select(order).collect() for run in (baseline, variant))
-        parts.append(_paired(base, var, ["draft_position"], ["game_id", "draft_position"], "win rate by draft position"))
+        parts.append(
+            _paired(base, var, ["draft_position"], ["game_id", "draft_position"], "win rate by draft position")
+        )
 
     laps = _lap_means(baseline).join(_lap_means(variant), on="lap", suffix="_v")
     if laps.height:  # Downforce has no laps
