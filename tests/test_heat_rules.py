@@ -241,7 +241,7 @@ def test_legends_drive_at_the_limit_near_a_corner_and_stop_short_before_it():
     race, st = heat.batch(T, ["legend", "robot"], races=3)
     _cars_on(st, np.arange(3), {0: (0, 0), 1: (-30, 0)})
     st.pos[:, 0] = [0, 8, 130]  # far from the 11; within 4 of it; the finish (138) before any corner
-    cards = np.array([9, 0, 9])  # Legend cards: 9 = speed 14, bonus 0; 0 = speed 9, bonus 2
+    cards = np.array([9, 0, 9])  # Legend cards: 9 = speed 14, bonus 0; 0 = speed 10, bonus 2
     legend_turn(race, st, np.arange(3), np.zeros(3, int), cards)
     assert st.pos[:, 0].tolist() == [10, 8 + 7 + 2, 144]
     assert (st.heat_paid[:, 0] == 0).all()

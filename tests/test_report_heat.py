@@ -90,7 +90,8 @@ def test_heat_report_page(usa):
     assert {"seat_win_rates.png", "bot_tallies.png", "cards_plays.png"} <= set(re.findall(r'<img src="([^"]+)"', page))
     header, rows = _table(page, "Win rate by grid slot (0 = pole)")
     assert "grid_slot" in header and [r[header.index("grid_slot")] for r in rows] == ["0", "1", "2", "3"]
-    assert "Grid slot" in stdout and "Races last" in stdout and "Best bot" in stdout
+    assert "Grid slot" in stdout and "The winner crosses the finish line after" in stdout and "Best bot" in stdout
+    assert "the last car home after" in stdout and "of races cut by the round cap (n=" in stdout
     header, rows = _table(page, "How each bot races")
     assert header == ["bot", "n", *TALLIES]
     legend = next(r for r in rows if r[0] == "legend")

@@ -87,17 +87,72 @@ def lap_distribution(run: Run | str | Path) -> pl.DataFrame:
     return lap_times(run).group_by("lap", "turns").agg(pl.len().alias("laps")).sort("lap", "turns").collect()
 
 
+def has_winner_round(run: Run | str | Path) -> bool:
+    """Whether the games table records the round the winner crossed the line
+    (`winner_round`: Heat, whose race goes on after the winner, to the last car
+    home or the round cap)."""
+    return "winner_round" in as_run(run)["games"].collect_schema().names()
+
+
 def game_length(run: Run | str | Path) -> pl.DataFrame:
-    """Rounds per finished game (n, mean, median, p10, p90) and the share of unfinished games."""
+    """Rounds per finished game (n, mean, median, p10, p90) and the share of unfinished games.
+
+    Where the games table has `winner_round` (Heat): n, mean, median, p10 and
+    p90 of the round the winner crossed the line (every race with a winner,
+    those cut by the round cap too); last_n, last_median, last_p10 and last_p90
+    of `rounds` in the races every car finished (the round the last car came
+    home); the share and count of races cut by the round cap
+    (`unfinished_share`, `unfinished_games`: not `finished`)."""
     games = as_run(run)["games"]
+    unfinished = games.select((~pl.col("finished")).mean().alias("unfinished_share"), pl.len().alias("all_games"))
+    if has_winner_round({"games": games}):
+        won = summarise(
+            games.filter(pl.col("winner_round").is_not_null()).with_columns(pl.lit("won").alias("games")),
+            ["games"],
+            "winner_round",
+        )
+        won = _one_row(won.drop("games"))
+        last = _one_row(
+            summarise(
+                games.filter(pl.col("finished")).with_columns(pl.lit("finished").alias("games")), ["games"], "rounds"
+            )
+            .drop("games", "mean")
+            .rename(lambda c: f"last_{c}")
+        )
+        cut = games.select((~pl.col("finished")).sum().cast(pl.Int64).alias("unfinished_games")).collect()
+        return pl.concat([won, last, unfinished.collect(), cut], how="horizontal")
     summary = summarise(
         games.filter(pl.col("finished")).with_columns(pl.lit("finished").alias("games")), ["games"], "rounds"
     )
-    unfinished = games.select((~pl.col("finished")).mean().alias("unfinished_share"), pl.len().alias("all_games"))
     return summary.drop("games").hstack(unfinished.collect())
 
 
+def _one_row(summary: pl.DataFrame) -> pl.DataFrame:
+    """A summary of one group as one row: nulls (n = 0) where the group is empty."""
+    if summary.height:
+        return summary
+    return pl.DataFrame(
+        [pl.Series(c, [0 if c == "n" or c.endswith("_n") else None], summary.schema[c]) for c in summary.columns]
+    )
+
+
 def length_distribution(run: Run | str | Path) -> pl.DataFrame:
-    """Finished games by rounds played."""
+    """Finished games by rounds played. Where the games table has
+    `winner_round` (Heat): `games` counts the races whose winner crossed the
+    line in that round (`rounds`), `last_home` the races every car finished
+    whose last car came home in it."""
     games = as_run(run)["games"]
-    return games.filter(pl.col("finished")).group_by("rounds").agg(pl.len().alias("games")).sort("rounds").collect()
+    if not has_winner_round({"games": games}):
+        return games.filter(pl.col("finished")).group_by("rounds").agg(pl.len().alias("games")).sort("rounds").collect()
+    won = (
+        games.filter(pl.col("winner_round").is_not_null())
+        .group_by(pl.col("winner_round").cast(pl.Int16).alias("rounds"))
+        .agg(pl.len().cast(pl.UInt32).alias("games"))
+    )
+    last = (
+        games.filter(pl.col("finished"))
+        .group_by(pl.col("rounds").cast(pl.Int16))
+        .agg(pl.len().cast(pl.UInt32).alias("last_home"))
+    )
+    table = won.join(last, on="rounds", how="full", coalesce=True).sort("rounds").collect()
+    return table.with_columns(pl.col("games", "last_home").fill_null(0))

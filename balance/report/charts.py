@@ -104,15 +104,45 @@ def lap_time_distributions(
 
 
 def game_length_histogram(
-    lengths: pl.DataFrame, path: Path, xlabel: str = "rounds until someone completes the last lap"
+    lengths: pl.DataFrame,
+    path: Path,
+    xlabel: str = "rounds until someone completes the last lap",
+    counted: str = "finished games",
+    last_label: str = "last player home",
+    bars_label: str = "",
 ) -> Path:
+    """Bars: the share of games by `rounds`; where the table has `last_home`
+    (Heat: the round the last car came home), that share as outlined bars over them."""
     fig, ax = plt.subplots(figsize=(7, 4))
     total = lengths["games"].sum()
-    ax.bar(lengths["rounds"].to_numpy(), lengths["games"].to_numpy() / max(total, 1), width=0.9, color=PALETTE[4])
+    shares = lengths["games"].to_numpy() / max(total, 1)
+    ax.bar(
+        lengths["rounds"].to_numpy(),
+        shares,
+        width=0.9,
+        color=PALETTE[4],
+        label=f"{bars_label or counted}, n = {total:,}",
+    )
+    title = f"Game length, n = {total:,} {counted}"
+    if "last_home" in lengths.columns:
+        last = lengths["last_home"].sum()
+        last_shares = lengths["last_home"].to_numpy() / max(last, 1)
+        ax.bar(
+            lengths["rounds"].to_numpy(),
+            last_shares,
+            width=0.9,
+            fill=False,
+            edgecolor=PALETTE[0],
+            linewidth=1.2,
+            label=f"{last_label}, n = {last:,}",
+        )
+        ax.set_ylim(0, 1.35 * max(shares.max(initial=0), last_shares.max(initial=0), 0.01))
+        ax.legend(loc="upper right", fontsize="small")
+        title = "Game length"  # each series has its own n
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("share of finished games")
-    ax.set_title(f"Game length, n = {total:,} finished games")
+    ax.set_ylabel(f"share of {counted}")
+    ax.set_title(title)
     return _save(fig, path)
 
 

@@ -88,14 +88,31 @@ def findings(
                 f"when held ({100 * row['added_low_held']:+.1f} to {100 * row['added_high_held']:+.1f}), "
                 f"n={row['n_held']:,}."
             )
+    out.append(length_line(length, labels))
+    return out
+
+
+def length_line(length: pl.DataFrame, labels: Labels = HORSEPOWER) -> str:
+    """The game length finding: the median (and p10-p90), the last player's
+    round where the table has it (Heat's `last_median`: the winner's round is
+    the median, the last car's shown apart), the share unfinished."""
     g = length.row(0, named=True)
-    out.append(
-        labels.length_finding.format(median=f"{g['median']:.0f}")
-        + f" (median; 80% between {g['p10']:.0f} and {g['p90']:.0f}), "
-        + (f"{pct(g['unfinished_share'])} unfinished, " if labels.length_unfinished else "")
+    last = labels.length_last.format(last_median=_rounds(g["last_median"])) if "last_median" in g else ""
+    unfinished = ""
+    if labels.length_unfinished:
+        share = g["unfinished_share"]
+        count = g["unfinished_games"] if "unfinished_games" in g else round(share * g["all_games"])  # older logs
+        unfinished = labels.length_unfinished.format(share=pct(share), count=count) + ", "
+    return (
+        labels.length_finding.format(median=_rounds(g["median"]))
+        + f" (median; 80% between {_rounds(g['p10'])} and {_rounds(g['p90'])}){last}, "
+        + unfinished
         + f"n={g['all_games']:,}."
     )
-    return out
+
+
+def _rounds(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.0f}"
 
 
 def _card_lines(cards: pl.DataFrame, hows: list[str], names: dict[str, str], top: int) -> list[str]:

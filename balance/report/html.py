@@ -468,7 +468,13 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         (
             "game_length.png",
             "Game length",
-            partial(charts.game_length_histogram, xlabel=labels.length_xlabel),
+            partial(
+                charts.game_length_histogram,
+                xlabel=labels.length_xlabel,
+                counted=labels.length_counted,
+                last_label=labels.length_last_label,
+                bars_label=labels.length_bars_label,
+            ),
             lengths,
             labels.length_caption,
         ),

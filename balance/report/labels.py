@@ -27,7 +27,15 @@ class Labels:
     length_xlabel: str = "rounds until someone completes the last lap"
     length_caption: str = "Rounds in finished games."
     length_finding: str = "Games last {median} rounds"
-    length_unfinished: bool = True  # whether games can go unfinished (the length finding says how many)
+    # how the length finding says how many games went unfinished ({share}; {count}: how many, where the
+    # length table has `unfinished_games`); "": games cannot go unfinished (the finding says nothing)
+    length_unfinished: str = "{share} unfinished"
+    # where the length table has the last car's round (Heat: `last_median`), after the median: {last_median}
+    length_last: str = ""
+    length_counted: str = "finished games"  # what the length chart counts
+    # the length chart's two series, where it has the last player's round (`last_home`): bars, outline
+    length_bars_label: str = ""
+    length_last_label: str = "last player home"
     tallies_title: str = "How each bot races"  # the per-bot tallies' chart and table
 
 
@@ -44,12 +52,18 @@ HEAT = Labels(
     per="per car and race",
     bot_caption="Each bot's races count once per car it drove; Legends are the game's own automated cars. "
     "Results between bots measure the bots too.",
-    lap_caption="Rounds each car spent on each lap, Legends included. Every car completes every lap: "
-    "the race goes on until the last car is home.",
+    lap_caption="Rounds each car spent on each lap, Legends included: the race goes on until the last car "
+    "is home, or the round cap (rules.max_rounds) cuts it; a lap the cap cut short is not counted.",
     lap_xlabel="rounds to complete the lap",
-    length_xlabel="rounds until the last car is home",
-    length_caption="Rounds in finished races, until the last car crossed the finish line.",
-    length_finding="Races last {median} rounds until the last car is home",
+    length_xlabel="round of the race",
+    length_caption="Bars: the round the winner crossed the finish line, in every race with a winner (those "
+    "cut by the round cap too). Outline: the round the last car came home, in the races every car finished.",
+    length_finding="The winner crosses the finish line after {median} rounds",
+    length_last=", the last car home after {last_median} rounds (median of the races every car finished)",
+    length_unfinished="{share} of races cut by the round cap (n={count:,})",
+    length_counted="races",
+    length_bars_label="the winner crosses the line (races with a winner)",
+    length_last_label="the last car home (races every car finished)",
 )
 DOWNFORCE = Labels(
     title="Downforce",
@@ -61,7 +75,7 @@ DOWNFORCE = Labels(
     length_xlabel="speed cards played in the race (all players together)",
     length_caption="Speed cards played per race, until every car has finished or no card is left to play.",
     length_finding="Races last {median} speed cards played",
-    length_unfinished=False,  # a race always ends; stalled cars are a finding of their own
+    length_unfinished="",  # a race always ends; stalled cars are a finding of their own
     tallies_title="How each bot plays",
 )
 SHUFFLE_GP = Labels(

@@ -54,6 +54,8 @@ class RuleTable:
     spin_out_stress: np.ndarray  # (gears + 1,) int8: Stress into hand on a spin-out, by gear; [0] unused
     max_rounds: int
     max_cars: int
+    aggressive_legends: bool  # a Legend may cross one extra corner line in a move
+    stress_supply: int  # Stress cards in the box (decks included); -1: unlimited
     upgrades_each: int  # Garage upgrades drafted per player
     draft_order: int  # index into vocabulary.DRAFT_ORDERS
     revealed_extra: int  # a draft round reveals one card per player plus this many
@@ -183,6 +185,8 @@ def _rule_table(db: Database) -> RuleTable:
         spin_out_stress=_by_gear(r.spin_out_stress_by_gear, np.int8),
         max_rounds=r.max_rounds,
         max_cars=r.max_cars,
+        aggressive_legends=r.aggressive_legends,
+        stress_supply=-1 if r.stress_supply == "unlimited" else r.stress_supply,
         upgrades_each=r.garage_draft.upgrades_each,
         draft_order=V.DRAFT_ORDERS.index(r.garage_draft.order),
         revealed_extra=r.garage_draft.revealed_extra,

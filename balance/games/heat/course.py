@@ -40,8 +40,10 @@ class Course:
 
     def heat_due(self, start: np.ndarray, end: np.ndarray, speed: np.ndarray, mod: np.ndarray | int = 0) -> np.ndarray:
         """(n,) Heat owed for the corners crossed moving from `start` to `end` at
-        `speed` (each corner: the points over its limit, raised by `mod`)."""
+        `speed` (each corner: the points over its limit, raised by `mod`); none
+        for a move that crosses the finish line ("this step is ignored")."""
         first, count = self.crossed(start, end)
+        count = np.where(np.asarray(end) >= self.finish, 0, count)
         due = np.zeros(len(first), np.int32)
         for j in range(int(count.max(initial=0))):
             at = np.minimum(first + j, self.corners)

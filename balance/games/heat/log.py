@@ -31,9 +31,11 @@ def chunk_tables(
     track = tables.tracks[tables.rules.track]
     game_id = np.arange(first_game, first_game + G, dtype=np.int64)
     position = finish_order(st)
-    finished = st.finished.any(axis=1)  # someone crossed the line: the race has a winner
-    won = (position == 1) & finished[:, None]
-    winner = np.where(finished, won.argmax(axis=1), 0)
+    has_winner = st.finished.any(axis=1)  # someone crossed the line (the round cap may cut the rest)
+    finished = st.finished.all(axis=1)  # every car crossed the line: not cut by the round cap
+    won = (position == 1) & has_winner[:, None]
+    winner = np.where(has_winner, won.argmax(axis=1), 0)
+    winner_round = st.finish_round[np.arange(G), winner].astype(np.int16)
     names = np.array(bots.names, dtype=object)
 
     games = pa.table(
@@ -43,10 +45,13 @@ def chunk_tables(
             "n_players": np.full(G, P, np.int8),
             "rounds": st.round.astype(np.int16),
             "finished": finished,
-            "winner_seat": pa.array(winner.astype(np.int8), mask=~finished),
-            "winner_bot": pa.array(np.where(finished, names[seats[np.arange(G), winner]], None)),
+            "winner_round": pa.array(winner_round, mask=~has_winner),
+            "winner_seat": pa.array(winner.astype(np.int8), mask=~has_winner),
+            "winner_bot": pa.array(np.where(has_winner, names[seats[np.arange(G), winner]], None)),
             "track": np.full(G, track.id, dtype=object),
             "legends": st.is_legend.sum(axis=1).astype(np.int8),
+            "stress_short": st.stress_short.astype(np.int16),
+            "stress_left": pa.array(st.stress_supply.astype(np.int16), mask=st.stress_supply < 0),
             **{f"corner{k + 1}_spin_outs": st.corner_spins[:, k] for k in range(st.corner_spins.shape[1])},
             **{f"corner{k + 1}_heat": st.corner_paid[:, k] for k in range(st.corner_paid.shape[1])},
         }
@@ -68,6 +73,7 @@ def chunk_tables(
             "bot": names[seats].ravel(),
             "legend": st.is_legend.ravel(),
             "won": won.ravel(),
+            "finished": st.finished.ravel(),
             "finish_position": position.astype(np.int8).ravel(),
             "laps_completed": laps_done.astype(np.int8).ravel(),
             **lap_cols,

@@ -27,15 +27,18 @@ SPIN_COST = 6.0  # spaces a spin-out costs besides stopping short: Stress in han
 UNFILLABLE = 1_000.0  # score penalty per card short of what the gear must play
 
 
-def target_speed(race: Race, pos: np.ndarray, engine: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """(n,) the speed each bot aims at this round."""
+def target_speed(
+    race: Race, pos: np.ndarray, engine: np.ndarray, q: np.ndarray, mod: np.ndarray | int = 0
+) -> np.ndarray:
+    """(n,) the speed each bot aims at this round (`mod`: the corner limits raised
+    by the corner-limit cards it means to play)."""
     c = race.course
     nxt = c.next_corner(pos)
     to_line = c.corner_at[nxt] - pos  # moving this far crosses the next corner
     after = c.corner_at[np.minimum(nxt + 1, c.corners)] - pos  # ... and this far the one after it
     spare = np.maximum(engine.astype(np.int32) - race.bots.reserve[q], 0)
     allowance = np.floor(race.bots.risk[q] * spare).astype(np.int32)
-    cross = np.minimum(c.limit[nxt] + allowance, after - 1)
+    cross = np.minimum(c.limit[nxt] + mod + allowance, after - 1)
     target = np.where(cross >= to_line, cross, to_line - 1)
     # no corner before the finish: full speed
     return np.where((nxt >= c.corners) | (c.finish - pos <= to_line), OPEN_ROAD, target).astype(np.int16)
@@ -50,13 +53,16 @@ def choose_cards(
     budget: np.ndarray,
     noise: np.ndarray,
     jitter: np.ndarray,
+    prefer: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Greedy: `gear` (n,) cards from `hand` (n, J), the playable cards `cols`
     (J,) that some hand holds, each the card closest to the speed still needed
-    per card left, paying card Heat from `budget`. With a corner in reach a
+    per card left, paying card Heat from `budget` (a card it cannot pay counts
+    as the random speed card played instead). With a corner in reach a
     flip ("+", Stress) counts at the highest basic speed it could show (the
     bot does not gamble on it there). `jitter` (n, J): the round's uniform
-    noise, mixed in by `noise`. Returns (n, J) chosen, (n,) their expected
+    noise, mixed in by `noise`; `prefer` (J,): cards taken first (the corner-limit
+    cards of a plan built around them). Returns (n, J) chosen, (n,) their expected
     speed, (n,) how many could be chosen (fewer than `gear`: the car overheats)."""
     n, J = hand.shape
     rows = np.arange(n)
@@ -85,9 +91,14 @@ def choose_cards(
             value[:, choice] = np.take_along_axis(
                 np.broadcast_to(options, gap.shape), gap.argmin(axis=2)[:, :, None], axis=2
             )[:, :, 0]
-        ok = active[:, None] & (left > 0) & (heat_cost[None, :] <= budget[:, None])
-        counts_as = value + careful
+        ok = active[:, None] & (left > 0)
+        # a card whose Heat the Engine cannot pay is played as a random speed card (a flip)
+        unpaid = heat_cost[None, :] > budget[:, None]
+        value = np.where(unpaid, race.flip_mean, value)
+        counts_as = value + np.where(unpaid, (target < OPEN_ROAD)[:, None] * (top - race.flip_mean), careful)
         score = noise_part - np.abs(counts_as - ideal[:, None])
+        if prefer is not None:
+            score = score + prefer[None, :]
         pick = np.where(ok, score, -np.inf).argmax(axis=1)
         took = ok[rows, pick]
         r, k = rows[took], pick[took]
@@ -95,7 +106,7 @@ def choose_cards(
         chosen[r, k] += 1
         total[took] += value[took, k]
         counted[took] += counts_as[took, k]
-        budget[took] -= heat_cost[k]
+        budget[took] -= np.where(unpaid[took, k], 0, heat_cost[k])
         count[took] += 1
     return chosen, total, count
 
@@ -128,38 +139,50 @@ def plan_round(race: Race, st: State) -> None:
     cols = np.flatnonzero(hand.any(axis=0) & race.playable)
     sub = hand[:, cols]
     jitter = chance.uniform(race.rng, sub.shape)  # one draw of noise for the round's choices
+    # Plans with the corner-limit cards in hand played first, aiming at the raised
+    # limit, are scored beside the plain ones (only where a hand holds such a card).
+    corner = race.op("corner_limit")[cols].astype(np.int32)
+    raised = np.where(sub > 0, corner[None, :], 0).max(axis=1, initial=0)  # (n,) best card's raise
+    variants = [None] + ([np.where(corner > 0, 100.0, 0.0)] if (raised > 0).any() else [])
     plans, targets = [], []
-    score = np.zeros((n, len(gears)), np.float32)
-    for i, new in enumerate(gears):
-        budget = engine - cost[:, i]
-        aim = target_speed(race, pos, budget, q)
-        chosen, total, count = choose_cards(race, sub, cols, np.full(n, new), aim, budget, noise, jitter)
-        plans.append(chosen)
-        targets.append(aim)
-        budget = budget - chosen.astype(np.int32) @ race.heat_cost[cols].astype(np.int32)
-        speed = np.rint(total).astype(np.int32)
-        worst = np.rint(total + spread * (chosen @ flips[cols])).astype(np.int32)
-        spins = c.heat_due(pos, pos + worst, worst) > budget
-        owed = c.heat_due(pos, pos + speed, speed)
-        value = np.where(spins, to_line - 1 - SPIN_COST, total - bots.heat_value[q] * owed)
-        cooled = np.minimum(rules.cooldown[new], heat_in_hand)
-        score[:, i] = (
-            value
-            + bots.cooldown[q] * cooled
-            - bots.heat_value[q] * cost[:, i]
-            - UNFILLABLE * (new - count)  # a shortfall overheats the car: the smaller the better
-        )
+    score = np.zeros((n, len(variants) * len(gears)), np.float32)
+    for v, prefer in enumerate(variants):
+        for i, new in enumerate(gears):
+            budget = engine - cost[:, i]
+            aim = target_speed(race, pos, budget, q, 0 if prefer is None else raised)
+            chosen, total, count = choose_cards(race, sub, cols, np.full(n, new), aim, budget, noise, jitter, prefer)
+            plans.append(chosen)
+            targets.append(aim)
+            # what is left after the cards' Heat (a card it cannot pay is swapped, not paid)
+            budget = np.maximum(budget - chosen.astype(np.int32) @ race.heat_cost[cols].astype(np.int32), 0)
+            paid_for = race.heat_cost[cols][None, :] <= (engine - cost[:, i])[:, None]  # not swapped
+            mod = (chosen * paid_for).astype(np.int32) @ corner  # the corner limits these cards raise
+            speed = np.rint(total).astype(np.int32)
+            worst = np.rint(total + spread * (chosen @ flips[cols])).astype(np.int32)
+            spins = c.heat_due(pos, pos + worst, worst, mod) > budget
+            owed = c.heat_due(pos, pos + speed, speed, mod)
+            value = np.where(spins, to_line - 1 - SPIN_COST, total - bots.heat_value[q] * owed)
+            cooled = np.minimum(rules.cooldown[new], heat_in_hand)
+            score[:, v * len(gears) + i] = np.where(
+                (prefer is None) | (raised > 0),  # the second plan only where it differs
+                value
+                + bots.cooldown[q] * cooled
+                - bots.heat_value[q] * cost[:, i]
+                - UNFILLABLE * (new - count),  # a shortfall overheats the car: the smaller the better
+                -np.inf,
+            )
+    legal = np.tile(legal, (1, len(variants)))
     score = np.where(
         legal,
         score + noise_span(noise)[:, None] * chance.uniform(race.rng, score.shape),
         -np.inf,
     )
     best = score.argmax(axis=1)
-    new_gear = gears[best]
+    new_gear = gears[best % len(gears)]
     chosen = np.zeros_like(hand)  # (n, K)
     chosen[:, cols] = np.stack(plans, axis=1)[np.arange(n), best]
     target = np.stack(targets, axis=1)[np.arange(n), best]
-    paid = cost[np.arange(n), best]
+    paid = np.tile(cost, (1, len(variants)))[np.arange(n), best]
     pay_heat(st, g, p, paid, race.tables.heat_card)
 
     # Too few playable cards for the gear: play them all, and Heat to make up the number.

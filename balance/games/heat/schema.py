@@ -101,6 +101,9 @@ class Rules(Strict):
     spin_out_stress_by_gear: list[NonNeg]
     max_rounds: Pos
     max_cars: Annotated[int, Field(ge=2, le=6)]  # adrenaline only knows "up to 4" and "5 or 6"
+    # Readings the excerpt leaves open (docs/rules.md); the defaults are ours.
+    aggressive_legends: bool = False  # Legends may cross one extra corner line a move (Aggressive Legends)
+    stress_supply: NonNeg | Literal["unlimited"] = "unlimited"  # Stress in the box (37 in the published one)
     garage_draft: GarageDraft
     grid: Grid
 

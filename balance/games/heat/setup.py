@@ -31,6 +31,8 @@ def setup(race: Race, seats: np.ndarray) -> State:
     deck = tables.starting_deck(rules.track, garage=rules.garage_module)
     st.deck[player] = deck
     st.engine[player] = track.heat
+    if rules.stress_supply >= 0:  # the box's Stress less what the decks took (never below 0)
+        st.stress_supply[:] = np.maximum(rules.stress_supply - player.sum(axis=1) * deck[tables.stress_card], 0)
     if race.events is not None:
         g, p = np.nonzero(player)
         for k in np.flatnonzero(deck):

@@ -59,6 +59,8 @@ class State:
     turns: np.ndarray  # (G, P) int16: turns taken
     corner_spins: np.ndarray  # (G, corners) int16: spin-outs at each corner of the track, all laps and cars
     corner_paid: np.ndarray  # (G, corners) int16: Heat paid at each corner, all laps and cars
+    stress_supply: np.ndarray  # (G,) int16: Stress left in the box (rules.stress_supply); -1 unlimited
+    stress_short: np.ndarray  # (G,) int16: Stress a spin-out owed that the empty box could not give
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -105,4 +107,6 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1) -> 
         turns=z16(G, P),
         corner_spins=z16(G, corners),
         corner_paid=z16(G, corners),
+        stress_supply=np.full(G, -1, i16),
+        stress_short=z16(G),
     )

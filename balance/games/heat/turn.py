@@ -59,6 +59,11 @@ def legend_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, card: np.nd
     straight = legends.speed[card].astype(np.int32)
     move = np.where(near, c.limit[nxt] + legends.corner_bonus[card], np.minimum(straight, to_line - 1))
     move = np.where(c.finish - pos <= to_line, straight, move)
+    # A Legend crosses at most one corner line a move (Aggressive Legends: one more):
+    # it stops before the line after the next one.
+    extra = 1 if race.tables.rules.aggressive_legends else 0
+    stop = c.corner_at[np.minimum(nxt + 1 + extra, c.corners)] - 1
+    move = np.minimum(move, stop - pos)
     st.turns[g, p] += 1
     place(race, st, g, p, pos + move)
     laps_done(race, st, g, p)
@@ -72,11 +77,14 @@ def legend_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, card: np.nd
         )
 
 
-def fits(race: Race, st: State, g, p, start, speed, to: np.ndarray, new_speed: np.ndarray, cost=0) -> np.ndarray:
+def fits(
+    race: Race, st: State, g, p, start, speed, to: np.ndarray, new_speed: np.ndarray, cost=0, gain=None
+) -> np.ndarray:
     """(n,) bool: the bot may go on to space `to` at `new_speed` (paying `cost`
     Heat first): the Heat then owed for this turn's corners is payable, and
     what it adds stays within the bot's allowance (`risk` of the Engine's Heat
-    above `reserve`)."""
+    above `reserve`). With `gain` (n,) spaces: also worth it, the spaces beating
+    `heat_value` times the Heat it adds (the bots' price of an optional move)."""
     c, bots = race.course, race.bots
     q = st.bots[g, p]
     engine = st.engine[g, p].astype(np.int32) - cost
@@ -84,7 +92,8 @@ def fits(race: Race, st: State, g, p, start, speed, to: np.ndarray, new_speed: n
     owed = c.heat_due(start, st.pos[g, p], speed, mod)
     owed_then = c.heat_due(start, to, new_speed, mod)
     allowance = np.floor(bots.risk[q] * np.maximum(engine - owed - bots.reserve[q], 0))
-    return (owed_then <= engine) & (owed_then - owed <= allowance)
+    ok = (owed_then <= engine) & (owed_then - owed <= allowance)
+    return ok if gain is None else ok & (gain > bots.heat_value[q] * (owed_then - owed))
 
 
 def car_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, last: np.ndarray) -> None:
@@ -92,8 +101,7 @@ def car_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, last: np.ndarr
     (Cooldown, Boost), Slipstream, corner checks, discard, replenish."""
     if len(g) == 0:
         return
-    rules, tables = race.tables.rules, race.tables
-    heat = tables.heat_card
+    rules = race.tables.rules
     st.turns[g, p] += 1
     start = st.pos[g, p].astype(np.int32)
     stuck = st.overheated[g, p]
@@ -111,11 +119,16 @@ def car_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, last: np.ndarr
     cool_more = np.zeros(len(gs), np.int16)
     if adrenaline.any():
         both = V.ADRENALINE_MODES[rules.adrenaline_mode] == "both"
-        has_heat = st.hand[gs, ps, heat] > 0
         now = st.pos[gs, ps]
         step = rules.adrenaline_speed
-        worth = fits(race, st, gs, ps, start[go], speed, now + step, speed + step)
-        faster = adrenaline & (both | worth | ~has_heat)
+        # "You may": +1 only where it is worth it by the bot's own values (its corners
+        # stay payable within its allowance, and the space beats the Heat it adds);
+        # else (or also, with mode both) Cooldown 1. The random bot picks at random.
+        a = np.flatnonzero(adrenaline)  # only the last cars choose
+        worth = np.zeros(len(gs), bool)
+        worth[a] = fits(race, st, gs[a], ps[a], start[go][a], speed[a], now[a] + step, speed[a] + step, gain=step)
+        coin = chance.uniform(race.rng, (len(gs),)) < 0.5
+        faster = adrenaline & np.where(race.bots.noise[st.bots[gs, ps]] >= 1, coin, worth)
         cooler = adrenaline & (both | ~faster)
         speed = speed + faster * rules.adrenaline_speed
         cool_more += cooler * rules.adrenaline_cooldown
@@ -150,6 +163,7 @@ def reveal(race: Race, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
     made, card Heat paid and the cards' other effects noted for later steps."""
     cards = race.tables.cards
     play = st.play[g, p].astype(np.int32)  # (n, K), before flips add their basic cards
+    swapped = pay_card_heat(race, st, g, p, play)  # an unpaid card leaves play for a random speed card
     speed = play @ cards.speed.astype(np.int32)
     if len(race.choice_cards):  # each copy of a choice card: the largest choice that keeps to the target
         target = st.target[g, p].astype(np.int32)
@@ -160,8 +174,7 @@ def reveal(race: Race, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
                 room = target - speed
                 fits = np.where(options[None, :] <= room[:, None], options[None, :], -1).max(axis=1)
                 speed += np.where(has, np.where(fits >= 0, fits, options.min()), 0)
-    speed = speed + flip(race, st, g, p, play @ cards.flips.astype(np.int32))
-    pay_heat(st, g, p, play @ race.op("heat"), race.tables.heat_card)
+    speed = speed + flip(race, st, g, p, play @ cards.flips.astype(np.int32) + swapped)
     st.cooldown_bonus[g, p] = play @ race.op("cooldown")
     st.slip_bonus[g, p] = play @ race.op("slipstream")
     st.corner_mod[g, p] = play @ race.op("corner_limit")
@@ -174,6 +187,40 @@ def reveal(race: Race, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
         rows, kinds = np.repeat(rows, copies), np.repeat(kinds, copies)
         race.events.add("play", g[rows], p[rows], kinds, st.round[g[rows]])
     return speed.astype(np.int16)
+
+
+def pay_card_heat(race: Race, st: State, g: np.ndarray, p: np.ndarray, play: np.ndarray) -> np.ndarray:
+    """The Heat of the played cards, copy by copy from the Engine. A card whose
+    Heat the Engine cannot pay is discarded and a random speed card played
+    instead (facts: "if you cannot, discard it and play a random speed card
+    instead"; a flip). `play` (n, K) is updated with st.play; returns (n,)
+    the flips owed for the cards discarded."""
+    swapped = np.zeros(len(g), np.int32)
+    costly = np.flatnonzero(race.heat_cost > 0)
+    if len(costly) == 0 or not play[:, costly].any():
+        return swapped
+    heat = race.tables.heat_card
+    for k in costly:
+        cost = int(race.heat_cost[k])
+        for copy in range(int(play[:, k].max(initial=0))):
+            has = play[:, k] > copy
+            can = has & (st.engine[g, p] >= cost)
+            i = np.flatnonzero(can)
+            pay_heat(st, g[i], p[i], np.full(len(i), cost), heat)
+            out = np.flatnonzero(has & ~can)
+            play[out, k] -= 1
+            st.play[g[out], p[out], k] -= 1
+            st.discard[g[out], p[out], k] += 1
+            swapped[out] += 1
+            if race.rec.on:
+                race.rec.say(
+                    g[out],
+                    lambda j, k=k, out=out: (
+                        f"  car {p[out][j]}: cannot pay {cost} Heat for {race.tables.cards.names[k]}: "
+                        "discards it, plays a random speed card"
+                    ),
+                )
+    return swapped
 
 
 def scrap(race: Race, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> None:
@@ -211,7 +258,9 @@ def react(race: Race, st: State, g, p, start: np.ndarray, speed: np.ndarray, coo
     may = rules.boost_allowed[gear] & (engine >= rules.boost_heat)
     top = int(race.tables.cards.speed[race.tables.cards.is_basic].max(initial=0))
     safe = fits(race, st, g, p, start, speed, st.pos[g, p] + top, speed + top, rules.boost_heat)
-    keen = (1 - bots.noise[q]) * bots.boost[q] * safe + bots.noise[q] * 0.5
+    # Noise breaks ties between safe choices; it never makes a bot Boost into a corner
+    # it cannot pay. The random bot (noise 1) stays a coin flip over the legal moves.
+    keen = np.where(bots.noise[q] >= 1, 0.5, safe * ((1 - bots.noise[q]) * bots.boost[q] + bots.noise[q] * 0.5))
     boost = may & (chance.uniform(race.rng, (len(g),)) < keen)
     b = np.flatnonzero(boost)
     if len(b):
@@ -241,13 +290,14 @@ def slipstream(race: Race, st: State, g: np.ndarray, p: np.ndarray, start: np.nd
     their = st.pos[g].astype(np.int32)
     beside = (others & ((their == pos[:, None]) | (their == pos[:, None] + 1))).any(axis=1)
     distance = rules.slipstream + st.slip_bonus[g, p].astype(np.int32)
-    may = beside & (pos + distance < c.finish) & (distance > 0)
-    if not may.any():
+    m = np.flatnonzero(beside & (pos + distance < c.finish) & (distance > 0))
+    if len(m) == 0:
         return
-    q = st.bots[g, p]
-    safe = fits(race, st, g, p, start, speed, pos + distance, speed)
+    g, p, pos, distance, q = g[m], p[m], pos[m], distance[m], st.bots[g[m], p[m]]
+    # optional: taken when the corners stay payable and the spaces beat the Heat they add
+    safe = fits(race, st, g, p, start[m], speed[m], pos + distance, speed[m], gain=distance)
     want = (1 - bots.noise[q]) * safe + bots.noise[q] * chance.uniform(race.rng, (len(g),)) > 0.5
-    go = np.flatnonzero(may & want)
+    go = np.flatnonzero(want)
     place(race, st, g[go], p[go], pos[go] + distance[go])
     st.slipstreams[g[go], p[go]] += 1
     if race.rec.on:
@@ -259,7 +309,9 @@ def check_corners(race: Race, st: State, g: np.ndarray, p: np.ndarray, start: np
     Speed over the limit; unable to pay, the car spins out (back before that
     corner, Stress into hand by gear, gear 1) and checks no further corner."""
     c, rules, tables = race.course, race.tables.rules, race.tables
-    first, count = c.crossed(start, st.pos[g, p].astype(np.int32))
+    end = st.pos[g, p].astype(np.int32)
+    first, count = c.crossed(start, end)
+    count = np.where(end >= c.finish, 0, count)  # "If you have crossed the finish line, this step is ignored."
     spun = np.zeros(len(g), bool)
     for j in range(int(count.max(initial=0))):
         at = np.minimum(first + j, c.corners)  # rows past their last crossed corner read the pad
@@ -277,7 +329,7 @@ def check_corners(race: Race, st: State, g: np.ndarray, p: np.ndarray, start: np
         if len(i):
             gi, pi = g[i], p[i]
             np.add.at(st.corner_spins, (gi, corner[i]), 1)
-            stress = rules.spin_out_stress[st.gear[gi, pi]]
+            stress = take_stress(st, gi, rules.spin_out_stress[st.gear[gi, pi]].astype(np.int16))
             st.hand[gi, pi, tables.stress_card] += stress
             st.stress_added[gi, pi] += stress
             st.gear[gi, pi] = rules.spin_out_gear
@@ -297,6 +349,16 @@ def check_corners(race: Race, st: State, g: np.ndarray, p: np.ndarray, start: np
                     )
                 ),
             )
+
+
+def take_stress(st: State, g: np.ndarray, owed: np.ndarray) -> np.ndarray:
+    """(n,) Stress cards given from the box to one car in each of the races `g`
+    (distinct): all that is owed, or what is left of rules.stress_supply."""
+    limited = st.stress_supply[g] >= 0
+    given = np.where(limited, np.minimum(owed, np.maximum(st.stress_supply[g], 0)), owed).astype(np.int16)
+    st.stress_supply[g[limited]] -= given[limited]
+    st.stress_short[g] += (owed - given).astype(np.int16)
+    return given
 
 
 def discard_step(race: Race, st: State, g: np.ndarray, p: np.ndarray) -> None:
