@@ -5,6 +5,8 @@ rules checker, batched and one at a time, and determinism."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -78,7 +80,9 @@ def test_play_the_four_phases_draw_rotate_play_spend():
     assert (st.played[:, 0, card("comet_nudge")] >= 1).all() and (st.played[:, 0].sum(axis=1) == 2).all()
     assert (st.extra_plays[:, 0] == 1).all() and (st.swaps[:, 0] == 1).all()
     assert (st.trophies[:, 0] == 0).all() and (st.trophies_spent[:, 0] == 3).all() and (st.pool == 16).all()
-    assert (st.driver[:, 0] == driver("comet")).all() and (st.tire[:, 0] == 4).all() and (st.co_tire[:, 0] == 2).all()
+    # the new driver starts at full health, less what the extra play may have cost it (a self-hurting card)
+    assert (st.driver[:, 0] == driver("comet")).all() and (st.co_tire[:, 0] == 2).all()
+    assert (st.tire[:, 0] == 4 - st.damage_taken[:, 0]).all()
     assert (st.damage_taken[:, 1] >= 1).all(), "Nudge hit the rival"
     assert (st.hand[:, 0].sum(axis=1) == HAND).all(), "the hand is back to three"
 
@@ -158,7 +162,7 @@ def test_abilities_traps_spring_on_anyone_including_the_owner():
 
 @pytest.mark.parametrize("cancel", ["ironside_brace", "ironside_road_block"])
 def test_abilities_anytime_replace_stops_it_for_everyone_avoid_only_for_you(cancel):
-    m, st = sg.batch(["robot"] * 3, games=10, seed=8, profiles={"robot": dict(sg.ROBOT, cancel=1.0)})
+    m, st = sg.batch(["robot"] * 3, games=10, seed=10, profiles={"robot": dict(sg.ROBOT, cancel=1.0)})
     sg.set_car(st, 0, "ace", "blaze", {"blaze_flamethrower": 2, "blaze_swerve": 1})
     sg.set_car(st, 1, "comet", "ironside", {cancel: 1, "comet_nudge": 2})
     sg.set_car(st, 2, "mender", "gremlin", {"mender_patch": 2, "mender_bump": 1})
@@ -173,8 +177,14 @@ def test_abilities_anytime_replace_stops_it_for_everyone_avoid_only_for_you(canc
 # --- Spin-Out ------------------------------------------------------------------------
 
 
-def test_spin_out_its_six_consequences_and_a_trophy_to_every_causer_self_included():
+@pytest.mark.parametrize(("reading", "trophies"), [("final_blow", [0, 1, 0]), ("all_damagers", [0, 1, 1])])
+def test_spin_out_its_six_consequences_and_a_trophy_to_every_causer_self_included(reading, trophies):
+    """ "The player dealing the final blow will earn a trophy ... If a player
+    manages to spin themselves out, they'll get a trophy for that, too." Seat 2
+    hurts seat 1, then seat 1 deals itself the final blow: by default only seat 1
+    gets a trophy; rules.spin_out_trophies: all_damagers gives seat 2 one too."""
     m, st = sg.batch(["robot"] * 3, games=5, seed=9)
+    m.tables = replace(T, rules=replace(T.rules, spin_out_trophies=reading))
     sg.set_car(st, 0, "gremlin", "ace", {"gremlin_jinx": 2, "ace_dodge": 1})
     sg.set_car(st, 1, "comet", "mender", {"comet_nudge": 3}, equip=[("comet_nitro", 2)], tire=3)
     sg.set_car(st, 2, "blaze", "snare", {"blaze_swerve": 1, "snare_hold_fast": 1, "blaze_ram": 1})
@@ -192,7 +202,7 @@ def test_spin_out_its_six_consequences_and_a_trophy_to_every_causer_self_include
     assert (st.driver[:, 1] == driver("mender")).all() and (st.co_pilot[:, 1] == driver("comet")).all(), "5 swap"
     assert (st.tire[:, 1] == TIRE).all(), "ours: the new driver at full tire health"
     assert st.immune[:, 1].all(), "6 immune until its next turn"
-    assert (st.trophies[:, [0, 1, 2]] == [0, 1, 1]).all(), "a trophy to each causer, itself included"
+    assert (st.trophies[:, [0, 1, 2]] == trophies).all(), reading
     assert (st.hand[:, 1].sum(axis=1) == HAND).all(), "ours: the hand refilled at once"
     assert violations(st, T) == [] or all("driver" in v for v in violations(st, T))
     take_turn(m, st, g, seat(5, 1))
@@ -263,6 +273,7 @@ def test_winning_the_race_ends_when_the_distance_deck_is_empty_after_the_drawers
     st.deck[:] = 0
     st.deck[:, 0] = [1, 1, 0, 0]  # one card left in games 0-1 ...
     st.bottom[:, 0] = [0, 1, 1, 0]  # ... and one under the deck in games 1-2; game 3 draws nothing
+    st.bottom_order[:, 0] = np.where(st.bottom[:, 0] > 0, 0, -1)  # the bottom pile's order: that one card
     st.deck[3, 1] = 1
     play_game(m, st)
     assert st.turn.tolist() == [1, 2, 1, 1] and not st.running.any()

@@ -58,6 +58,9 @@ class RuleTable:
     spin_out_discard: int  # top distance cards a spun-out player discards
     pit_stop_discard: int  # top distance cards a pit stop costs
     max_turns: int  # a safety cap on turns in one race, all players together
+    spin_out_trophies: str  # "final_blow": the dealer of the final blow; "all_damagers": all since the driver took over
+    first_player_ties: str  # "redeal": the tied players are dealt again; "lowest_seat": the earliest seat
+    bottom_pile: str  # "first_in_first_out": discarded distance cards come back in the order they went under
 
 
 @dataclass(frozen=True)

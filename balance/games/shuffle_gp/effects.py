@@ -179,7 +179,11 @@ def deal_damage(m: Match, st: State, g, dealer, t, amount, depth: int) -> None:
     spun = hurt & (st.tire[g, t] == 0)
     if spun.any():
         gs, ts = g[spun], t[spun]
-        causers = st.hurt_by[gs, ts].copy()
+        if m.tables.rules.spin_out_trophies == "final_blow":  # "the player dealing the final blow"
+            causers = np.zeros((len(gs), st.tire.shape[1]), bool)
+            causers[np.arange(len(gs)), dealer[spun]] = True
+        else:  # every player who damaged this driver since it took the wheel
+            causers = st.hurt_by[gs, ts].copy()
         spin_out(m, st, gs, ts, causers)
     if depth == 0 and hurt.any():
         gh, th, dh = g[hurt], t[hurt], dealer[hurt]
@@ -192,8 +196,8 @@ def deal_damage(m: Match, st: State, g, dealer, t, amount, depth: int) -> None:
 def spin_out(m: Match, st: State, g, t, causers: np.ndarray) -> None:
     """Rulebook "Spin-Out", all six: equips and hand discarded, nerfs back to
     their owners' discards, the top distance card under the deck, driver and
-    co-pilot swap, immune until its next turn; a trophy to every player who
-    damaged this driver (self included). Ours: the new driver starts at full
+    co-pilot swap, immune until its next turn; a trophy to each of `causers`
+    (rules.spin_out_trophies: the final blow's dealer, self included). Ours: the new driver starts at full
     tire health (and so does the spun-out one, now co-pilot), and the hand is
     refilled to three at once."""
     rules = m.tables.rules
@@ -341,6 +345,9 @@ def spring(m: Match, st: State, g, who, trigger: str) -> None:
     owner's `trap_sprung` specialty follows. Immune players set off nothing."""
     if len(g) == 0:
         return
+    if m.deferred is not None:  # a card is resolving: its traps spring after it (docs/rules.md)
+        m.deferred.append((g.copy(), np.asarray(who).copy(), trigger))
+        return
     c = m.tables.cards
     code = TRIGGER[trigger]
     for s in range(st.trap.shape[1]):
@@ -357,8 +364,21 @@ def spring(m: Match, st: State, g, who, trigger: str) -> None:
         st.traps_sprung[gf, wf] += 1
         m.say(gf, lambda j: f"    seat {wf[j]} springs seat {owner[j]}'s trap {m.card_name(kf[j])}")
         rival = choose_rival(m, st, gf, owner)
+        driving = st.driver[gf, owner].copy()  # the specialty of the driver when the trap went off
         resolve_card(m, st, gf, owner, kf, rival, wf, depth=1)
-        fire_specialty(m, st, gf, owner, "trap_sprung", trig=wf)
+        fire_specialty(m, st, gf, owner, "trap_sprung", trig=wf, drv=driving)
+
+
+def resolve_then_spring(m: Match, st: State, g, p, k, rival, avoided) -> None:
+    """Card k played by p resolves whole; the traps it set off on the way spring
+    after it, in the order they were set off."""
+    m.deferred = []
+    try:
+        resolve_card(m, st, g, p, k, rival, np.full(len(g), -1), 0, avoided)
+    finally:
+        pending, m.deferred = m.deferred, None
+    for gs, who, trigger in pending:
+        spring(m, st, gs, who, trigger)
 
 
 def fire_specialty(m: Match, st: State, g, p, when: str, trig, rival=None, drv=None) -> None:

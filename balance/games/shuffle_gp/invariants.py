@@ -33,6 +33,9 @@ def violations(st: State, tables: Tables, acted: tuple[np.ndarray, np.ndarray] |
         on_stacks[:, v] = (st.stack == v).sum(axis=(1, 2))
     total = st.deck + st.bottom + on_stacks
     check((total == tables.distance.count[None, :]).all(axis=1), "distance cards not conserved (deck, bottom, stacks)")
+    if rules.bottom_pile == "first_in_first_out":  # the ring of the bottom pile holds just its cards
+        ring = np.stack([(st.bottom_order == v).sum(axis=1) for v in range(V)], axis=1)
+        check((ring == st.bottom).all(axis=1), "the bottom pile's order does not match its cards")
     S = st.stack.shape[2]
     filled = np.arange(S)[None, None, :] < st.height[:, :, None]
     check(((st.stack >= 0) == filled).all(axis=(1, 2)), "a distance stack with a gap")

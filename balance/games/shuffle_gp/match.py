@@ -48,6 +48,8 @@ class Match:
     harmful: np.ndarray = field(init=False)  # (K, M) bool: the effect slot may hurt the players it targets
     heals: np.ndarray = field(init=False)  # (K,) int16
     hurts_self: np.ndarray = field(init=False)  # (K,) int16
+    # traps set off while a card resolves, sprung once it has (g, who, trigger); None: no card resolving
+    deferred: list | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         c, d = self.tables.cards, self.tables.drivers

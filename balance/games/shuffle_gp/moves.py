@@ -28,10 +28,23 @@ def draw_distance_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np
     distance_bonus (never below 0). Returns (n,) bool: a card was drawn."""
     deck, bottom = st.deck[g], st.bottom[g]
     from_deck = deck.sum(axis=1) > 0
-    pile = np.where(from_deck[:, None], deck, bottom)
-    kind = chance.draw_one(m.rng, pile, np.ones(len(g), bool))
-    st.deck[g] = np.where(from_deck[:, None], pile, deck)
-    st.bottom[g] = np.where(from_deck[:, None], bottom, pile)
+    if m.tables.rules.bottom_pile == "random":
+        pile = np.where(from_deck[:, None], deck, bottom)
+        kind = chance.draw_one(m.rng, pile, np.ones(len(g), bool))
+        st.deck[g] = np.where(from_deck[:, None], pile, deck)
+        st.bottom[g] = np.where(from_deck[:, None], bottom, pile)
+    else:  # "into the bottom of the draw pile": the first card put under is the first drawn
+        kind = chance.draw_one(m.rng, deck, from_deck)
+        st.deck[g] = deck
+        under = np.flatnonzero(~from_deck & (bottom.sum(axis=1) > 0))
+        if len(under):
+            gu = g[under]
+            head = st.bottom_head[gu].astype(np.int64)
+            oldest = st.bottom_order[gu, head].astype(np.int64)
+            st.bottom_order[gu, head] = -1
+            st.bottom_head[gu] = (head + 1) % st.bottom_order.shape[1]
+            st.bottom[gu, oldest] -= 1
+            kind[under] = oldest
     got = kind >= 0
     g, p, kind = g[got], p[got], kind[got]
     h = st.height[g, p]
@@ -55,6 +68,8 @@ def discard_top(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: int | np.n
         kind = st.stack[gg, pp, h].astype(np.int64)
         st.stack[gg, pp, h] = -1
         st.height[gg, pp] = h
+        at = (st.bottom_head[gg].astype(np.int64) + st.bottom[gg].sum(axis=1)) % st.bottom_order.shape[1]
+        st.bottom_order[gg, at] = kind  # the ring's tail: after every card already under
         st.bottom[gg, kind] += 1
         st.distance_lost[gg, pp] += m.values[kind].astype(np.int16)
         m.say(gg, lambda j: f"    seat {pp[j]} loses its top distance card ({m.values[kind[j]]}) under the deck: {why}")

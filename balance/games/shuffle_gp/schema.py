@@ -61,6 +61,10 @@ class Rules(Strict):
     spin_out_discard: NonNeg  # top distance cards a spun-out player discards
     pit_stop_discard: NonNeg  # top distance cards a pit stop costs
     max_turns: Pos  # a safety cap on turns in one race, all players together
+    # Readings the rulebook leaves open (docs/rules.md); the defaults follow its words.
+    spin_out_trophies: Literal["final_blow", "all_damagers"] = "final_blow"  # who gets a spin-out's trophy
+    first_player_ties: Literal["redeal", "lowest_seat"] = "redeal"  # equal highest distance cards at setup
+    bottom_pile: Literal["first_in_first_out", "random"] = "first_in_first_out"  # order cards come back from under
 
 
 class DistanceModel(Strict):

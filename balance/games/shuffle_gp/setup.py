@@ -36,10 +36,33 @@ def setup(m: Match, seats: np.ndarray) -> State:
     dealt = np.zeros((G, P), np.int32)
     for p in range(P):
         dealt[:, p] = m.values[chance.draw_one(m.rng, st.deck, np.ones(G, bool))]
+    first_deal = dealt.copy()
+    m.say(rows, lambda j: "Setup: distance cards dealt " + ", ".join(f"seat {p}={first_deal[j, p]}" for p in range(P)))
+    if rules.first_player_ties == "redeal":
+        # equal highest cards: the tied players are dealt again (from what is left), until one is highest
+        for _ in range(S):
+            top = dealt == dealt.max(axis=1, keepdims=True)
+            tied = np.flatnonzero(top.sum(axis=1) > 1)
+            if len(tied) == 0:
+                break
+            m.say(
+                tied,
+                lambda j, top=top, tied=tied: (
+                    "Setup: a tie for the highest card: seats "
+                    + ", ".join(str(p) for p in np.flatnonzero(top[tied[j]]))
+                    + " are dealt again"
+                ),
+            )
+            for p in range(P):
+                again = top[tied, p] & (st.deck[tied].sum(axis=1) > 0)
+                card = chance.draw_one(m.rng, st.deck[tied], again)
+                redealt = tied[again]
+                dealt[redealt, p] = m.values[card[again]]
+                st.deck[redealt, card[again]] -= 1
+            dealt[tied] = np.where(top[tied], dealt[tied], -1)  # the others are out of it
     st.deck[:] = tables.distance.count  # the dealt cards go back: the deck is reshuffled (a bag)
-    st.first[:] = dealt.argmax(axis=1)  # ties: the earliest seat
+    st.first[:] = dealt.argmax(axis=1)  # ties (rules.first_player_ties: lowest_seat): the earliest seat
     st.current[:] = st.first
-    m.say(rows, lambda j: "Setup: distance cards dealt " + ", ".join(f"seat {p}={dealt[j, p]}" for p in range(P)))
 
     D = len(tables.drivers.ids)
     taken = np.zeros((G, D), bool)

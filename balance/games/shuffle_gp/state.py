@@ -27,6 +27,8 @@ class State:
     # --- distance ---
     deck: np.ndarray  # (G, V) int16: the distance deck by kind
     bottom: np.ndarray  # (G, V) int16: discarded distance cards under the deck, drawn when it is empty
+    bottom_order: np.ndarray  # (G, S) int8: ring of the bottom pile's kinds, in the order they went under
+    bottom_head: np.ndarray  # (G,) int16: where the ring's oldest card is (the next drawn, first in first out)
     stack: np.ndarray  # (G, P, S) int8: each player's distance cards by kind, in order; -1 past `height`
     height: np.ndarray  # (G, P) int16: cards in each stack; the top card is stack[height - 1]
     bonus: np.ndarray  # (G, P) int16: distance_bonus points scored as cards were drawn (kept beside the stack)
@@ -98,6 +100,8 @@ def empty_state(G: int, P: int, K: int, V: int, S: int, E: int) -> State:
     return State(
         deck=z16(G, V),
         bottom=z16(G, V),
+        bottom_order=np.full((G, S), -1, i8),
+        bottom_head=z16(G),
         stack=np.full((G, P, S), -1, i8),
         height=z16(G, P),
         bonus=z16(G, P),

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
-from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_card, spring
+from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_then_spring, spring
 from .match import LOP, TYPE, Match
 from .moves import discard_top, draw_cards, keep_value, modifier, refill
 from .state import State
@@ -80,21 +80,27 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     return legal, np.where(legal, score, -np.inf)
 
 
-def play_phase(m: Match, st: State, g, p) -> None:
-    """Ability plays while plays are left (an extra_play card adds to them)."""
+def play_phase(m: Match, st: State, g, p, cards_only: bool = False) -> None:
+    """Ability plays while plays are left (an extra_play card adds to them).
+    `cards_only`: the plays must be ability cards (the two-trophy extra play:
+    "play an extra ability card"), not a pit stop, a discard-and-draw or a pass."""
     for _ in range(16):
         go = st.plays_left[g] > 0
         if not go.any():
             return
         gg, pp = g[go], p[go]
         st.plays_left[gg] -= 1
-        play_one(m, st, gg, pp)
+        play_one(m, st, gg, pp, cards_only)
     st.plays_left[g] = 0
 
 
-def play_one(m: Match, st: State, g, p) -> None:
+def play_one(m: Match, st: State, g, p, cards_only: bool = False) -> None:
     K = len(m.tables.cards.ids)
     _, score = options(m, st, g, p)
+    if cards_only:
+        score[:, K:] = -np.inf
+        has_card = np.isfinite(score[:, :K]).any(axis=1)
+        score[~has_card, K + PASS] = 0.0  # nothing playable left (a card played before took it): pass
     choice = score.argmax(axis=1)
     cards = choice < K
     play_card(m, st, g[cards], p[cards], choice[cards])
@@ -124,9 +130,10 @@ def play_card(m: Match, st: State, g, p, k) -> None:
         rival = choose_rival(m, st, gi, pi)
         replaced, avoided = answer(m, st, gi, pi, ki, rival)
         go = ~replaced
-        resolve_card(m, st, gi[go], pi[go], ki[go], rival[go], np.full(go.sum(), -1), 0, avoided[go])
+        resolve_then_spring(m, st, gi[go], pi[go], ki[go], rival[go], avoided[go])
         st.discard[gi, pi, ki] += 1
-        act = kind[instant] == TYPE["action"]
+        # a replaced action "won't affect anyone": it springs no trap and fires no specialty
+        act = (kind[instant] == TYPE["action"]) & go
         spring(m, st, gi[act], pi[act], "plays_action")
         fire_specialty(m, st, gi[act], pi[act], "plays_action", trig=np.full(act.sum(), -1))
     eq = kind == TYPE["equip"]
@@ -263,13 +270,14 @@ def spend_trophies(m: Match, st: State, g, p) -> None:
     afford = st.trophies[g, p] >= rules.trophy_extra_play
     legal, score = options(m, st, g, p)
     best = np.where(legal[:, : len(m.tables.cards.ids)], score[:, : len(m.tables.cards.ids)], -np.inf).max(axis=1)
-    extra = afford & np.where(random, u[:, 2] < 0.5, best >= m.bots.extra_play[q])
+    # only with an ability card to play: the extra play is "an extra ability card"
+    extra = afford & np.isfinite(best) & np.where(random, u[:, 2] < 0.5, best >= m.bots.extra_play[q])
     ge, pe = g[extra], p[extra]
     pay(st, ge, pe, rules.trophy_extra_play)
     st.extra_plays[ge, pe] += 1
     st.plays_left[ge] += 1
     m.say(ge, lambda j: f"  seat {pe[j]} spends two trophies on an extra play")
-    play_phase(m, st, ge, pe)
+    play_phase(m, st, ge, pe, cards_only=True)
 
 
 def pay(st: State, g, p, cost: int) -> None:
