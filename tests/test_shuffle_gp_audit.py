@@ -119,3 +119,38 @@ def test_distance_cards_put_under_the_deck_come_back_first_in_first_out():
         drawn.append(m.values[st.stack[g, 1, st.height[:, 1] - 1]].tolist())
     assert drawn == [[50] * G, [100] * G]
     assert (st.bottom == 0).all() and (st.bottom_order == -1).all()
+
+
+# --- bots (issue 16, item 7) ---------------------------------------------------
+
+
+def test_a_bot_does_not_redline_itself_out_with_blaze_driving():
+    """Redline: "draw two distance cards; take 2 damage". With Blaze driving
+    (+1 to the damage its player deals) it costs 3: at tire health 3 it would
+    spin the bot out, so the bot dreads it and plays Nudge; at 4 it does not."""
+    from balance.games.shuffle_gp.turn import SPIN_OUT_DREAD, options
+
+    redline, nudge = card("comet_redline"), card("comet_nudge")
+    scores = {}
+    for tire in (3, 4):
+        m, st = sg.batch(["robot", "robot"], games=4, seed=2)
+        sg.set_car(st, 0, "blaze", "comet", {"comet_redline": 1, "blaze_swerve": 1, "comet_nudge": 1}, tire=tire)
+        legal, score = options(m, st, np.arange(4), seat(4, 0))
+        assert legal[:, redline].all()
+        scores[tire] = score
+    assert (scores[3][:, redline] < scores[3][:, nudge]).all()
+    assert (scores[4][:, redline] - scores[3][:, redline] > SPIN_OUT_DREAD - 1).all(), "dreaded only at 3"
+
+
+def test_a_bot_does_not_draw_into_a_waiting_trap_that_would_spin_it_out():
+    """A Spike Strip (2 damage to whoever draws a distance card) waits and the bot
+    has 3 tire health: Redline (draws, then 2 to itself) would spin it out with
+    the trap, so it is worse than Nudge."""
+    from balance.games.shuffle_gp.turn import options
+
+    m, st = sg.batch(["robot", "robot"], games=4, seed=2)
+    sg.set_car(st, 0, "ace", "comet", {"comet_redline": 1, "comet_nudge": 2}, tire=4)
+    set_trap(st, 0, "snare_spike_strip", owner=1)
+    st.tire[:, 0] = 3  # Redline's own 2 + the trap's 2 would spin it out; each alone would not
+    _, score = options(m, st, np.arange(4), seat(4, 0))
+    assert (score[:, card("comet_redline")] < score[:, card("comet_nudge")]).all()

@@ -193,3 +193,24 @@ def self_damage(tables: Tables) -> np.ndarray:
     c = tables.cards
     hit = (c.op == list(V.OPS).index("damage")) & (c.target == V.TARGETS.index("self"))
     return np.where(hit, c.amount, 0).sum(axis=1).astype(np.int16)
+
+
+def trap_triggers(tables: Tables) -> np.ndarray:
+    """(K, T) bool: the trap triggers playing each card sets off on its player
+    (vocabulary.TRIGGERS): an action plays_action, an equip plays_equip, a card
+    that draws its player a distance card draws_distance, one that heals it heals."""
+    c = tables.cards
+    out = np.zeros((len(c.ids), len(V.TRIGGERS)), bool)
+    own = (c.target == V.TARGETS.index("self")) | (c.target < 0)
+    out[:, V.TRIGGERS.index("plays_action")] = c.type == V.CARD_TYPES.index("action")
+    out[:, V.TRIGGERS.index("plays_equip")] = c.type == V.CARD_TYPES.index("equip")
+    out[:, V.TRIGGERS.index("draws_distance")] = ((c.op == list(V.OPS).index("draw_distance")) & own).any(axis=1)
+    out[:, V.TRIGGERS.index("heals")] = ((c.op == list(V.OPS).index("heal")) & own).any(axis=1)
+    return out
+
+
+def trap_damage(tables: Tables) -> np.ndarray:
+    """(K,) int16: damage a trap deals whoever sets it off (0 for other cards)."""
+    c = tables.cards
+    hit = (c.op == list(V.OPS).index("damage")) & (c.target == V.TARGETS.index("triggerer"))
+    return np.where(hit, c.amount, 0).sum(axis=1).astype(np.int16)

@@ -11,7 +11,7 @@ import numpy as np
 from ..events import Events
 from ..recorder import Recorder
 from . import vocabulary as V
-from .bots import BotTable, heal_amount, self_damage
+from .bots import BotTable, heal_amount, self_damage, trap_damage, trap_triggers
 from .compile import Tables
 
 OP = {name: i for i, name in enumerate(V.OPS)}
@@ -48,6 +48,8 @@ class Match:
     harmful: np.ndarray = field(init=False)  # (K, M) bool: the effect slot may hurt the players it targets
     heals: np.ndarray = field(init=False)  # (K,) int16
     hurts_self: np.ndarray = field(init=False)  # (K,) int16
+    sets_off: np.ndarray = field(init=False)  # (K, T) bool: the trap triggers playing the card sets off
+    trap_hurt: np.ndarray = field(init=False)  # (K,) int16: damage a trap deals whoever sets it off
     # traps set off while a card resolves, sprung once it has (g, who, trigger); None: no card resolving
     deferred: list | None = field(init=False, default=None)
 
@@ -68,6 +70,8 @@ class Match:
         self.harmful = np.isin(c.op, [OP[n] for n in HARMFUL]) & (c.target != TARGET["self"])
         self.heals = heal_amount(self.tables)
         self.hurts_self = self_damage(self.tables)
+        self.sets_off = trap_triggers(self.tables)
+        self.trap_hurt = trap_damage(self.tables)
 
     def say(self, g: np.ndarray, text) -> None:
         if self.rec.on:

@@ -37,6 +37,27 @@ def trackers_used(st: State, g, p) -> np.ndarray:
     return used
 
 
+def self_harm(m: Match, st: State, g, p) -> np.ndarray:
+    """(n, K) the damage playing each card would do to player p itself, as
+    deal_damage counts it: its own self-damage raised by p's damage_bonus (a
+    Blaze driving, Spiked Hubcaps) and cut by its damage_reduction, plus what
+    the waiting traps it would set off deal it; less its shields."""
+    bonus = modifier(m, st, g, p, "damage_bonus")[:, None]
+    cut = modifier(m, st, g, p, "damage_reduction")[:, None]
+    own = np.where(m.hurts_self[None, :] > 0, np.maximum(m.hurts_self[None, :] + bonus, 0), 0)
+    # waiting traps by trigger: the damage each deals its triggerer (raised by the trap owner's bonus: ignored)
+    trap = st.trap[g]  # (n, S)
+    waiting = trap >= 0
+    by_trigger = np.zeros((len(g), m.sets_off.shape[1]), np.int32)
+    for t in range(m.sets_off.shape[1]):
+        hits = waiting & (m.tables.cards.trigger[np.maximum(trap, 0)] == t)
+        by_trigger[:, t] = np.where(hits, m.trap_hurt[np.maximum(trap, 0)], 0).sum(axis=1)
+    from_traps = by_trigger @ m.sets_off.T.astype(np.int32)  # (n, K)
+    total = np.maximum(own - cut, 0) + from_traps
+    shields = st.shield[g, p].astype(np.int32).sum(axis=1)[:, None]
+    return np.maximum(total - shields, 0)
+
+
 def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     """(n, K + 3) bool legal and float32 score of each choice of player p's
     ability play: each card kind, then pit stop, discard-and-draw, pass."""
@@ -57,10 +78,9 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     legal &= ~m.timed[None, :] | tracker[:, None]
     q = st.bots[g, p]
     value = keep_value(m, st, g, p)
-    dread = np.where(
-        m.hurts_self[None, :] >= st.tire[g, p][:, None], SPIN_OUT_DREAD * (1 - m.bots.noise[q])[:, None], 0
-    )
-    value = value - np.where(m.hurts_self[None, :] > 0, dread, 0)
+    hurt = self_harm(m, st, g, p)
+    dread = np.where(hurt >= st.tire[g, p][:, None], SPIN_OUT_DREAD * (1 - m.bots.noise[q])[:, None], 0)
+    value = value - np.where(hurt > 0, dread, 0)
 
     held = np.where(hand, value, np.inf)
     is_equip = c.type == TYPE["equip"]
