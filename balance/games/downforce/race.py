@@ -93,11 +93,19 @@ def wild_colours(match: Match, st: State, g, player, card) -> np.ndarray:
 
 
 def move_car(
-    match: Match, st: State, g: np.ndarray, car: np.ndarray, steps: np.ndarray, steer: np.ndarray
+    match: Match,
+    st: State,
+    g: np.ndarray,
+    car: np.ndarray,
+    steps: np.ndarray,
+    steer: np.ndarray,
+    uniform: np.ndarray | None = None,
 ) -> np.ndarray:
     """Move car `car` of game `g` up to `steps` spaces, each into a free space
-    ahead; `steer` (n,) +1 seeks open road, -1 jams. Returns (n,) bool: the car
-    entered only rectangular spaces (and entered at least one)."""
+    ahead; `steer` (n,) +1 seeks open road, -1 jams; `uniform` (n,) bool: the
+    steering player is the random bot, which picks uniformly among the free
+    spaces. Returns (n,) bool: the car entered only rectangular spaces (and
+    entered at least one)."""
     track = match.track
     n = len(g)
     straight = np.ones(n, bool)
@@ -119,7 +127,10 @@ def move_car(
         beyond = track.next[np.maximum(ahead, 0)]  # (m, 3, 3)
         open_road = ((beyond >= 0) & ~st.occupied[gs[:, None, None], np.maximum(beyond, 0)]).sum(axis=2)
         score = steer[rows][:, None] * open_road - 0.01 * track.lane[np.maximum(ahead, 0)]
-        score = score + 0.001 * chance.uniform(match.rng, score.shape)
+        u = chance.uniform(match.rng, score.shape)
+        score = score + 0.001 * u
+        if uniform is not None:
+            score = np.where(uniform[rows][:, None], u, score)
         pick = np.where(free, score, -np.inf).argmax(axis=1)
         to = ahead[np.arange(len(rows)), pick]
         go = ~blocked
@@ -156,17 +167,28 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
     # Aggressive: your car first on the card moves the bonus more (not when a wild is first).
     first_is_mine = (cards.car[card, 0] < WILD) & (st.owner[g, np.clip(cards.car[card, 0], 0, 5)] == player)
     speed[:, 0] += np.where(match.has_power(own_power, "aggressive") & first_is_mine, match.bonus(own_power), 0)
-    # Strategic: skip the car whose move helps rivals most, if any does.
-    strategic = match.has_power(own_power, "strategic") & (np.where(present, entry_worth, 0).min(axis=1) < 0)
+    # The random bot (noise 1) makes these choices uniformly among the legal ones.
+    rnd = bots.noise[st.bots[g, player]] >= 1
+    # Strategic: skip the car whose move helps rivals most, if any does (random:
+    # skip none or any one car on the card, each as likely).
+    has_strategic = match.has_power(own_power, "strategic")
+    strategic = has_strategic & (np.where(present, entry_worth, 0).min(axis=1) < 0)
     skip = np.where(present, entry_worth, np.inf).argmin(axis=1)
+    if (has_strategic & rnd).any():
+        pick = np.floor(chance.uniform(match.rng, (n,)) * (present.sum(axis=1) + 1)).astype(np.int64)
+        nth = np.cumsum(present, axis=1) - 1  # each present car's rank among them
+        chosen = present & (nth == pick[:, None])
+        strategic = np.where(rnd, has_strategic & chosen.any(axis=1), strategic)
+        skip = np.where(rnd, chosen.argmax(axis=1), skip)
     present[np.flatnonzero(strategic), skip[strategic]] = False
-    # Tricky: own cars first, the others after, each group in printed order.
+    # Tricky: own cars first, the others after, each group in printed order (random: any order).
     order = np.broadcast_to(np.arange(cars.shape[1]), cars.shape)
     tricky = match.has_power(own_power, "tricky")
     if tricky.any():
         mine = st.owner[g[:, None], np.maximum(cars, 0)] == player[:, None]
         key = np.where(tricky[:, None] & ~mine, 100, 0) + order
-        order = np.argsort(key, axis=1, kind="stable")
+        shuffled = (tricky & rnd)[:, None] * chance.uniform(match.rng, cars.shape) * 1000
+        order = np.argsort(np.where((tricky & rnd)[:, None], shuffled, key), axis=1, kind="stable")
     rows = np.arange(n)
     lost_before = st.lost[g].copy() if match.rec.on else None
     jam = 1.0 - 2.0 * bots.jam[st.bots[g, player]]  # steering of rivals' cars
@@ -178,7 +200,9 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
         cunning = match.has_power(st.power[g, owner], "cunning")
         steer = np.where((owner == player) | cunning, 1.0, jam)
         steps = np.where(here, steps, 0)
-        straight = move_car(match, st, g, car, steps, steer)
+        steerer = np.where(cunning, owner, player)  # a Cunning owner steers its own cars
+        uniform = bots.noise[st.bots[g, steerer]] >= 1
+        straight = move_car(match, st, g, car, steps, steer, uniform)
         # Determined: a car that entered only rectangular spaces moves its bonus more, at once.
         det = here & straight & match.has_power(st.power[g, owner], "determined")
         if det.any():

@@ -1,0 +1,67 @@
+"""The audit of the Downforce bots (issue 16, item 10): the random bot steers,
+uses Strategic and orders a Tricky card uniformly among the legal choices, as
+docs/bots.md says. Each test failed before the fix."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.games.downforce.compile import WILD
+from balance.games.downforce.race import move_car, resolve_card
+
+from .test_downforce_rules import RED, TRACK, T, board, match, space
+
+
+def test_the_random_bot_steers_uniformly_among_the_free_spaces_ahead():
+    G = 3000
+    m, st = match(2, games=G, names=["random", "random"])
+    for g in range(G):
+        board(st, g, {RED: (2, 1)})
+    ahead = TRACK.next[space(2, 1)]
+    free = ahead[ahead >= 0]
+    assert len(free) >= 2
+    move_car(m, st, np.arange(G), np.full(G, RED), np.ones(G, np.int64), np.ones(G), np.ones(G, bool))
+    share = np.array([(st.pos[:, RED] == s).mean() for s in free])
+    assert np.abs(share - 1 / len(free)).max() < 4.5 * np.sqrt(0.25 / G), share
+
+
+def _card_of_three() -> int:
+    """A card moving red first and two other real colours."""
+    for k in range(len(T.cards.ids)):
+        cars = [int(c) for c in T.cards.car[k] if c >= 0]
+        if len(cars) == 3 and cars[0] == RED and all(c < WILD for c in cars):
+            return k
+    raise AssertionError("no such card")
+
+
+def test_the_random_bot_with_strategic_skips_none_or_any_one_car_alike():
+    G = 4000
+    k = _card_of_three()
+    m, st = match(2, games=G, names=["random", "random"])
+    others = [int(c) for c in T.cards.car[k][1:3]]
+    for g in range(G):
+        board(st, g, {RED: (10, 0), others[0]: (4, 0), others[1]: (4, 2)}, owner={RED: 0})
+    st.power[:, 0] = T.powers.index("strategic")
+    resolve_card(m, st, np.arange(G), np.zeros(G, np.int64), np.full(G, k))
+    cars = [RED, *others]
+    still = (st.moved[:, cars] == 0) & (st.lost[:, cars] == 0)  # skipped: neither moved nor blocked
+    assert (still.sum(axis=1) <= 1).all()
+    for share in [*(still[:, i].mean() for i in range(3)), (still.sum(axis=1) == 0).mean()]:
+        assert abs(share - 0.25) < 4.5 * np.sqrt(0.25 * 0.75 / G), share
+
+
+def test_the_random_bot_with_tricky_does_not_always_move_its_own_car_first():
+    """Tricky: "you could move the cars [in another order]". Red (its own) is
+    printed first and walled in by the card's two other cars just ahead of it:
+    moved first it is blocked; moved after them it has open road. The old bot
+    always moved its own car first (blocked every time)."""
+    G = 2000
+    k = _card_of_three()
+    m, st = match(2, games=G, names=["random", "random"])
+    others = [int(c) for c in T.cards.car[k][1:3]]
+    for g in range(G):
+        board(st, g, {RED: (4, 0), others[0]: (5, 0), others[1]: (5, 1)}, owner={RED: 0})
+    st.power[:, 0] = T.powers.index("tricky")
+    resolve_card(m, st, np.arange(G), np.zeros(G, np.int64), np.full(G, k))
+    red_blocked = st.lost[:, RED] > 0
+    assert 0.05 < red_blocked.mean() < 0.95, red_blocked.mean()
