@@ -187,8 +187,9 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
     if tricky.any():
         mine = st.owner[g[:, None], np.maximum(cars, 0)] == player[:, None]
         key = np.where(tricky[:, None] & ~mine, 100, 0) + order
-        shuffled = (tricky & rnd)[:, None] * chance.uniform(match.rng, cars.shape) * 1000
-        order = np.argsort(np.where((tricky & rnd)[:, None], shuffled, key), axis=1, kind="stable")
+        if (tricky & rnd).any():  # only a random bot draws an order (the others' games stay as they were)
+            key = np.where((tricky & rnd)[:, None], chance.uniform(match.rng, cars.shape) * 1000, key)
+        order = np.argsort(key, axis=1, kind="stable")
     rows = np.arange(n)
     lost_before = st.lost[g].copy() if match.rec.on else None
     jam = 1.0 - 2.0 * bots.jam[st.bots[g, player]]  # steering of rivals' cars
