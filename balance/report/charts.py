@@ -110,6 +110,7 @@ def game_length_histogram(
     counted: str = "finished games",
     last_label: str = "last player home",
     bars_label: str = "",
+    title: str = "Game length",
 ) -> Path:
     """Bars: the share of games by `rounds`; where the table has `last_home`
     (Heat: the round the last car came home), that share as outlined bars over them."""
@@ -123,7 +124,7 @@ def game_length_histogram(
         color=PALETTE[4],
         label=f"{bars_label or counted}, n = {total:,}",
     )
-    title = f"Game length, n = {total:,} {counted}"
+    heading = f"{title}, n = {total:,} {counted}"
     if "last_home" in lengths.columns:
         last = lengths["last_home"].sum()
         last_shares = lengths["last_home"].to_numpy() / max(last, 1)
@@ -138,11 +139,11 @@ def game_length_histogram(
         )
         ax.set_ylim(0, 1.35 * max(shares.max(initial=0), last_shares.max(initial=0), 0.01))
         ax.legend(loc="upper right", fontsize="small")
-        title = "Game length"  # each series has its own n
+        heading = title  # each series has its own n
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(f"share of {counted}")
-    ax.set_title(title)
+    ax.set_title(heading)
     return _save(fig, path)
 
 

@@ -467,9 +467,10 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     chart_specs += [
         (
             "game_length.png",
-            "Game length",
+            labels.length_title,
             partial(
                 charts.game_length_histogram,
+                title=labels.length_title,
                 xlabel=labels.length_xlabel,
                 counted=labels.length_counted,
                 last_label=labels.length_last_label,
@@ -525,7 +526,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
             _Table("lap_times_by_seat.csv", f"Lap times by {labels.seat}", lap_seat),
             _Table("lap_times_by_bot.csv", "Lap times by bot", lap_bot),
         ]
-    table_specs += [_Table("game_length.csv", "Game length", length), card_entry]
+    table_specs += [_Table("game_length.csv", labels.length_title, length), card_entry]
     if book_table is not None:
         table_specs.append(
             _Table(

@@ -26,6 +26,7 @@ class Labels:
     lap_xlabel: str = "turns to complete the lap (the player's own turns)"
     length_xlabel: str = "rounds until someone completes the last lap"
     length_caption: str = "Rounds in finished games."
+    length_title: str = "Game length"  # the length chart's and table's title
     length_finding: str = "Games last {median} rounds"
     # how the length finding says how many games went unfinished ({share}; {count}: how many, where the
     # length table has `unfinished_games`); "": games cannot go unfinished (the finding says nothing)
@@ -58,6 +59,7 @@ HEAT = Labels(
     length_xlabel="round of the race",
     length_caption="Bars: the round the winner crossed the finish line, in every race with a winner (those "
     "cut by the round cap too). Outline: the round the last car came home, in the races every car finished.",
+    length_title="Race length",
     length_finding="The winner crosses the finish line after {median} rounds",
     length_last=", the last car home after {last_median} rounds (median of the races every car finished)",
     length_unfinished="{share} of races cut by the round cap (n={count:,})",
