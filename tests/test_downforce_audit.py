@@ -34,15 +34,23 @@ def _card_of_three() -> int:
     raise AssertionError("no such card")
 
 
+def _random_plays_three(games: int, power: str, spots) -> tuple:
+    """`games` games in which the random player 0 (who owns red) with `power`
+    plays a card moving red and two other cars, placed at `spots(others)`
+    ({car: (row, lane)}). Returns the state after and the two other cars."""
+    k = _card_of_three()
+    m, st = match(2, games=games, names=["random", "random"])
+    others = [int(c) for c in T.cards.car[k][1:3]]
+    for g in range(games):
+        board(st, g, spots(others), owner={RED: 0})
+    st.power[:, 0] = T.powers.index(power)
+    resolve_card(m, st, np.arange(games), np.zeros(games, np.int64), np.full(games, k))
+    return st, others
+
+
 def test_the_random_bot_with_strategic_skips_none_or_any_one_car_alike():
     G = 4000
-    k = _card_of_three()
-    m, st = match(2, games=G, names=["random", "random"])
-    others = [int(c) for c in T.cards.car[k][1:3]]
-    for g in range(G):
-        board(st, g, {RED: (10, 0), others[0]: (4, 0), others[1]: (4, 2)}, owner={RED: 0})
-    st.power[:, 0] = T.powers.index("strategic")
-    resolve_card(m, st, np.arange(G), np.zeros(G, np.int64), np.full(G, k))
+    st, others = _random_plays_three(G, "strategic", lambda o: {RED: (10, 0), o[0]: (4, 0), o[1]: (4, 2)})
     cars = [RED, *others]
     still = (st.moved[:, cars] == 0) & (st.lost[:, cars] == 0)  # skipped: neither moved nor blocked
     assert (still.sum(axis=1) <= 1).all()
@@ -55,13 +63,6 @@ def test_the_random_bot_with_tricky_does_not_always_move_its_own_car_first():
     printed first and walled in by the card's two other cars just ahead of it:
     moved first it is blocked; moved after them it has open road. The old bot
     always moved its own car first (blocked every time)."""
-    G = 2000
-    k = _card_of_three()
-    m, st = match(2, games=G, names=["random", "random"])
-    others = [int(c) for c in T.cards.car[k][1:3]]
-    for g in range(G):
-        board(st, g, {RED: (4, 0), others[0]: (5, 0), others[1]: (5, 1)}, owner={RED: 0})
-    st.power[:, 0] = T.powers.index("tricky")
-    resolve_card(m, st, np.arange(G), np.zeros(G, np.int64), np.full(G, k))
+    st, _ = _random_plays_three(2000, "tricky", lambda o: {RED: (4, 0), o[0]: (5, 0), o[1]: (5, 1)})
     red_blocked = st.lost[:, RED] > 0
     assert 0.05 < red_blocked.mean() < 0.95, red_blocked.mean()

@@ -38,12 +38,16 @@ class Course:
         first = self.next_corner(before)
         return first, np.maximum(self.next_corner(after) - first, 0)
 
+    def checked(self, before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """crossed(), less a move that crosses the finish line: its corners are
+        not checked ("If you have crossed the finish line, this step is ignored")."""
+        first, count = self.crossed(before, after)
+        return first, np.where(np.asarray(after) >= self.finish, 0, count)
+
     def heat_due(self, start: np.ndarray, end: np.ndarray, speed: np.ndarray, mod: np.ndarray | int = 0) -> np.ndarray:
-        """(n,) Heat owed for the corners crossed moving from `start` to `end` at
-        `speed` (each corner: the points over its limit, raised by `mod`); none
-        for a move that crosses the finish line ("this step is ignored")."""
-        first, count = self.crossed(start, end)
-        count = np.where(np.asarray(end) >= self.finish, 0, count)
+        """(n,) Heat owed for the corners checked after moving from `start` to
+        `end` at `speed` (each corner: the points over its limit, raised by `mod`)."""
+        first, count = self.checked(start, end)
         due = np.zeros(len(first), np.int32)
         for j in range(int(count.max(initial=0))):
             at = np.minimum(first + j, self.corners)

@@ -139,39 +139,60 @@ def plan_round(race: Race, st: State) -> None:
     cols = np.flatnonzero(hand.any(axis=0) & race.playable)
     sub = hand[:, cols]
     jitter = chance.uniform(race.rng, sub.shape)  # one draw of noise for the round's choices
-    # Plans with the corner-limit cards in hand played first, aiming at the raised
-    # limit, are scored beside the plain ones (only where a hand holds such a card).
     corner = race.op("corner_limit")[cols].astype(np.int32)
-    raised = np.where(sub > 0, corner[None, :], 0).max(axis=1, initial=0)  # (n,) best card's raise
-    variants = [None] + ([np.where(corner > 0, 100.0, 0.0)] if (raised > 0).any() else [])
-    plans, targets = [], []
-    score = np.zeros((n, len(variants) * len(gears)), np.float32)
-    for v, prefer in enumerate(variants):
+
+    def gear_plans(r: np.ndarray, prefer: np.ndarray | None, raise_by) -> tuple[list, list, np.ndarray]:
+        """For the cars at rows `r`: each gear's cards, target and score (m, gears)."""
+        plans, targets = [], []
+        score = np.zeros((len(r), len(gears)), np.float32)
+        at, qr, held, cr = pos[r], q[r], sub[r], cost[r]
         for i, new in enumerate(gears):
-            budget = engine - cost[:, i]
-            aim = target_speed(race, pos, budget, q, 0 if prefer is None else raised)
-            chosen, total, count = choose_cards(race, sub, cols, np.full(n, new), aim, budget, noise, jitter, prefer)
+            budget = engine[r] - cr[:, i]
+            aim = target_speed(race, at, budget, qr, raise_by)
+            chosen, total, count = choose_cards(
+                race, held, cols, np.full(len(r), new), aim, budget, noise[r], jitter[r], prefer
+            )
             plans.append(chosen)
             targets.append(aim)
-            # what is left after the cards' Heat (a card it cannot pay is swapped, not paid)
-            budget = np.maximum(budget - chosen.astype(np.int32) @ race.heat_cost[cols].astype(np.int32), 0)
-            paid_for = race.heat_cost[cols][None, :] <= (engine - cost[:, i])[:, None]  # not swapped
-            mod = (chosen * paid_for).astype(np.int32) @ corner  # the corner limits these cards raise
+            paid_for = race.heat_cost[cols][None, :] <= budget[:, None]  # a card it cannot pay is swapped, not paid
+            paying = chosen * paid_for
+            left = np.maximum(budget - paying.astype(np.int32) @ race.heat_cost[cols].astype(np.int32), 0)
+            mod = paying.astype(np.int32) @ corner  # the corner limits these cards raise
             speed = np.rint(total).astype(np.int32)
             worst = np.rint(total + spread * (chosen @ flips[cols])).astype(np.int32)
-            spins = c.heat_due(pos, pos + worst, worst, mod) > budget
-            owed = c.heat_due(pos, pos + speed, speed, mod)
-            value = np.where(spins, to_line - 1 - SPIN_COST, total - bots.heat_value[q] * owed)
-            cooled = np.minimum(rules.cooldown[new], heat_in_hand)
-            score[:, v * len(gears) + i] = np.where(
-                (prefer is None) | (raised > 0),  # the second plan only where it differs
+            spins = c.heat_due(at, at + worst, worst, mod) > left
+            owed = c.heat_due(at, at + speed, speed, mod)
+            value = np.where(spins, to_line[r] - 1 - SPIN_COST, total - bots.heat_value[qr] * owed)
+            cooled = np.minimum(rules.cooldown[new], heat_in_hand[r])
+            score[:, i] = (
                 value
-                + bots.cooldown[q] * cooled
-                - bots.heat_value[q] * cost[:, i]
-                - UNFILLABLE * (new - count),  # a shortfall overheats the car: the smaller the better
-                -np.inf,
+                + bots.cooldown[qr] * cooled
+                - bots.heat_value[qr] * cr[:, i]
+                - UNFILLABLE * (new - count)  # a shortfall overheats the car: the smaller the better
             )
-    legal = np.tile(legal, (1, len(variants)))
+        return plans, targets, score
+
+    every = np.arange(n)
+    plans, targets, score = gear_plans(every, None, 0)
+    # Where a hand holds cards that raise corner limits, plans that play those cards
+    # first and aim at the raised limit are scored beside the plain ones.
+    raised = np.where(sub > 0, corner[None, :], 0).max(axis=1, initial=0)  # (n,) the best such card's raise
+    r = np.flatnonzero(raised > 0)
+    variants = 1
+    if len(r):
+        variants = 2
+        more, more_targets, more_score = gear_plans(r, np.where(corner > 0, 100.0, 0.0), raised[r])
+        for chosen, aim in zip(more, more_targets, strict=True):
+            full = np.zeros_like(sub)
+            full[r] = chosen
+            plans.append(full)
+            wide = np.zeros(n, aim.dtype)
+            wide[r] = aim
+            targets.append(wide)
+        extra = np.full((n, len(gears)), -np.inf, np.float32)
+        extra[r] = more_score
+        score = np.concatenate([score, extra], axis=1)
+    legal = np.tile(legal, (1, variants))
     score = np.where(
         legal,
         score + noise_span(noise)[:, None] * chance.uniform(race.rng, score.shape),
@@ -182,7 +203,7 @@ def plan_round(race: Race, st: State) -> None:
     chosen = np.zeros_like(hand)  # (n, K)
     chosen[:, cols] = np.stack(plans, axis=1)[np.arange(n), best]
     target = np.stack(targets, axis=1)[np.arange(n), best]
-    paid = np.tile(cost, (1, len(variants)))[np.arange(n), best]
+    paid = np.tile(cost, (1, variants))[np.arange(n), best]
     pay_heat(st, g, p, paid, race.tables.heat_card)
 
     # Too few playable cards for the gear: play them all, and Heat to make up the number.

@@ -309,9 +309,7 @@ def check_corners(race: Race, st: State, g: np.ndarray, p: np.ndarray, start: np
     Speed over the limit; unable to pay, the car spins out (back before that
     corner, Stress into hand by gear, gear 1) and checks no further corner."""
     c, rules, tables = race.course, race.tables.rules, race.tables
-    end = st.pos[g, p].astype(np.int32)
-    first, count = c.crossed(start, end)
-    count = np.where(end >= c.finish, 0, count)  # "If you have crossed the finish line, this step is ignored."
+    first, count = c.checked(start, st.pos[g, p].astype(np.int32))
     spun = np.zeros(len(g), bool)
     for j in range(int(count.max(initial=0))):
         at = np.minimum(first + j, c.corners)  # rows past their last crossed corner read the pad

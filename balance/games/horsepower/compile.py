@@ -64,7 +64,6 @@ class RuleTable:
     banana_blocked: str  # "next_free" or "lost": a Banana aimed at an occupied space (5.4)
     first_drafter: str  # "random": the draft's Player 1 drawn per game; "first_player": seat 0 (2.3, 2.6)
     wiped_next_turn: bool  # Wiped Out during one's own turn skips the next turn's Drive, not this one's (5.3)
-    debris_supply: str | int  # rules.debris_supply: "count" (the Debris card's), a number or "unlimited"
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -202,7 +201,6 @@ def compile_database(db: Database) -> Tables:
         banana_blocked=rules.banana_blocked,
         first_drafter=rules.first_drafter,
         wiped_next_turn=rules.wiped_during_own_turn == "next_turn",
-        debris_supply="count" if db.rules.debris_supply is None else db.rules.debris_supply,
     )
     cards = CardTable(
         ids=card_ids,

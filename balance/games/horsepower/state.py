@@ -59,7 +59,7 @@ class State:
     pit_playbooks: np.ndarray  # (G, P, B) int8: Playbooks taken at Pit Stops
     turns: np.ndarray  # (G, P) int16: turns taken (Pit Stop turns included)
     lap_turns: np.ndarray  # (G, P, laps) int16: turns spent on each lap
-    pit_stops: np.ndarray  # (G, P) int8: Pit Stops taken (the skipped turn played, a Playbook drawn)
+    pit_stops: np.ndarray  # (G, P) int8: Pit Stops taken (the skipped turn played; chosen ones wait in pit_next)
     wiped_count: np.ndarray  # (G, P) int16: times Wiped Out
     pit_laps: np.ndarray  # (G, P) int16: bit l-1 set = a Pit Stop after completing lap l
     coins_spent: np.ndarray  # (G, P) int16: coins paid for purchases, refreshes and auctions

@@ -186,14 +186,14 @@ def _play_one(
     g = idx[pos]
     who = np.full(len(g), s)
     value = card_values(ctx, st, g, who, cards=cols)
-    aimed = ctx.bots.aimed_cards[cols]  # attacks are worth nothing with nobody to hit
-    if np.count_nonzero(aimed):
+    aimed = np.flatnonzero(ctx.bots.aimed_cards[cols])  # attacks are worth nothing with nobody to hit
+    if len(aimed):
         holds = np.flatnonzero(row_any(cand[:, aimed]))  # only the games with such a card in hand
         if len(holds):
             loss, worthless = aimless_loss(ctx, st, g[holds], who[holds], cols[aimed], turn)
             # a card left with nothing worth doing is not played, whatever the noise
-            sub = value[np.ix_(holds, np.flatnonzero(aimed))]
-            value[np.ix_(holds, np.flatnonzero(aimed))] = np.where(worthless, -np.inf, sub - loss)
+            at = np.ix_(holds, aimed)
+            value[at] = np.where(worthless, -np.inf, value[at] - loss)
     value = np.where(cand, value, -np.inf)
     pick = value.argmax(axis=1)
     go = value.reshape(-1)[np.arange(len(pos)) * len(cols) + pick] > threshold(ctx, st, g, who)

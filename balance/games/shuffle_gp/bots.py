@@ -188,11 +188,16 @@ def heal_amount(tables: Tables) -> np.ndarray:
     return np.where(c.op == list(V.OPS).index("heal"), c.amount, 0).sum(axis=1).astype(np.int16)
 
 
+def _damage_to(tables: Tables, target: str) -> np.ndarray:
+    """(K,) int16: damage each card deals to `target` (a vocabulary.TARGETS word)."""
+    c = tables.cards
+    hit = (c.op == list(V.OPS).index("damage")) & (c.target == V.TARGETS.index(target))
+    return np.where(hit, c.amount, 0).sum(axis=1).astype(np.int16)
+
+
 def self_damage(tables: Tables) -> np.ndarray:
     """(K,) int16: damage a card deals its own player."""
-    c = tables.cards
-    hit = (c.op == list(V.OPS).index("damage")) & (c.target == V.TARGETS.index("self"))
-    return np.where(hit, c.amount, 0).sum(axis=1).astype(np.int16)
+    return _damage_to(tables, "self")
 
 
 def trap_triggers(tables: Tables) -> np.ndarray:
@@ -211,6 +216,4 @@ def trap_triggers(tables: Tables) -> np.ndarray:
 
 def trap_damage(tables: Tables) -> np.ndarray:
     """(K,) int16: damage a trap deals whoever sets it off (0 for other cards)."""
-    c = tables.cards
-    hit = (c.op == list(V.OPS).index("damage")) & (c.target == V.TARGETS.index("triggerer"))
-    return np.where(hit, c.amount, 0).sum(axis=1).astype(np.int16)
+    return _damage_to(tables, "triggerer")
