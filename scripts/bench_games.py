@@ -24,7 +24,8 @@ import numpy as np  # noqa: E402
 from balance.allocator import tune_allocator  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-# game -> (what a step is called, the state field that counts them, players -> bots)
+# game -> (what a step is called, the state field that counts them, players -> bots);
+# Shuffle GP also counts the ability cards played (anytime cards add plays to a turn)
 GAMES = {
     "downforce": (
         "cards",
@@ -56,21 +57,26 @@ def main() -> None:
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, numpy {np.__version__}"
     )
-    print(f"{'players':>7s} {'games':>7s} {'seconds':>8s} {'games/s':>9s} {step + '/s':>9s} {step + '/game':>11s}")
+    print(
+        f"{'players':>7s} {'games':>7s} {'seconds':>8s} {'games/s':>9s} {step + '/s':>9s} {step + '/game':>11s}"
+        + (f" {'plays/s':>9s}" if args.game == "shuffle_gp" else "")
+    )
     for players, names in grids.items():
         bots = bots_module.bot_table(bots_module.resolve_profiles(None), names, tables)
         seats = lambda first, n: (np.arange(players)[None, :] + np.arange(first, first + n)[:, None]) % players  # noqa: E731
         engine.simulate(tables, bots, seats(0, 64), np.random.default_rng(0))  # warm-up
-        done = steps = 0
+        done = steps = plays = 0
         start = time.perf_counter()
         while done < args.games:
             n = min(args.batch, args.games - done)
             st = engine.simulate(tables, bots, seats(done, n), np.random.default_rng([1, done]))
             done += n
             steps += int(getattr(st, counter).sum())
+            plays += int(st.played.sum()) if hasattr(st, "played") else 0
         seconds = time.perf_counter() - start
         print(
             f"{players:7d} {done:7d} {seconds:8.2f} {done / seconds:9.1f} {steps / seconds:9.0f} {steps / done:11.1f}"
+            + (f" {plays / seconds:9.0f}" if args.game == "shuffle_gp" else "")
         )
 
 

@@ -19,9 +19,9 @@ from balance.games.shuffle_gp.state import State
 ROOT = Path(__file__).resolve().parents[1]
 T: Tables = compile_database(load_database(ROOT / "shuffle_gp.yaml"))
 
-# A bot with no noise that never answers with a cancel and never spends trophies:
-# every choice follows from its weights.
-ROBOT = {"noise": 0.0, "cancel": 0.0, "swap_below": 0, "extra_play": 99.0}
+# A bot with no noise that never answers with a cancel, never spends trophies and
+# never plays an anytime card outside its turn's play: every choice follows from its weights.
+ROBOT = {"noise": 0.0, "cancel": 0.0, "swap_below": 0, "extra_play": 99.0, "anytime": 99.0}
 
 
 def batch(names: list[str], games: int = 1, seed: int = 0, profiles: dict | None = None) -> tuple[Match, State]:

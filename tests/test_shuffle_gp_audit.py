@@ -1,12 +1,13 @@
-"""The audit of the Shuffle Grand Prix engine (issue 16, its rule items 2-5):
+"""The audit of the Shuffle Grand Prix engine (issue 16, its rule items 1-7):
 each test is named after the rule it checks and failed before the fix."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from balance.games.shuffle_gp.effects import spring
-from balance.games.shuffle_gp.turn import play_card, spend_trophies
+from balance.games.shuffle_gp.turn import options, play_card, spend_trophies, take_turn
 
 from . import shuffle_gp as sg
 from .shuffle_gp import T, card
@@ -19,6 +20,58 @@ def seat(n: int, p: int) -> np.ndarray:
 def set_trap(st, slot: int, card_id: str, owner: int) -> None:
     st.draw[:, owner, card(card_id)] -= 1
     st.trap[:, slot], st.trap_owner[:, slot], st.trap_left[:, slot] = card(card_id), owner, 0
+
+
+# A bot that plays an anytime card with effects whenever it is worth anything now.
+EAGER = dict(sg.ROBOT, anytime=0.1)
+
+
+def test_anytime_cards_are_played_at_any_time_and_the_player_draws_after():
+    """ "ANYTIME - These cards can be played at any time" and "If you play an
+    anytime action, draw a card": seat 1 plays Backfire (2 damage to a rival)
+    on seat 0's turn, outside any play of its own, and draws back up to three."""
+    G = 20
+    m, st = sg.batch(["robot", "eager"], games=G, seed=21, profiles={"eager": EAGER})
+    sg.set_car(st, 0, "comet", "ace", {"comet_evasive_line": 2, "ace_dodge": 1})
+    sg.set_car(st, 1, "snare", "blaze", {"blaze_backfire": 1, "blaze_ram": 2})
+    take_turn(m, st, np.arange(G), seat(G, 0))
+    assert (st.played[:, 1, card("blaze_backfire")] == 1).all() and (st.anytime_plays[:, 1] == 1).all()
+    assert (st.tire[:, 0] == 2).all(), "2 damage to seat 0"
+    assert (st.hand[:, 1].sum(axis=1) == 3).all(), "drawn back up to three"
+    assert (st.played[:, 1, card("blaze_ram")] == 0).all(), "not seat 1's turn: no other card"
+
+
+def test_an_anytime_card_on_ones_own_turn_does_not_use_the_turns_play():
+    """On its own turn seat 0 plays its action as the turn's play and First Aid
+    (heal 2, with 2 health missing) besides it; the anytime card is not a
+    choice of the ability play any more."""
+    G = 20
+    m, st = sg.batch(["eager", "robot"], games=G, seed=22, profiles={"eager": EAGER})
+    sg.set_car(st, 0, "mender", "ace", {"mender_first_aid": 1, "ace_bump_draft": 2}, tire=2)
+    sg.set_car(st, 1, "comet", "ironside", {"comet_nudge": 3})
+    legal, _ = options(m, st, np.arange(G), seat(G, 0))
+    assert not legal[:, card("mender_first_aid")].any()
+    take_turn(m, st, np.arange(G), seat(G, 0))
+    assert (st.played[:, 0, card("mender_first_aid")] == 1).all() and (st.anytime_plays[:, 0] == 1).all()
+    assert (st.played[:, 0, card("ace_bump_draft")] >= 1).all(), "the turn's play is still an action"
+    assert (st.tire[:, 0] == 4).all()
+
+
+def test_anytime_cards_as_the_turns_play_is_a_setting():
+    """rules.anytime_cards: turn_play keeps the old reading: an anytime card with
+    effects is one choice of the turn's one ability play, never played outside it."""
+    from dataclasses import replace
+
+    G = 20
+    m, st = sg.batch(["robot", "eager"], games=G, seed=21, profiles={"eager": EAGER})
+    tables = replace(T, rules=replace(T.rules, anytime_cards="turn_play"))
+    m = type(m)(tables, m.bots, m.rng, m.rec)
+    sg.set_car(st, 0, "comet", "ace", {"comet_evasive_line": 2, "ace_dodge": 1})
+    sg.set_car(st, 1, "snare", "blaze", {"blaze_backfire": 1, "blaze_ram": 2})
+    take_turn(m, st, np.arange(G), seat(G, 0))
+    assert (st.played[:, 1] == 0).all() and (st.tire[:, 0] == 4).all()
+    legal, _ = options(m, st, np.arange(G), seat(G, 1))
+    assert legal[:, card("blaze_backfire")].all()
 
 
 def test_two_trophies_buy_an_extra_ability_card_not_a_pass_or_a_pit_stop():
@@ -154,3 +207,50 @@ def test_a_bot_does_not_draw_into_a_waiting_trap_that_would_spin_it_out():
     st.tire[:, 0] = 3  # Redline's own 2 + the trap's 2 would spin it out; each alone would not
     _, score = options(m, st, np.arange(4), seat(4, 0))
     assert (score[:, card("comet_redline")] < score[:, card("comet_nudge")]).all()
+
+
+# --- bots: pit stops and the aggressive profile (item 8) ---------------------------
+
+
+def test_a_pit_stop_costs_the_bot_the_distance_card_it_gives_up():
+    """A pit stop means "discard your top distance card": the bot prices it at
+    its `speed` per average distance card, so the same swap (Armour Plating in
+    for Spoiler) scores 75 distance points' worth less with a Cheetah (100) on
+    top than with a Snail (25). Before, the cost was one flat `pit_stop`
+    whatever the card."""
+    from balance.games.shuffle_gp.turn import PIT, pit_stop_cost
+
+    K = len(T.cards.ids)
+    out = {}
+    for top in (25, 100):
+        G = 50
+        m, st = sg.batch(["pitter", "robot"], games=G, seed=31, profiles={"pitter": dict(sg.ROBOT, pit_stop=0.0)})
+        sg.set_car(st, 0, "ironside", "ace", {"ironside_armour_plating": 1, "ace_bump_draft": 2},
+                   equip=[("ace_spoiler", 0), ("ace_turbo", 0)])  # fmt: skip
+        sg.stack(st, 0, [50, top])
+        g = np.arange(G)
+        cost = pit_stop_cost(m, st, g, seat(G, 0))
+        assert np.allclose(cost, 3.0 * top / m.mean_value), "balanced's speed 3.0 per average card"
+        legal, score = options(m, st, g, seat(G, 0))
+        assert legal[:, K + PIT].all()
+        out[top] = score[:, K + PIT]
+    assert np.allclose(out[25] - out[100], 3.0 * 75 / m.mean_value, atol=1e-4), "a Cheetah costs 75 points more"
+
+
+@pytest.mark.statistical
+def test_the_aggressive_bot_beats_random_head_to_head_clearly():
+    """`aggressive` won 69.6% of 20,000 two-player games against `random` before
+    issue 16 (it drafted the weakest drivers and never swapped) and 76.3% after."""
+    import os
+
+    from balance.games.shuffle_gp import engine
+    from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
+    from balance.games.shuffle_gp.log import finish_order
+
+    G = int(2000 * float(os.environ.get("BALANCE_STAT_SCALE", "1.0")))
+    names = ["aggressive", "random"]
+    bots = bot_table(resolve_profiles(None), names, T)
+    seats = (np.arange(2)[None, :] + np.arange(G)[:, None]) % 2
+    st = engine.simulate(T, bots, seats, np.random.default_rng(16))
+    won = (finish_order(st, T) == 1)[seats == 0]  # seat of profile 0 = aggressive
+    assert won.mean() > 0.73, won.mean()  # 3 standard errors from both figures at G = 2,000

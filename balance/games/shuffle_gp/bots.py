@@ -40,6 +40,7 @@ class Profile(Strict):
     redraw: float = Field(ge=0)
     swap_below: int = Field(ge=0)
     extra_play: float = Field(ge=0)
+    anytime: float = Field(ge=0)
     drivers: dict[str, float] = Field(default_factory=dict)
 
 
@@ -67,6 +68,7 @@ class BotTable:
     redraw: np.ndarray  # (Q,) float32
     swap_below: np.ndarray  # (Q,) int8
     extra_play: np.ndarray  # (Q,) float32
+    anytime: np.ndarray  # (Q,) float32
     card_value: np.ndarray  # (Q, K) float32: a card's worth, heals not counted (they are situational)
     driver_value: np.ndarray  # (Q, D) float32: a driver's worth in the draft
 
@@ -99,6 +101,7 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables) ->
         redraw=column("redraw"),
         swap_below=column("swap_below", np.int8),
         extra_play=column("extra_play"),
+        anytime=column("anytime"),
         card_value=card_value.astype(np.float32),
         driver_value=(weights @ per_driver.T + bonus).astype(np.float32),
     )

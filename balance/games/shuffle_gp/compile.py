@@ -61,6 +61,7 @@ class RuleTable:
     spin_out_trophies: str  # "final_blow": the dealer of the final blow; "all_damagers": all since the driver took over
     first_player_ties: str  # "redeal": the tied players are dealt again; "lowest_seat": the earliest seat
     bottom_pile: str  # "first_in_first_out": discarded distance cards come back in the order they went under
+    anytime_cards: str  # "any_time": outside the turn's play, drawing after; "turn_play": as the turn's ability play
 
 
 @dataclass(frozen=True)

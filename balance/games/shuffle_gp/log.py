@@ -73,6 +73,7 @@ def chunk_tables(
             "damage_absorbed": st.absorbed.ravel(),
             "cards_played": st.played.sum(axis=2).astype(np.int16).ravel(),
             "cancels": st.cancels.ravel(),
+            "anytime_plays": st.anytime_plays.ravel(),
             "trophies_won": st.trophies_won.ravel(),
             "trophies_spent": st.trophies_spent.ravel(),
             "driver_swaps": st.swaps.ravel(),

@@ -41,10 +41,14 @@ class Match:
     rec: Recorder
     events: Events | None = None
     values: np.ndarray = field(init=False)  # (V,) int32: distance points of each kind
+    mean_value: float = field(init=False)  # distance points of the average card in the deck
     lasting: np.ndarray = field(init=False)  # (K, L) int16: each card's lasting amounts (no_ability_play: 1)
     always: np.ndarray = field(init=False)  # (D, L) int16: each driver's `always` specialty, as lasting amounts
     timed: np.ndarray = field(init=False)  # (K,) bool: has a turn symbol (uses a turn tracker)
-    on_turn: np.ndarray = field(init=False)  # (K,) bool: may be played as the turn's play (not a bare cancel)
+    on_turn: np.ndarray = field(init=False)  # (K,) bool: may be played as the turn's play
+    free_anytime: np.ndarray = field(init=False)  # (K,) bool: an anytime card with effects played outside the play
+    anytime_cols: np.ndarray = field(init=False)  # (C,) int64: the free_anytime cards' indices
+    swaps: np.ndarray = field(init=False)  # (K,) bool: swaps top distance cards (worth something only with a gain)
     harmful: np.ndarray = field(init=False)  # (K, M) bool: the effect slot may hurt the players it targets
     heals: np.ndarray = field(init=False)  # (K,) int16
     hurts_self: np.ndarray = field(init=False)  # (K,) int16
@@ -57,6 +61,8 @@ class Match:
         c, d = self.tables.cards, self.tables.drivers
         K = len(c.ids)
         self.values = self.tables.distance.value.astype(np.int32)
+        count = self.tables.distance.count
+        self.mean_value = float((self.values * count).sum() / max(count.sum(), 1))
         self.lasting = np.zeros((K, len(LASTING)), np.int16)
         for i, name in enumerate(LASTING):
             amount = np.where(name == "no_ability_play", 1, c.amount)
@@ -66,7 +72,13 @@ class Match:
             hit = (d.when == WHEN["always"]) & (d.op == OP[name])
             self.always[:, i] = np.where(hit, np.where(name == "no_ability_play", 1, d.amount), 0)
         self.timed = c.turns > 0
-        self.on_turn = ~((c.type == TYPE["anytime"]) & (c.n_effects == 0))
+        anytime = c.type == TYPE["anytime"]
+        # rules.anytime_cards "any_time": "played at any time" (turn.anytime_window), not as the turn's play;
+        # a bare cancel only ever answers a card (effects.answer)
+        self.free_anytime = anytime & (c.n_effects > 0) & (self.tables.rules.anytime_cards == "any_time")
+        self.on_turn = ~((anytime & (c.n_effects == 0)) | self.free_anytime)
+        self.anytime_cols = np.flatnonzero(self.free_anytime)
+        self.swaps = (c.op == OP["swap_top_distance"]).any(axis=1)
         self.harmful = np.isin(c.op, [OP[n] for n in HARMFUL]) & (c.target != TARGET["self"])
         self.heals = heal_amount(self.tables)
         self.hurts_self = self_damage(self.tables)

@@ -65,6 +65,7 @@ class Rules(Strict):
     spin_out_trophies: Literal["final_blow", "all_damagers"] = "final_blow"  # who gets a spin-out's trophy
     first_player_ties: Literal["redeal", "lowest_seat"] = "redeal"  # equal highest distance cards at setup
     bottom_pile: Literal["first_in_first_out", "random"] = "first_in_first_out"  # order cards come back from under
+    anytime_cards: Literal["any_time", "turn_play"] = "any_time"  # anytime cards with effects: when they are played
 
 
 class DistanceModel(Strict):

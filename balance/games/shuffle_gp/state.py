@@ -76,6 +76,7 @@ class State:
     spins_caused: np.ndarray  # (G, P) int16: spin-outs caused (a trophy each; self spin-outs included)
     played: np.ndarray  # (G, P, K) int16: ability cards played, by kind (anytime answers included)
     cancels: np.ndarray  # (G, P) int16: anytime answers played (replace or avoid)
+    anytime_plays: np.ndarray  # (G, P) int16: anytime cards with effects played outside the turn's play
     trophies_won: np.ndarray  # (G, P) int16
     trophies_spent: np.ndarray  # (G, P) int16
     swaps: np.ndarray  # (G, P) int16: driver swaps bought with trophies
@@ -143,6 +144,7 @@ def empty_state(G: int, P: int, K: int, V: int, S: int, E: int) -> State:
         spins_caused=z16(G, P),
         played=z16(G, P, K),
         cancels=z16(G, P),
+        anytime_plays=z16(G, P),
         trophies_won=z16(G, P),
         trophies_spent=z16(G, P),
         swaps=z16(G, P),

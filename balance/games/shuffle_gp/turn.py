@@ -6,7 +6,8 @@ A turn: its start (immunity ends; a turn to skip skips all four phases; a
 `turn_start` specialty acts), 1 draw a distance card, 2 rotate the turn
 trackers (timed equips and nerfs on this car, traps this player set, lose a
 turn and leave at 0), 3 one ability play (a card, a pit stop, discard and
-draw, or pass; the hand refills to three after it), 4 spend trophies (one to
+draw, or pass; the hand refills to three after it), then every player's
+anytime cards (rules.anytime_cards), 4 spend trophies (one to
 swap driver and co-pilot, two for one extra play). The race ends when the
 distance deck and the bottom pile are empty after a turn.
 """
@@ -18,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
+from .bots import FEATURES
 from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_then_spring, spring
 from .match import LOP, TYPE, Match
 from .moves import discard_top, draw_cards, keep_value, modifier, refill
@@ -37,25 +39,58 @@ def trackers_used(st: State, g, p) -> np.ndarray:
     return used
 
 
-def self_harm(m: Match, st: State, g, p) -> np.ndarray:
-    """(n, K) the damage playing each card would do to player p itself, as
-    deal_damage counts it: its own self-damage raised by p's damage_bonus (a
-    Blaze driving, Spiked Hubcaps) and cut by its damage_reduction, plus what
-    the waiting traps it would set off deal it; less its shields."""
-    bonus = modifier(m, st, g, p, "damage_bonus")[:, None]
-    cut = modifier(m, st, g, p, "damage_reduction")[:, None]
-    own = np.where(m.hurts_self[None, :] > 0, np.maximum(m.hurts_self[None, :] + bonus, 0), 0)
-    # waiting traps by trigger: the damage each deals its triggerer (raised by the trap owner's bonus: ignored)
+def self_harm(m: Match, st: State, g, p, cols: np.ndarray | None = None) -> np.ndarray:
+    """(n, C) the damage playing each card of `cols` (C,) (default: every
+    card) would do to player p itself, as deal_damage counts it: its own
+    self-damage raised by p's damage_bonus (a Blaze driving, Spiked Hubcaps)
+    and cut by its damage_reduction, plus what the waiting traps it would set
+    off deal it; less its shields."""
+    cols = slice(None) if cols is None else cols
+    hurts_self, sets_off = m.hurts_self[cols], m.sets_off[cols]
+    n = len(g)
+    total = np.zeros((n, len(hurts_self)), np.int32)
+    if (hurts_self > 0).any():
+        bonus = modifier(m, st, g, p, "damage_bonus")[:, None]
+        cut = modifier(m, st, g, p, "damage_reduction")[:, None]
+        own = np.where(hurts_self[None, :] > 0, np.maximum(hurts_self[None, :] + bonus, 0), 0)
+        total = np.maximum(own - cut, 0)
+    # waiting traps these cards would set off, in the games that have any: the
+    # damage each deals its triggerer (raised by the trap owner's bonus: ignored)
+    relevant = np.flatnonzero(sets_off.any(axis=0))
     trap = st.trap[g]  # (n, S)
-    waiting = trap >= 0
-    by_trigger = np.zeros((len(g), m.sets_off.shape[1]), np.int32)
-    for t in range(m.sets_off.shape[1]):
-        hits = waiting & (m.tables.cards.trigger[np.maximum(trap, 0)] == t)
-        by_trigger[:, t] = np.where(hits, m.trap_hurt[np.maximum(trap, 0)], 0).sum(axis=1)
-    from_traps = by_trigger @ m.sets_off.T.astype(np.int32)  # (n, K)
-    total = np.maximum(own - cut, 0) + from_traps
+    trigger = np.where(trap >= 0, m.tables.cards.trigger[np.maximum(trap, 0)], -1)
+    live = np.isin(trigger, relevant)
+    rows = np.flatnonzero(live.any(axis=1))
+    if len(rows):
+        hurt = np.where(live[rows], m.trap_hurt[np.maximum(trap[rows], 0)], 0)
+        by_trigger = np.zeros((len(rows), sets_off.shape[1]), np.float32)  # float: BLAS, not numpy's int matmul
+        for t in relevant:
+            by_trigger[:, t] = np.where(trigger[rows] == t, hurt, 0).sum(axis=1)
+        total[rows] += (by_trigger @ sets_off.T.astype(np.float32)).astype(np.int32)
     shields = st.shield[g, p].astype(np.int32).sum(axis=1)[:, None]
     return np.maximum(total - shields, 0)
+
+
+def spin_out_dread(m: Match, st: State, g, p, cols: np.ndarray | None = None) -> np.ndarray:
+    """(n, C) what player p's bot gives up rather than play a card (of `cols`)
+    that would spin itself out (no noise in it: noise breaks near-ties, it
+    does not make a bot spin itself out)."""
+    hurt = self_harm(m, st, g, p, cols)
+    fatal = (hurt > 0) & (hurt >= st.tire[g, p][:, None])
+    return np.where(fatal, SPIN_OUT_DREAD * (1 - m.bots.noise[st.bots[g, p]])[:, None], 0)
+
+
+def pit_stop_cost(m: Match, st: State, g, p) -> np.ndarray:
+    """(n,) what a pit stop costs player p's bot in card worth: the top distance
+    cards it discards (rules.pit_stop_discard), each worth the bot's `speed`
+    per average distance card (a Snail on top costs less than a Cheetah)."""
+    h = st.height[g, p].astype(np.int64)
+    lost = np.zeros(len(g), np.float32)
+    for i in range(m.tables.rules.pit_stop_discard):
+        at = h - 1 - i
+        kind = st.stack[g, p, np.maximum(at, 0)]
+        lost += np.where(at >= 0, m.values[np.maximum(kind, 0)], 0)
+    return m.bots.weights[st.bots[g, p], FEATURES.index("speed")] * lost / m.mean_value
 
 
 def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
@@ -77,10 +112,7 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     legal &= (t != TYPE["nerf"]) | nerf_room[:, None]
     legal &= ~m.timed[None, :] | tracker[:, None]
     q = st.bots[g, p]
-    value = keep_value(m, st, g, p)
-    hurt = self_harm(m, st, g, p)
-    dread = np.where(hurt >= st.tire[g, p][:, None], SPIN_OUT_DREAD * (1 - m.bots.noise[q])[:, None], 0)
-    value = value - np.where(hurt > 0, dread, 0)
+    value = keep_value(m, st, g, p) - spin_out_dread(m, st, g, p)
 
     held = np.where(hand, value, np.inf)
     is_equip = c.type == TYPE["equip"]
@@ -88,7 +120,7 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     slot_value = np.where(equipped >= 0, np.take_along_axis(value, np.maximum(equipped, 0).astype(np.int64), 1), np.inf)
     best_hand_equip = np.where(hand & is_equip[None, :], value, -np.inf).max(axis=1)
     pit_ok = (equipped >= 0).any(axis=1) & np.isfinite(best_hand_equip)
-    pit = best_hand_equip - slot_value.min(axis=1) - m.bots.pit_stop[q]
+    pit = best_hand_equip - slot_value.min(axis=1) - m.bots.pit_stop[q] - pit_stop_cost(m, st, g, p)
     redraw_ok = hand.any(axis=1) & ((st.draw[g, p].sum(axis=1) + st.discard[g, p].sum(axis=1)) > 0)
     redraw = m.bots.redraw[q] - held.min(axis=1)
     legal = np.concatenate([legal, pit_ok[:, None], redraw_ok[:, None], np.ones((n, 1), bool)], axis=1)
@@ -98,6 +130,69 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     extra = (1 - noise)[:, None] * extra + noise[:, None] * chance.uniform(m.rng, (n, 3)) * NOISE_SPREAD
     score = np.concatenate([value, extra], axis=1).astype(np.float32)
     return legal, np.where(legal, score, -np.inf)
+
+
+def anytime_worth(m: Match, st: State, g, p, cols: np.ndarray) -> np.ndarray:
+    """(n, C) what playing each card of `cols` (C,) now is worth to player p's
+    bot, before noise: its card worth, a heal only for the health missing,
+    nothing for a swap of top distance cards that gains nothing or an attack
+    with no rival to hit (every rival immune); less the dread of spinning
+    itself out."""
+    q = st.bots[g, p]
+    missing = m.tables.rules.tire_health - st.tire[g, p]
+    heal = np.minimum(m.heals[cols][None, :], missing[:, None])
+    worth = m.bots.card_value[q[:, None], cols[None, :]] + m.bots.defence[q][:, None] * heal
+    P = st.tire.shape[1]
+    rival = (np.arange(P)[None, :] != p[:, None]) & ~st.immune[g]
+    harmful = m.harmful[cols].any(axis=1)
+    if harmful.any():
+        worth = np.where(harmful[None, :] & ~rival.any(axis=1)[:, None], 0, worth)
+    swaps = m.swaps[cols]
+    if swaps.any():
+        height = st.height[g]
+        top = m.values[np.maximum(st.stack[g[:, None], np.arange(P)[None, :], np.maximum(height - 1, 0)], 0)]
+        top = np.where(height > 0, top, 0)
+        mine = top[np.arange(len(g)), p]
+        gain = (rival & (height > 0) & (top > mine[:, None])).any(axis=1) & (height[np.arange(len(g)), p] > 0)
+        worth = np.where(swaps[None, :] & ~gain[:, None], 0, worth)
+    return worth - spin_out_dread(m, st, g, p, cols)
+
+
+def anytime_window(m: Match, st: State, g, first) -> None:
+    """rules.anytime_cards "any_time": "ANYTIME - These cards can be played at
+    any time" and "If you play an anytime action, draw a card". After the
+    turn's ability play, every player in turn order from `first` (the current
+    player) may play anytime cards with effects from hand, each without using
+    a play, and draws back up to three after each; a player plays one while
+    one in hand is worth its bot's `anytime` now (docs/rules.md). Cancels
+    answer cards as they are played (effects.answer)."""
+    cols = m.anytime_cols
+    if len(cols) == 0 or len(g) == 0:
+        return
+    P = st.tire.shape[1]
+    for off in range(P):
+        t = (first + off) % P
+        rows = (st.hand[g, t][:, cols] > 0).any(axis=1)
+        gg, tt = g[rows], t[rows]
+        for _ in range(m.tables.rules.hand_size):
+            held = st.hand[gg, tt][:, cols] > 0  # (n', C)
+            holds = held.any(axis=1)
+            if not holds.any():
+                break
+            gg, tt, held = gg[holds], tt[holds], held[holds]
+            q = st.bots[gg, tt]
+            noise = m.bots.noise[q]
+            u = chance.uniform(m.rng, (len(gg), len(cols) + 1)) * NOISE_SPREAD
+            score = (1 - noise)[:, None] * anytime_worth(m, st, gg, tt, cols) + noise[:, None] * u[:, :-1]
+            score = np.where(held, score, -np.inf)
+            hold = (1 - noise) * m.bots.anytime[q] + noise * u[:, -1]
+            i = score.argmax(axis=1)
+            go = score[np.arange(len(gg)), i] > hold
+            if not go.any():
+                break
+            gg, tt = gg[go], tt[go]
+            st.anytime_plays[gg, tt] += 1
+            play_card(m, st, gg, tt, cols[i[go]], aside=True)
 
 
 def play_phase(m: Match, st: State, g, p, cards_only: bool = False) -> None:
@@ -132,8 +227,9 @@ def play_one(m: Match, st: State, g, p, cards_only: bool = False) -> None:
     m.say(g[pas], lambda j: f"  seat {p[pas][j]} passes")
 
 
-def play_card(m: Match, st: State, g, p, k) -> None:
-    """Play card k from hand (rulebook "Abilities"), then draw back up to three."""
+def play_card(m: Match, st: State, g, p, k, aside: bool = False) -> None:
+    """Play card k from hand (rulebook "Abilities"), then draw back up to three.
+    `aside`: an anytime card played outside the turn's play (anytime_window)."""
     if len(g) == 0:
         return
     c = m.tables.cards
@@ -142,7 +238,8 @@ def play_card(m: Match, st: State, g, p, k) -> None:
     st.played[g, p, k] += 1
     if m.events is not None:
         m.events.add("play", g, p, k, st.turn[g].copy())
-    m.say(g, lambda j: f"  seat {p[j]} plays {m.card_name(k[j])} ({c.ids[k[j]]})")
+    when = ", anytime (not a turn's play)" if aside else ""
+    m.say(g, lambda j: f"  seat {p[j]} plays {m.card_name(k[j])} ({c.ids[k[j]]}){when}")
     kind = c.type[k]
     instant = (kind == TYPE["action"]) | (kind == TYPE["anytime"])
     if instant.any():
@@ -329,6 +426,8 @@ def take_turn(m: Match, st: State, g, p) -> None:
     rotate(m, st, g, p)
     st.plays_left[g] = rules.plays_per_turn
     play_phase(m, st, g, p)
+    anytime_window(m, st, g, p)
+    play_phase(m, st, g, p)  # the plays an anytime card's extra_play gave
     spend_trophies(m, st, g, p)
     refill(m, st, g, p)
 
