@@ -29,14 +29,14 @@ def write(tmp_path, text: str):
 BASE = f"name: t\ngame: horsepower\nplayers: 2\nbots: [racer, random]\ngames: 4\nchunk_size: 2\ncards: {ROOT / 'cards.yaml'}\n"
 
 
-def test_shipped_scenarios_cover_2_3_and_4_players_and_heat_2_to_6_cars():
+def test_shipped_scenarios_cover_2_3_and_4_players_heat_2_to_6_cars_downforce_2_4_6():
     by_game: dict[str, list[int]] = {}
     for path in SCENARIOS:
         model = load_scenario(path).model
         by_game.setdefault(model.game, []).append(model.players)
     assert sorted(by_game["horsepower"]) == [2, 3, 4]
     assert sorted(by_game["heat"]) == [2, 3, 4, 5, 6]
-    assert sorted(by_game["downforce"]) == [4, 6]
+    assert sorted(by_game["downforce"]) == [2, 4, 6]
     assert sorted(by_game["shuffle_gp"]) == [2, 4]
 
 

@@ -1,8 +1,8 @@
 """Before the race (rulebook "Setup", "The Auction"): deal the 42 regular
 speed cards, auction the six cars with their power cards, keep one power.
 
-A bot values a car at its profile's `value` plus `hand` $M per space its hand
-moves that colour, plus the power card's worth to it; it bids `bid` times that,
+A bot values a car at its profile's `value` plus `hand` $M per fair share of
+that colour's speed its hand holds (hand_share), plus the power card's worth to it; it bids `bid` times that,
 with the card whose bid for the car comes closest without going over (else
 its lowest). Sub-batch convention: every array has the games axis first.
 """
@@ -38,6 +38,19 @@ def shuffled(match: Match, G: int, n: int) -> np.ndarray:
     return np.argsort(chance.uniform(match.rng, (G, n)), axis=1, kind="stable")
 
 
+def hand_share(match: Match, st: State, car: np.ndarray) -> np.ndarray:
+    """(G, N) each hand's speed for colour `car` (G,) against a fair share of
+    it (all hands' speed for it over the players): 1 for an average hand
+    whatever the number of players. Counted in spaces, the worth grew with the
+    hand: with two players (21 cards each) every bot wanted the highest bid
+    card for every car, and 10,221 of 10,240 early auctions sold at $6M."""
+    G, N, _ = st.hand.shape
+    speed = st.hand.astype(np.float32) @ match.colour_speed  # (G, N, 6)
+    mine = speed[np.arange(G)[:, None], np.arange(N)[None, :], car[:, None]]
+    fair = mine.sum(axis=1, keepdims=True) / N
+    return mine / np.maximum(fair, 1e-6)
+
+
 def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) -> None:
     """Six rounds; `car_order` (G, 6), if given, stacks the Speed-8 pile (tests)."""
     tables, bots = match.tables, match.bots
@@ -59,12 +72,7 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
         eligible = np.where(only_carless[:, None], carless, True)
         bid_of = cards.bid[:, car].T.astype(np.int32)  # (G, C): each card's bid for this car
         holds = st.hand > 0  # (G, N, C)
-        hand_speed = st.hand.astype(np.float32) @ match.colour_speed  # (G, N, 6)
-        worth = (
-            bots.value[q]
-            + bots.hand[q] * hand_speed[rows[:, None], np.arange(N)[None, :], car[:, None]]
-            + bots.power_value[q, power[:, None]]
-        )
+        worth = bots.value[q] + bots.hand[q] * hand_share(match, st, car) + bots.power_value[q, power[:, None]]
         want = bots.bid[q] * worth  # (G, N) $M it is willing to pay
         b = np.broadcast_to(bid_of[:, None, :], (G, N, C))
         under = b <= want[:, :, None]

@@ -34,6 +34,7 @@ class Profile(Strict):
     rival: float = Field(ge=0)
     jam: float = Field(ge=0, le=1)
     loyalty: float = Field(ge=0)
+    foresight: float = Field(ge=0, le=1)
     powers: PowerWeights
 
 
@@ -57,6 +58,7 @@ class BotTable:
     rival: np.ndarray  # (Q,) float32
     jam: np.ndarray  # (Q,) float32
     loyalty: np.ndarray  # (Q,) float32
+    foresight: np.ndarray  # (Q,) float32
     power_value: np.ndarray  # (Q, P) float32: worth of each power card of the database, by its kind
 
 
@@ -77,5 +79,6 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables) ->
         rival=column("rival"),
         jam=column("jam"),
         loyalty=column("loyalty"),
+        foresight=column("foresight"),
         power_value=by_kind[:, tables.powers.kind],
     )

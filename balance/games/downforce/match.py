@@ -24,6 +24,7 @@ class Match:
     events: Events | None = None
     track: TrackTable = field(init=False)
     colour_speed: np.ndarray = field(init=False)  # (C, 6) float32: how far each card moves each colour
+    deck_speed: np.ndarray = field(init=False)  # (6,) float32: spaces of each colour on all the box's speed cards
     power_kind: np.ndarray = field(init=False)  # (P,) int8: vocabulary.POWERS index of each power card
 
     def __post_init__(self) -> None:
@@ -34,6 +35,7 @@ class Match:
             named = (cards.car[:, m] >= 0) & (cards.car[:, m] < WILD)
             speed[np.flatnonzero(named), cards.car[named, m]] += cards.speed[named, m]
         self.colour_speed = speed
+        self.deck_speed = cards.count.astype(np.float32) @ speed
         self.power_kind = self.tables.powers.kind
 
     def has_power(self, power: np.ndarray, name: str) -> np.ndarray:

@@ -232,8 +232,10 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
 
 def betting(match: Match, st: State, g: np.ndarray) -> None:
     """After a card: for each line a car has now crossed for the first time,
-    every player bets on a car, the one it thinks likeliest to win (the
-    furthest along, its own cars given `loyalty` rows of head start)."""
+    every player bets on a car, the one it thinks likeliest to win: the
+    furthest along, or with `foresight` the furthest along once the speed
+    still to be played is counted (projected_row), its own cars given
+    `loyalty` rows of head start."""
     track = match.track
     row = car_row(match, st)[g]
     crossed = (row.max(axis=1)[:, None] >= track.betting_rows[None, :]) & ~st.lines_done[g]
@@ -246,10 +248,12 @@ def betting(match: Match, st: State, g: np.ndarray) -> None:
             continue
         gb = g[b]
         st.lines_done[gb, k] = True
+        projected = projected_row(match, st, gb, row[b])
         for p in range(N):
             q = st.bots[gb, p]
             own = st.owner[gb] == p
-            score = row[b] + match.bots.loyalty[q][:, None] * own
+            f = match.bots.foresight[q][:, None]
+            score = (1 - f) * row[b] + f * projected + match.bots.loyalty[q][:, None] * own
             score = score + noise_span(match.bots.noise[q])[:, None] * 5 * chance.uniform(match.rng, score.shape)
             pick = score.argmax(axis=1)
             st.bets[gb, p, k] = pick
@@ -264,6 +268,25 @@ def betting(match: Match, st: State, g: np.ndarray) -> None:
                     + ", ".join(f"player {p} on {names[st.bets[gb[j], p, k]]}" for p in range(N))
                 ),
             )
+
+
+def projected_row(match: Match, st: State, g: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """(n, 6) where each car stands once the race's remaining speed is counted,
+    from what every player can see (cards played so far; the two cards left in
+    the box with 4 or 5 players cannot be told apart, so they count as in
+    play): a car still on the board covers the rows it has left at the pace of
+    its colour's unplayed spaces against the average unfinished car's, so a car
+    with twice the speed to come stands twice as close to the finish. Finished
+    cars keep their row (ahead of every car on the board, by place)."""
+    left = match.deck_speed[None, :] - st.played[g].sum(axis=1).astype(np.float32) @ match.colour_speed  # (n, 6)
+    on_board = st.pos[g] >= 0
+    pace = np.maximum(left, 1.0)
+    mean_pace = np.where(on_board, pace, 0).sum(axis=1, keepdims=True) / np.maximum(
+        on_board.sum(axis=1, keepdims=True), 1
+    )
+    finish = match.track.finish_row
+    to_go = np.maximum(finish - row, 0)
+    return np.where(on_board, finish - to_go * mean_pace / pace, row).astype(np.float32)
 
 
 def next_player(st: State) -> np.ndarray:
