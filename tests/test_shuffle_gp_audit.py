@@ -254,3 +254,19 @@ def test_the_aggressive_bot_beats_random_head_to_head_clearly():
     st = engine.simulate(T, bots, seats, np.random.default_rng(16))
     won = (finish_order(st, T) == 1)[seats == 0]  # seat of profile 0 = aggressive
     assert won.mean() > 0.73, won.mean()  # 3 standard errors from both figures at G = 2,000
+
+
+def test_a_swap_of_top_distance_cards_aims_at_the_rival_it_gains_most_from():
+    """Lift: "swap your top distance card with a rival's". Seat 1 leads (the
+    rival a bot's `lead` picks) but has a Snail on top; seat 2's top card is a
+    Cheetah. The bot swaps with seat 2 (before, it aimed at the leader and
+    declined the swap: the card did nothing)."""
+    G = 10
+    m, st = sg.batch(["robot", "robot", "robot"], games=G, seed=41)
+    sg.set_car(st, 0, "magpie", "ace", {"magpie_lift": 1, "ace_bump_draft": 2})
+    sg.stack(st, 0, [50])
+    sg.stack(st, 1, [100, 100, 25])
+    sg.stack(st, 2, [100])
+    play_card(m, st, np.arange(G), seat(G, 0), np.full(G, card("magpie_lift")), aside=True)
+    assert (m.values[st.stack[:, 0, 0]] == 100).all() and (m.values[st.stack[:, 2, 0]] == 50).all()
+    assert (m.values[st.stack[:, 1, 2]] == 25).all()

@@ -22,6 +22,25 @@ def modifier(m: Match, st: State, g: np.ndarray, p: np.ndarray, name: str) -> np
     return total + m.always[st.driver[g, p], i]
 
 
+def top_values(m: Match, st: State, g: np.ndarray) -> np.ndarray:
+    """(n, P) int32: the value of each player's top distance card (0: an empty stack)."""
+    P = st.height.shape[1]
+    height = st.height[g]
+    top = m.values[np.maximum(st.stack[g[:, None], np.arange(P)[None, :], np.maximum(height - 1, 0)], 0)]
+    return np.where(height > 0, top, 0)
+
+
+def best_swap(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """(n,) the rival whose top distance card beats player p's by most (-1:
+    none does, or p's stack is empty): where a swap of top cards gains."""
+    P = st.height.shape[1]
+    top = top_values(m, st, g)
+    gain = top - top[np.arange(len(g)), p][:, None]
+    ok = (np.arange(P)[None, :] != p[:, None]) & ~st.immune[g] & (st.height[g] > 0) & (gain > 0)
+    ok &= (st.height[g, p] > 0)[:, None]
+    return np.where(ok.any(axis=1), np.where(ok, gain, -1).argmax(axis=1), -1)
+
+
 def draw_distance_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
     """One distance card onto each player's stack, from the deck, or from the
     bottom pile once the deck is empty; it scores its value plus the car's

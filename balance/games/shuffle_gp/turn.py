@@ -22,7 +22,7 @@ from .. import chance
 from .bots import FEATURES
 from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_then_spring, spring
 from .match import LOP, TYPE, Match
-from .moves import discard_top, draw_cards, keep_value, modifier, refill
+from .moves import best_swap, discard_top, draw_cards, keep_value, modifier, refill
 from .state import State
 
 PIT, REDRAW, PASS = 0, 1, 2  # the options after the K cards: column K + these
@@ -149,11 +149,7 @@ def anytime_worth(m: Match, st: State, g, p, cols: np.ndarray) -> np.ndarray:
         worth = np.where(harmful[None, :] & ~rival.any(axis=1)[:, None], 0, worth)
     swaps = m.swaps[cols]
     if swaps.any():
-        height = st.height[g]
-        top = m.values[np.maximum(st.stack[g[:, None], np.arange(P)[None, :], np.maximum(height - 1, 0)], 0)]
-        top = np.where(height > 0, top, 0)
-        mine = top[np.arange(len(g)), p]
-        gain = (rival & (height > 0) & (top > mine[:, None])).any(axis=1) & (height[np.arange(len(g)), p] > 0)
+        gain = best_swap(m, st, g, p) >= 0
         worth = np.where(swaps[None, :] & ~gain[:, None], 0, worth)
     return worth - spin_out_dread(m, st, g, p, cols)
 
@@ -245,6 +241,11 @@ def play_card(m: Match, st: State, g, p, k, aside: bool = False) -> None:
     if instant.any():
         gi, pi, ki = g[instant], p[instant], k[instant]
         rival = choose_rival(m, st, gi, pi)
+        # a swap of top distance cards aims where it gains most (the random bot keeps its uniform pick)
+        aim = m.swaps[ki] & (m.bots.noise[st.bots[gi, pi]] < 1)
+        if aim.any():
+            best = best_swap(m, st, gi[aim], pi[aim])
+            rival[aim] = np.where(best >= 0, best, rival[aim])
         replaced, avoided = answer(m, st, gi, pi, ki, rival)
         go = ~replaced
         resolve_then_spring(m, st, gi[go], pi[go], ki[go], rival[go], avoided[go])
