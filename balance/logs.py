@@ -29,11 +29,26 @@ def load_run(path: str | Path) -> dict[str, pl.LazyFrame]:
     return frames
 
 
-def load_manifest(path: str | Path) -> dict[str, Any]:
+def read_manifest(out: str | Path) -> dict[str, Any] | None:
+    """The run's manifest; None when there is none. A file that is not a JSON
+    mapping is an error that names it (never a traceback)."""
+    path = Path(out) / "manifest.json"
     try:
-        return json.loads((Path(path) / "manifest.json").read_text())
+        data = json.loads(path.read_text())
     except FileNotFoundError:
-        raise UserError(Problem(str(path), None, "run", "not a run directory (no manifest.json)")) from None
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(Problem(str(path), None, "manifest", f"is not a run manifest ({exc})")) from None
+    if not isinstance(data, dict):
+        raise UserError(Problem(str(path), None, "manifest", "is not a run manifest (not a JSON mapping)"))
+    return data
+
+
+def load_manifest(path: str | Path) -> dict[str, Any]:
+    manifest = read_manifest(path)
+    if manifest is None:
+        raise UserError(Problem(str(path), None, "run", "not a run directory (no manifest.json)"))
+    return manifest
 
 
 def studied_cards(catalog: dict[str, Any]) -> list[str] | None:

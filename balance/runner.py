@@ -14,10 +14,11 @@ the client writes them.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
-import shutil
 import socket
 import time
 import traceback
@@ -33,6 +34,7 @@ from . import __version__
 from .allocator import tune_allocator
 from .errors import Problem, UserError
 from .games import get_game
+from .logs import read_manifest
 from .scenario import Scenario, check_scenario, load_scenario, scenario_model
 from .seeding import chunk_plan, chunk_rng
 from .yamlio import YamlDoc, load_yaml
@@ -154,51 +156,80 @@ def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     os.replace(tmp, out / "manifest.json")
 
 
-def read_manifest(out: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads((out / "manifest.json").read_text())
-    except FileNotFoundError:
-        return None
+@dataclass
+class RunLock:
+    """An OS lock (flock) on out/.lock held for the run's life. The kernel
+    drops it when the process dies, however it dies, so it is never stale and
+    never shared: a pid written in a file can be reused by another process,
+    and a lock file another process has just created may not hold its pid yet
+    (both were read as "stale" before, and two runs could hold one directory).
+    The file holds "pid host" for the message to whoever is refused."""
+
+    path: Path
+    fd: int
+
+    def release(self) -> None:
+        # unlinked while still held, so nobody can take the old file; a process
+        # that opened it just before checks the path still names its file
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+            self.path.unlink()
+        os.close(self.fd)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def acquire_lock(out: Path) -> Path:
-    """Refuse a directory a live run holds; take over a dead run's lock."""
-    lock = out / LOCK
-    me = f"{os.getpid()} {socket.gethostname()}"
-    for _ in range(2):
+def acquire_lock(out: Path) -> RunLock:
+    """Take the run directory, or refuse it with the live holder's pid."""
+    path = out / LOCK
+    for _ in range(20):
         try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            try:
-                pid_text, host = lock.read_text().split()
-                pid = int(pid_text)
-            except (ValueError, FileNotFoundError):
-                pid, host = -1, ""
-            if host == socket.gethostname() and pid > 0 and _alive(pid):
-                raise UserError(
-                    Problem(
-                        str(out),
-                        None,
-                        "--out",
-                        f"a live run (pid {pid}) is writing here; wait for it or choose another --out",
-                    )
-                ) from None
-            lock.unlink(missing_ok=True)  # a stale lock: its run is gone
+            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
+        except OSError as exc:
+            raise UserError(
+                Problem(str(out), None, "--out", f"cannot write the run directory ({exc.strerror})")
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise UserError(Problem(str(out), None, "--out", _holder(path))) from None
+        try:
+            current = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            current = False
+        if not current:  # its holder released (unlinked) it between our open and our flock
+            os.close(fd)
             continue
-        with os.fdopen(fd, "w") as f:
-            f.write(me)
-        return lock
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()} {socket.gethostname()}".encode())
+        return RunLock(path, fd)
     raise UserError(Problem(str(out), None, "--out", "could not take the run directory's lock"))
+
+
+def _holder(path: Path) -> str:
+    try:
+        pid = int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return "another balance process holds this run directory; wait for it or choose another --out"
+    return f"a live run (pid {pid}) is writing here; wait for it or choose another --out"
+
+
+def is_run_manifest(manifest: Any) -> bool:
+    """A manifest.json that `balance run` wrote (not just any JSON file)."""
+    return isinstance(manifest, dict) and isinstance(manifest.get("chunks"), list) and "package_version" in manifest
+
+
+def remove_run(out: Path) -> None:
+    """Remove what a run wrote in `out` and nothing else: the part files (and
+    temporary ones) of its tables, each table folder once empty, the manifest."""
+    for table in TABLES:
+        folder = out / table
+        if not folder.is_dir():
+            continue
+        for path in [*folder.glob("part-*.parquet"), *folder.glob(".part-*.tmp")]:
+            path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # something else lives there: left alone
+            folder.rmdir()
+    (out / "manifest.json").unlink(missing_ok=True)
 
 
 def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) -> None:
@@ -207,9 +238,17 @@ def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) ->
     if old is None and not has_parts:
         return
     if options.force:
-        for table in TABLES:
-            shutil.rmtree(out / table, ignore_errors=True)
-        (out / "manifest.json").unlink(missing_ok=True)
+        if not is_run_manifest(old):
+            raise UserError(
+                Problem(
+                    str(out),
+                    None,
+                    "--out",
+                    "holds files but no manifest.json of a balance run: --force only replaces a run of ours; "
+                    "choose another --out (or remove them yourself)",
+                )
+            )
+        remove_run(out)
         return
     if old is not None and old.get("status") == "complete" and not options.resume:
         raise UserError(
@@ -378,7 +417,7 @@ def run(
             manifest["unfinished_games"] = int(games.filter(~pl.col("finished")).select(pl.len()).collect().item())
         write_manifest(out, manifest)
     finally:
-        lock.unlink(missing_ok=True)
+        lock.release()
     return RunResult(out, manifest, ran, time.perf_counter() - start)
 
 

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from .errors import Problem, UserError, raise_first
 from .seeding import chunk_plan
-from .validation import Strict, validate_model
+from .validation import NAME_PATTERN, Strict, validate_model
 from .yamlio import YamlDoc, load_yaml
 
 DEFAULT_SEED = 1  # fixed, so that a run is reproducible unless asked otherwise
@@ -26,13 +26,13 @@ class BotPool(Strict):
 class Variant(Strict):
     """A design change to compare with the scenario as written (the baseline)."""
 
-    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(pattern=NAME_PATTERN)
     overrides: dict[str, Any] = {}  # added to the scenario's own overrides
     cards: str | None = None  # another card database, relative to the scenario file
 
 
 class ScenarioModel(Strict):
-    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(pattern=NAME_PATTERN)
     game: str
     cards: str | None = None  # relative to the scenario file; None: the game's database file (cards.yaml) above it
     players: int = Field(ge=2, le=8)

@@ -96,6 +96,11 @@ def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...
         message = f"must be more than {ctx['gt']}, got {_describe(value)}"
     elif kind == "less_than_equal":
         message = f"must be at most {ctx['le']}, got {_describe(value)}"
+    elif kind == "string_pattern_mismatch" and ctx.get("pattern") == NAME_PATTERN:
+        message = (
+            f"{_describe(value)} must be a plain name: letters, digits, _ . and -, starting with a letter or digit"
+            " (it names a folder)"
+        )
     elif kind == "string_pattern_mismatch":
         message = f"{_describe(value)} must be snake_case (lower-case letters, digits and _)"
     else:
@@ -117,6 +122,9 @@ def validate_model(
 # --- helpers every game's schema uses -------------------------------------------------------
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"  # ids of cards, tracks, drivers...: snake_case
+# Names that become a folder (runs/<name>, reports/<name>): plain, never "." or
+# ".." or hidden, no separators.
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
 
 def id_labeller(data: Any, id_lists: tuple[str, ...]):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import time
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -16,6 +18,7 @@ from balance import load_run
 from balance.cli import app
 from balance.errors import UserError
 from balance.runner import ChunkFailed, RunOptions, part_path, run
+from balance.scenario import load_scenario
 
 from .conftest import ROOT
 
@@ -126,16 +129,100 @@ def test_a_finished_run_is_not_overwritten_without_force(scenario, tmp_path):
 
 
 def test_a_directory_held_by_a_live_run_is_refused(scenario, tmp_path):
+    """The lock is an OS lock held for the run's life: refused while held; a
+    lock file left behind (whatever pid it names, even a live unrelated
+    process's, issue 17 item 5) is taken over once nobody holds it."""
+    from balance.runner import acquire_lock
+
     out = tmp_path / "run"
     out.mkdir()
+    held = acquire_lock(out)
+    with pytest.raises(UserError, match=rf"a live run \(pid {os.getpid()}\) is writing here"):
+        run(scenario, RunOptions(out=out, jobs=1))
+    held.release()
     import socket
 
-    (out / ".lock").write_text(f"{os.getppid()} {socket.gethostname()}")  # a live process
-    with pytest.raises(UserError, match=r"a live run \(pid \d+\) is writing here"):
-        run(scenario, RunOptions(out=out, jobs=1))
-    (out / ".lock").write_text(f"999999999 {socket.gethostname()}")  # a dead one: its lock is stale
+    (out / ".lock").write_text(f"{os.getppid()} {socket.gethostname()}")  # a live pid, but no lock held
     assert run(scenario, RunOptions(out=out, jobs=1, games=8)).manifest["status"] == "complete"
     assert not (out / ".lock").exists()
+
+
+def _race_for(out: str, start, results) -> None:
+    from balance.runner import acquire_lock
+
+    start.wait()
+    try:
+        lock = acquire_lock(Path(out))
+    except UserError:
+        results.put(False)
+        return
+    results.put(True)
+    time.sleep(0.5)  # hold it while the others try
+    lock.release()
+
+
+def test_two_processes_racing_for_a_fresh_run_directory_never_both_get_it(tmp_path):
+    """Issue 17 item 2: the old lock file was created empty and filled in after,
+    and a lock that could not be read was "stale": two racing runs both took a
+    fresh directory in some trials, and an empty .lock was always taken over."""
+    import multiprocessing
+
+    from balance.runner import acquire_lock
+
+    held = acquire_lock(tmp_path)
+    os.truncate(tmp_path / ".lock", 0)  # held, but its holder has not written its pid yet
+    with pytest.raises(UserError, match="another balance process holds this run directory"):
+        acquire_lock(tmp_path)
+    held.release()
+    ctx = multiprocessing.get_context("fork")
+    for trial in range(4):
+        out = tmp_path / f"run{trial}"
+        out.mkdir()
+        if trial % 2:
+            (out / ".lock").write_text("")  # an empty lock file, as a process that has just created it leaves it
+        start, results = ctx.Event(), ctx.Queue()
+        procs = [ctx.Process(target=_race_for, args=(str(out), start, results)) for _ in range(6)]
+        for proc in procs:
+            proc.start()
+        start.set()
+        got = [results.get(timeout=30) for _ in procs]
+        for proc in procs:
+            proc.join(timeout=30)
+        assert sum(got) == 1, (trial, got)
+
+
+def test_a_scenario_name_must_be_a_plain_folder_name(tmp_path):
+    """Issue 17 item 1: `name: ..` made the default run directory runs/.., the
+    working directory, which --force then emptied."""
+    for name in ("..", ".", ".hidden", "a/b", "-x"):
+        path = tmp_path / "s.yaml"
+        path.write_text(f"name: {name!r}\ngame: horsepower\nplayers: 2\nbots: [racer, random]\ngames: 4\n")
+        with pytest.raises(UserError, match="must be a plain name"):
+            load_scenario(path)
+
+
+def test_force_replaces_only_a_run_of_ours(scenario, tmp_path):
+    """--force removes a run's part files and manifest and nothing else; a
+    directory with part-like files but no run manifest is refused, and a broken
+    manifest is one line, not a traceback (issue 17 items 1 and 10)."""
+    out = tmp_path / "mine"
+    (out / "games").mkdir(parents=True)
+    keep = out / "games" / "notes.txt"
+    keep.write_text("a designer's file")
+    (out / "games" / "part-000000.parquet").write_text("not ours")
+    with pytest.raises(UserError, match="no manifest.json of a balance run"):
+        run(scenario, RunOptions(out=out, jobs=1, force=True))
+    assert keep.exists() and (out / "games" / "part-000000.parquet").exists()
+    (out / "games" / "part-000000.parquet").unlink()
+    run(scenario, RunOptions(out=out, jobs=1, games=8))
+    run(scenario, RunOptions(out=out, jobs=1, games=4, force=True))
+    assert keep.read_text() == "a designer's file" and tables(out)["games"].height == 4
+    (out / "manifest.json").write_text("[1, 2]")
+    with pytest.raises(UserError, match="is not a run manifest"):
+        run(scenario, RunOptions(out=out, jobs=1, force=True))
+    (out / "manifest.json").write_text("{not json")
+    with pytest.raises(UserError, match="is not a run manifest"):
+        run(scenario, RunOptions(out=out, jobs=1, resume=True))
 
 
 def test_a_crash_names_the_chunk_and_keeps_completed_chunks(scenario, tmp_path, monkeypatch):

@@ -4,11 +4,13 @@ self-contained index.html (inline style, local images, no network)."""
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -16,7 +18,9 @@ from .. import __version__
 from ..analysis import cards as card_analysis
 from ..analysis import cars, drivers, laps, tallies, winrate
 from ..analysis.supply import debris_supply
+from ..errors import Problem, UserError
 from ..logs import load_manifest, load_run, studied_cards
+from ..validation import NAME_PATTERN
 from . import charts
 from .findings import car_findings, draft_lines, driver_findings, findings, seat_meaning, supply_lines
 from .labels import Labels, labels_for
@@ -346,13 +350,25 @@ def _drivers_section(run, catalog: dict, labels: Labels, names: dict[str, str]):
     return chart_specs, table_specs, lines, card_table, card_charts, card_entry
 
 
+def report_folder_name(name: Any, run_dir: Path) -> str:
+    """The default report folder's name, reports/<scenario name>: only a plain
+    name (a run made before names were checked may hold "..")."""
+    if isinstance(name, str) and re.fullmatch(NAME_PATTERN, name):
+        return name
+    raise UserError(
+        Problem(
+            str(run_dir), None, "--out", f"the run's scenario name {name!r:.40} is not a plain folder name; give --out"
+        )
+    )
+
+
 def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     run_dir = Path(run_dir)
     manifest = load_manifest(run_dir)
     run = load_run(run_dir)
     scenario = manifest.get("scenario", {})
     labels = labels_for(manifest.get("game", ""))
-    out = Path(out) if out else Path("reports") / scenario.get("name", run_dir.name)
+    out = Path(out) if out else Path("reports") / report_folder_name(scenario.get("name"), run_dir)
     out.mkdir(parents=True, exist_ok=True)
     catalog = manifest.get("catalog", {})
     card_ids = studied_cards(catalog)
