@@ -274,6 +274,14 @@ def run(
         f"{m['games']:,} games ({m['unfinished_games']} unfinished), seed {m['seed']}, "
         f"{len(result.ran_chunks)} chunk(s) run in {result.seconds:.1f} s{speed}"
     )
+    if result.replaced_chunks:
+        listed = ", ".join(str(c) for c in result.replaced_chunks[:10]) + (
+            ", ..." if len(result.replaced_chunks) > 10 else ""
+        )
+        out.print(
+            f"played again {len(result.replaced_chunks)} chunk(s) whose parts were unreadable, short or another "
+            f"run's: {listed}"
+        )
     out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)")
 
 

@@ -22,6 +22,7 @@ import os
 import socket
 import time
 import traceback
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,7 @@ class RunResult:
     manifest: dict[str, Any]
     ran_chunks: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    replaced_chunks: list[int] = field(default_factory=list)  # kept parts that were unreadable, short or foreign
 
 
 class ChunkFailed(Exception):
@@ -73,17 +75,46 @@ def part_path(out: Path, table: str, chunk: int) -> Path:
     return out / table / f"part-{chunk:06d}.parquet"
 
 
-def write_part(out: Path, table: str, chunk: int, data: pa.Table) -> None:
-    """Atomically: a temporary name in the same folder, then a rename."""
+RUN_ID_KEY = b"balance_run_id"  # each part's Parquet metadata: the run that wrote it
+
+
+def write_part(out: Path, table: str, chunk: int, data: pa.Table, run_id: str | None = None) -> None:
+    """Atomically: a temporary name in the same folder, then a rename; stamped
+    with the run's identity (a dead run's orphaned worker must not pass its
+    parts off as a later run's)."""
     final = part_path(out, table, chunk)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+    if run_id is not None:
+        data = data.replace_schema_metadata({**(data.schema.metadata or {}), RUN_ID_KEY: run_id.encode()})
     pq.write_table(data, tmp, compression="zstd")
     os.replace(tmp, final)
 
 
-def chunk_done(out: Path, chunk: int) -> bool:
-    return all(part_path(out, table, chunk).exists() for table in TABLES)
+def part_ok(path: Path, run_id: str | None, rows: int | None = None) -> bool:
+    """A part a run may keep: readable, written by run `run_id` (None: a run
+    from before parts were stamped), and with `rows` rows where given."""
+    try:
+        meta = pq.read_metadata(path)
+    except (OSError, pa.ArrowException):
+        return False
+    if rows is not None and meta.num_rows != rows:
+        return False
+    return run_id is None or (meta.metadata or {}).get(RUN_ID_KEY) == run_id.encode()
+
+
+def chunk_done(out: Path, chunk: int, run_id: str | None = None, size: int | None = None) -> bool:
+    """Every table's part of the chunk is there and sound (the games part holds
+    the chunk's `size` games)."""
+    return all(part_ok(part_path(out, t, chunk), run_id, size if t == "games" else None) for t in TABLES)
+
+
+def current_run(out: Path) -> str | None:
+    """The run id in the run directory's manifest (None: none readable)."""
+    try:
+        return read_manifest(out).get("run_id")
+    except (UserError, AttributeError):
+        return None
 
 
 # --- the work of one chunk (runs in a worker process) ------------------------------
@@ -99,8 +130,12 @@ def _prepared(scenario: Scenario) -> Any:
     return _PREPARED[key]
 
 
-def run_chunk(scenario: Scenario, chunk: int, n_chunks: int, first: int, size: int, out: Path | None) -> dict[str, Any]:
-    """Play one chunk; write its parts (out given) or return them (out None)."""
+def run_chunk(
+    scenario: Scenario, chunk: int, n_chunks: int, first: int, size: int, out: Path | None, run_id: str | None = None
+) -> dict[str, Any]:
+    """Play one chunk; write its parts (out given) or return them (out None).
+    A worker whose run is no longer the directory's (its parent was killed and
+    a --force run took over) writes nothing."""
     seed = scenario.model.seed
     tune_allocator()  # once per worker process
     try:
@@ -115,8 +150,10 @@ def run_chunk(scenario: Scenario, chunk: int, n_chunks: int, first: int, size: i
             f"--seed {seed} --chunk-size {scenario.model.chunk_size} --games {scenario.model.games} --only-chunk {chunk}"
         ) from exc
     if out is not None:
+        if run_id is not None and current_run(out) != run_id:
+            return {"chunk": chunk, "games": 0, "orphaned": True}
         for name in TABLES:
-            write_part(out, name, chunk, tables[name])
+            write_part(out, name, chunk, tables[name], run_id)
         return {"chunk": chunk, "games": size}
     return {"chunk": chunk, "games": size, "tables": tables}
 
@@ -143,6 +180,7 @@ def _manifest(scenario: Scenario, plan: list[tuple[int, int]]) -> dict[str, Any]
         "chunks": [list(c) for c in plan],
         "games": m.games,
         "package_version": __version__,
+        "run_id": uuid.uuid4().hex,  # stamped on every part (runner.part_ok)
         "status": "running",
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "finished": None,
@@ -230,6 +268,19 @@ def remove_run(out: Path) -> None:
         with contextlib.suppress(OSError):  # something else lives there: left alone
             folder.rmdir()
     (out / "manifest.json").unlink(missing_ok=True)
+
+
+def remove_foreign_parts(out: Path, n_chunks: int) -> None:
+    """Part files of chunks this run does not plan (a bigger run's, or an
+    orphaned worker's of a run killed before): never part of its tables."""
+    for table in TABLES:
+        for path in (out / table).glob("part-*.parquet"):
+            try:
+                chunk = int(path.stem.split("-")[1])
+            except (IndexError, ValueError):
+                chunk = n_chunks
+            if chunk >= n_chunks:
+                path.unlink(missing_ok=True)
 
 
 def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) -> None:
@@ -382,8 +433,12 @@ def run(
         old = read_manifest(out)
         if old is not None and options.resume:
             manifest["started"] = old.get("started", manifest["started"])
+            manifest["run_id"] = old.get("run_id")  # its parts are stamped with it (None: a run from before stamps)
+        run_id = manifest["run_id"]
         write_manifest(out, manifest)
-        todo = [c for c in range(len(plan)) if not chunk_done(out, c)]
+        todo = [c for c in range(len(plan)) if not chunk_done(out, c, run_id, plan[c][1])]
+        # parts there but unreadable, short or another run's: played again
+        bad = [c for c in todo if any(part_path(out, t, c).exists() for t in TABLES)]
         if options.only_chunk is not None:
             todo = [options.only_chunk]
         done_games = sum(plan[c][1] for c in range(len(plan)) if c not in todo)
@@ -391,10 +446,10 @@ def run(
             on_progress(done_games, scenario.model.games)
         ran: list[int] = []
         try:
-            for result in _dispatch(scenario, plan, todo, out, options):
+            for result in _dispatch(scenario, plan, todo, out, options, run_id):
                 if "tables" in result:  # returned by a Dask worker: the client writes
                     for name in TABLES:
-                        write_part(out, name, result["chunk"], result["tables"][name])
+                        write_part(out, name, result["chunk"], result["tables"][name], run_id)
                 ran.append(result["chunk"])
                 done_games += result["games"]
                 if on_progress:
@@ -407,7 +462,8 @@ def run(
             manifest["status"] = "failed"
             write_manifest(out, manifest)
             raise
-        complete = all(chunk_done(out, c) for c in range(len(plan)))
+        remove_foreign_parts(out, len(plan))
+        complete = all(chunk_done(out, c, run_id, plan[c][1]) for c in range(len(plan)))
         manifest["status"] = "complete" if complete else "partial"
         manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         if complete:
@@ -418,16 +474,18 @@ def run(
         write_manifest(out, manifest)
     finally:
         lock.release()
-    return RunResult(out, manifest, ran, time.perf_counter() - start)
+    return RunResult(out, manifest, ran, time.perf_counter() - start, bad)
 
 
-def _dispatch(scenario: Scenario, plan, todo: list[int], out: Path, options: RunOptions) -> Iterator[dict[str, Any]]:
+def _dispatch(
+    scenario: Scenario, plan, todo: list[int], out: Path, options: RunOptions, run_id: str | None = None
+) -> Iterator[dict[str, Any]]:
     import joblib
 
     n = len(plan)
     if options.only_chunk is not None or len(todo) <= 1 or (options.jobs == 1 and options.backend == "loky"):
         for c in todo:
-            yield run_chunk(scenario, c, n, *plan[c], out)
+            yield run_chunk(scenario, c, n, *plan[c], out, run_id)
         return
     if options.backend == "dask":
         try:
@@ -456,5 +514,5 @@ def _dispatch(scenario: Scenario, plan, todo: list[int], out: Path, options: Run
         return
     jobs = options.jobs or os.cpu_count() or 1
     yield from joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
-        joblib.delayed(run_chunk)(scenario, c, n, *plan[c], out) for c in todo
+        joblib.delayed(run_chunk)(scenario, c, n, *plan[c], out, run_id) for c in todo
     )

@@ -362,3 +362,57 @@ def test_the_other_games_give_the_same_tables_whatever_the_jobs(game, body, tmp_
     run(path, RunOptions(out=tmp_path / "many", jobs=2))
     assert_same(tables(tmp_path / "one"), tables(tmp_path / "many"))
     assert load_run(tmp_path / "one")["games"].collect().height == 40
+
+
+# --- parts a run can trust (issue 17, items 3 and 4) ---------------------------------
+
+
+def test_a_dead_runs_orphaned_worker_writes_nothing_into_a_later_run(scenario, tmp_path):
+    """`kill -9` of the parent alone leaves loky workers running. Each part is
+    stamped with its run's id, and a worker whose run is no longer the
+    directory's (a --force run took over) writes nothing; parts of chunks the
+    run does not plan are removed at its end."""
+    from balance.runner import read_manifest, run_chunk
+    from balance.scenario import load_scenario
+
+    out = tmp_path / "run"
+    first = run(scenario, RunOptions(out=out, jobs=1))  # 30 games in 4 chunks
+    old_id = first.manifest["run_id"]
+    second = run(scenario, RunOptions(out=out, jobs=1, games=8, seed=9, force=True))
+    assert second.manifest["run_id"] != old_id
+    before = tables(out)
+    loaded = load_scenario(scenario)
+    got = run_chunk(loaded, 2, 4, 16, 8, out, old_id)  # the dead run's worker finishes its chunk 2
+    assert got.get("orphaned") and not part_path(out, "games", 2).exists()
+    assert read_manifest(out)["run_id"] == second.manifest["run_id"]
+    assert_same(before, tables(out))
+    # a part an orphan slipped in before the check (chunk 3 of the old plan) goes at the next run's end
+    from balance.runner import write_part
+
+    write_part(out, "games", 3, pl.read_parquet(part_path(out, "games", 0)).to_arrow(), old_id)
+    result = run(scenario, RunOptions(out=out, jobs=1, games=8, seed=9, resume=True))
+    assert result.manifest["status"] == "complete" and not part_path(out, "games", 3).exists()
+    assert tables(out)["games"].height == 8
+
+
+def test_resume_replays_parts_that_are_truncated_empty_or_another_runs(scenario, tmp_path):
+    """A truncated part crashed --resume and report; a zero-byte players part made
+    report drop its games silently; a part of another run passed for this
+    one's. --resume plays those chunks again and says which."""
+    out = tmp_path / "run"
+    full = run(scenario, RunOptions(out=out, jobs=1))
+    good = tables(out)
+    games0 = part_path(out, "games", 0)
+    games0.write_bytes(games0.read_bytes()[:-40])  # truncated
+    part_path(out, "players", 1).write_bytes(b"")  # zero bytes
+    from balance.runner import write_part
+
+    data = pl.read_parquet(part_path(out, "cards", 2)).to_arrow()
+    write_part(out, "cards", 2, data, "another-run")
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["status"] = "interrupted"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    result = run(scenario, RunOptions(out=out, jobs=1, resume=True))
+    assert result.replaced_chunks == [0, 1, 2] and sorted(result.ran_chunks) == [0, 1, 2]
+    assert result.manifest["status"] == "complete" and result.manifest["run_id"] == full.manifest["run_id"]
+    assert_same(good, tables(out))
