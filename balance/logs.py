@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from .errors import Problem, UserError
 
@@ -23,8 +25,16 @@ def load_run(path: str | Path) -> dict[str, pl.LazyFrame]:
         )
     frames = {}
     for table in TABLES:
-        if not any((out / table).glob("part-*.parquet")):
+        parts = sorted((out / table).glob("part-*.parquet"))
+        if not parts:
             raise UserError(Problem(str(out), None, table, "no Parquet parts: the run has not finished a chunk yet"))
+        for part in parts:  # a truncated or empty part names itself, before any table is read
+            try:
+                pq.read_metadata(part)
+            except (OSError, pa.ArrowException) as exc:
+                raise UserError(
+                    Problem(str(part), None, table, f"is not a readable part ({exc}); balance run --resume replays it")
+                ) from None
         frames[table] = pl.scan_parquet(out / table / "part-*.parquet")
     return frames
 

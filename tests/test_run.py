@@ -416,3 +416,15 @@ def test_resume_replays_parts_that_are_truncated_empty_or_another_runs(scenario,
     assert result.replaced_chunks == [0, 1, 2] and sorted(result.ran_chunks) == [0, 1, 2]
     assert result.manifest["status"] == "complete" and result.manifest["run_id"] == full.manifest["run_id"]
     assert_same(good, tables(out))
+
+
+def test_report_names_a_part_it_cannot_read(scenario, tmp_path):
+    """A zero-byte players part made `report` drop its chunk's games silently; a
+    truncated one crashed it (polars "out of specification")."""
+    out = tmp_path / "run"
+    run(scenario, RunOptions(out=out, jobs=1))
+    part_path(out, "players", 1).write_bytes(b"")
+    with pytest.raises(UserError, match=r"part-000001\.parquet.*is not a readable part.*--resume"):
+        load_run(out)
+    result = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
