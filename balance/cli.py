@@ -16,6 +16,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import __version__
 from .errors import EXIT_USER_ERROR, Problem, UserError
@@ -27,8 +28,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,  # a traceback is a toolkit bug: keep it plain and complete
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+# markup off: every string printed holds user text (names, paths) that may read as rich markup ("[/]")
+out = Console(highlight=False, markup=False)
+err = Console(stderr=True, highlight=False, markup=False)
 
 DEFAULT_CARDS = Path("cards.yaml")
 GameOption = Annotated[str, typer.Option("--game", "-g", help=f"Which game's database: {', '.join(GAMES)}.")]
@@ -91,7 +93,7 @@ def validate(
         out.print(table)
         out.print(", ".join(f"{n} {pile}" for pile, n in summary.piles.items()))
         for warning in summary.warnings:
-            out.print(f"[yellow]warning:[/yellow] {warning}", soft_wrap=True)
+            out.print(Text.assemble(("warning:", "yellow"), f" {warning}"), soft_wrap=True)
         verdict = "ok" if not summary.warnings else f"ok, {len(summary.warnings)} warning(s)"
         out.print(f"{path}: {verdict}")
 
@@ -223,7 +225,7 @@ def run(
 
     options = RunOptions(games, seed, chunk_size, jobs, out_dir, backend, scheduler, resume, force, only_chunk)
     columns = (
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("games"),

@@ -35,7 +35,8 @@ def load_run(path: str | Path) -> dict[str, pl.LazyFrame]:
                 raise UserError(
                     Problem(str(part), None, table, f"is not a readable part ({exc}); balance run --resume replays it")
                 ) from None
-        frames[table] = pl.scan_parquet(out / table / "part-*.parquet")
+        # the listed files, not a glob pattern: a folder named with [ ] * ? is not a pattern
+        frames[table] = pl.scan_parquet(parts, glob=False)
     return frames
 
 

@@ -469,7 +469,7 @@ def run(
         if complete:
             import polars as pl
 
-            games = pl.scan_parquet(out / "games" / "*.parquet")
+            games = pl.scan_parquet(sorted((out / "games").glob("part-*.parquet")), glob=False)
             manifest["unfinished_games"] = int(games.filter(~pl.col("finished")).select(pl.len()).collect().item())
         write_manifest(out, manifest)
     finally:

@@ -428,3 +428,25 @@ def test_report_names_a_part_it_cannot_read(scenario, tmp_path):
         load_run(out)
     result = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_user_text_that_reads_as_rich_markup_or_a_glob_is_printed_and_read_as_is(tmp_path):
+    """Issue 17 item 8: a card name or a path holding "[/]" crashed printing
+    (rich.errors.MarkupError) in validate, cards, run and report; a run folder
+    named with brackets was read as a glob pattern (polars "invalid glob")."""
+    folder = tmp_path / "x[/]y"  # folders "x[" and "]y"
+    folder.mkdir(parents=True)
+    cards = folder / "cards.yaml"
+    cards.write_text((ROOT / "cards.yaml").read_text().replace("name: Turbocharger", 'name: "Turbo [/] charger"'))
+    (folder / "s.yaml").write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {cards}"))
+    runner = CliRunner()
+    result = runner.invoke(app, ["validate", str(cards)])
+    assert result.exit_code == 0 and "cards.yaml: ok" in result.output.replace("\n", ""), result.output
+    result = runner.invoke(app, ["cards", "--db", str(cards)])
+    assert result.exit_code == 0 and "Turbo [/]" in result.output, result.output
+    out = tmp_path / "r[/]x"
+    result = runner.invoke(app, ["run", str(folder / "s.yaml"), "--out", str(out), "-j", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "r[/]x/ (games/" in result.output.replace("\n", "")
+    result = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "rep[/]")])
+    assert result.exit_code == 0, result.output
