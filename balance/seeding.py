@@ -31,10 +31,11 @@ def seat_order(n_bots: int, first_game: int, games: int, rotate: bool) -> np.nda
 def bonus_seat(seed: int, game_ids: np.ndarray, players: int) -> np.ndarray:
     """(n,) the seat that gets a strength experiment's extra card in each game: a
     fixed hash of (seed, game id), so the engine and the analysis agree on it
-    without sharing any state (splitmix64, vectorised)."""
+    without sharing any state (splitmix64, vectorised). Any seed balance run
+    takes: one past 64 bits is folded into them (they are all the hash reads)."""
     mask = np.uint64(0xFFFFFFFFFFFFFFFF)
     with np.errstate(over="ignore"):
-        z = (np.asarray(game_ids, dtype=np.uint64) + np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)) & mask
+        z = (np.asarray(game_ids, dtype=np.uint64) + np.uint64(seed % 2**64) * np.uint64(0x9E3779B97F4A7C15)) & mask
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))

@@ -450,3 +450,14 @@ def test_user_text_that_reads_as_rich_markup_or_a_glob_is_printed_and_read_as_is
     assert "r[/]x/ (games/" in result.output.replace("\n", "")
     result = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "rep[/]")])
     assert result.exit_code == 0, result.output
+
+
+def test_a_seed_past_64_bits_works_in_strength_as_in_run():
+    """Issue 17 item 11: `balance strength --seed 2**70` raised OverflowError in
+    the bonus seat's hash; balance run takes any seed >= 0 (SeedSequence)."""
+    from balance.seeding import bonus_seat
+
+    ids = np.arange(1000)
+    seats = bonus_seat(2**70 + 5, ids, 4)
+    assert ((seats >= 0) & (seats < 4)).all() and len(set(seats.tolist())) == 4
+    assert (bonus_seat(2**64 + 7, ids, 4) == bonus_seat(7, ids, 4)).all()
