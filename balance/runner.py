@@ -112,9 +112,10 @@ def chunk_done(out: Path, chunk: int, run_id: str | None = None, size: int | Non
 def current_run(out: Path) -> str | None:
     """The run id in the run directory's manifest (None: none readable)."""
     try:
-        return read_manifest(out).get("run_id")
-    except (UserError, AttributeError):
+        manifest = read_manifest(out)
+    except UserError:
         return None
+    return manifest.get("run_id") if manifest else None
 
 
 # --- the work of one chunk (runs in a worker process) ------------------------------

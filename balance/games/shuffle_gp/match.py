@@ -46,8 +46,7 @@ class Match:
     always: np.ndarray = field(init=False)  # (D, L) int16: each driver's `always` specialty, as lasting amounts
     timed: np.ndarray = field(init=False)  # (K,) bool: has a turn symbol (uses a turn tracker)
     on_turn: np.ndarray = field(init=False)  # (K,) bool: may be played as the turn's play
-    free_anytime: np.ndarray = field(init=False)  # (K,) bool: an anytime card with effects played outside the play
-    anytime_cols: np.ndarray = field(init=False)  # (C,) int64: the free_anytime cards' indices
+    anytime_cols: np.ndarray = field(init=False)  # (C,) int64: anytime cards with effects, played outside the play
     swaps: np.ndarray = field(init=False)  # (K,) bool: swaps top distance cards (worth something only with a gain)
     harmful: np.ndarray = field(init=False)  # (K, M) bool: the effect slot may hurt the players it targets
     heals: np.ndarray = field(init=False)  # (K,) int16
@@ -75,9 +74,9 @@ class Match:
         anytime = c.type == TYPE["anytime"]
         # rules.anytime_cards "any_time": "played at any time" (turn.anytime_window), not as the turn's play;
         # a bare cancel only ever answers a card (effects.answer)
-        self.free_anytime = anytime & (c.n_effects > 0) & (self.tables.rules.anytime_cards == "any_time")
-        self.on_turn = ~((anytime & (c.n_effects == 0)) | self.free_anytime)
-        self.anytime_cols = np.flatnonzero(self.free_anytime)
+        outside = anytime & (c.n_effects > 0) & (self.tables.rules.anytime_cards == "any_time")
+        self.on_turn = ~((anytime & (c.n_effects == 0)) | outside)
+        self.anytime_cols = np.flatnonzero(outside)
         self.swaps = (c.op == OP["swap_top_distance"]).any(axis=1)
         self.harmful = np.isin(c.op, [OP[n] for n in HARMFUL]) & (c.target != TARGET["self"])
         self.heals = heal_amount(self.tables)
