@@ -22,6 +22,11 @@ from . import __version__
 from .errors import EXIT_USER_ERROR, Problem, UserError
 from .games import GAMES, get_game
 
+try:  # typer 0.2x carries its own copy of click; older releases use click itself
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - depends on the typer installed
+    from click import exceptions as click_errors
+
 app = typer.Typer(
     help="Monte Carlo balance lab for racing card games.",
     no_args_is_help=True,
@@ -235,22 +240,27 @@ def run(
         TimeRemainingColumn(),
     )
     started = time.perf_counter()
-    with Progress(*columns, console=err, disable=quiet, transient=False) as progress:
-        task = progress.add_task(str(scenario), total=None, rate="")
-        first: list[int] = []
+    # drawn at the first progress report: a mistake found before any game is one line, with no bar above it
+    progress = Progress(*columns, console=err, disable=quiet, transient=False)
+    task = progress.add_task(str(scenario), total=None, rate="")
+    first: list[int] = []
 
-        def on_progress(done: int, total: int) -> None:
-            if not first:
-                first.append(done)
-            elapsed = max(time.perf_counter() - started, 1e-9)
-            rate = (done - first[0]) / elapsed
-            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+    def on_progress(done: int, total: int) -> None:
+        if not first:
+            first.append(done)
+            progress.start()
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        rate = (done - first[0]) / elapsed
+        progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
 
-        try:
-            result = run_scenario(scenario, options, on_progress)
-        except ChunkFailed as exc:
-            err.print(f"error: {exc}", markup=False, soft_wrap=True)
-            raise typer.Exit(1) from None
+    try:
+        result = run_scenario(scenario, options, on_progress)
+    except ChunkFailed as exc:
+        progress.stop()
+        err.print(f"error: {exc}", markup=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    finally:
+        progress.stop()
     m = result.manifest
     if only_chunk is not None:
         out.print(f"chunk {only_chunk} done; logs in {result.out}")
@@ -300,6 +310,8 @@ def report(
 
     started = time.perf_counter()
     built = build_report(run_dir, out_dir)
+    if built.status:
+        out.print(Text.assemble(("warning:", "yellow"), f" {built.status}"), soft_wrap=True)
     for line in built.findings:
         out.print(f"- {line}", soft_wrap=True)
     out.print(
@@ -417,11 +429,25 @@ def sweep(
 
 
 def main() -> None:
+    """The console script: a usage mistake (an unknown option, a value that is
+    not a number) is one line too, naming the help to read."""
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as exc:  # typer's rich help printed itself; click's is the message
+        if exc.format_message().strip():
+            out.print(exc.format_message())
+        sys.exit(EXIT_USER_ERROR)
+    except click_errors.UsageError as exc:
+        where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+        message = " ".join(exc.format_message().split())
+        err.print(f"error: {message}{where}", soft_wrap=True)
+        sys.exit(EXIT_USER_ERROR)
+    except typer.Abort:
         err.print("interrupted")
         sys.exit(130)
+    if code == 130:
+        err.print("interrupted")
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

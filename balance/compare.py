@@ -15,7 +15,7 @@ from .games import get_game
 from .logs import load_manifest, load_run, studied_cards
 from .report.charts import forest_plot
 from .report.labels import labels_for
-from .report.page import render, short
+from .report.page import render, short, write_csv
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import variant_scenarios
 
@@ -84,7 +84,7 @@ def compare(
         if until_ci is None or width <= until_ci or n >= max_games:
             break
         n, first = min(max_games, 2 * n), False
-    table.write_csv(out / "compare.csv")
+    write_csv(table, out / "compare.csv")
     table.write_parquet(out / "compare.parquet")
     forest_plot(table, out / "forest.png")
     index = _page(scenario, table, out, [name for name, _ in variants], n)

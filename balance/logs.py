@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,8 @@ def load_run(path: str | Path) -> dict[str, pl.LazyFrame]:
 def read_manifest(out: str | Path) -> dict[str, Any] | None:
     """The run's manifest; None when there is none. A file that is not a JSON
     mapping is an error that names it (never a traceback)."""
+    if Path(out).exists() and not Path(out).is_dir():
+        raise UserError(Problem(str(out), None, "run", "is a file, not a run directory (the folder balance run wrote)"))
     path = Path(out) / "manifest.json"
     try:
         data = json.loads(path.read_text())
@@ -53,6 +57,25 @@ def read_manifest(out: str | Path) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         raise UserError(Problem(str(path), None, "manifest", "is not a run manifest (not a JSON mapping)"))
     return data
+
+
+def lock_held(out: str | Path) -> bool:
+    """Whether a live `balance run` holds the run directory (its OS lock on
+    .lock, which the kernel drops when that process dies however it dies).
+    Asked with a shared lock, released at once."""
+    try:
+        fd = os.open(Path(out) / ".lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # closing drops the shared lock if we took it
+    return False
 
 
 def load_manifest(path: str | Path) -> dict[str, Any]:

@@ -15,6 +15,7 @@ the client writes them.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -35,10 +36,12 @@ from . import __version__
 from .allocator import tune_allocator
 from .errors import Problem, UserError
 from .games import get_game
+from .limits import check_jobs, check_memory, check_plan
 from .logs import read_manifest
-from .scenario import Scenario, check_scenario, load_scenario, scenario_model
+from .scenario import Scenario, ScenarioModel, check_scenario, load_scenario, scenario_model
 from .seeding import chunk_plan, chunk_rng
-from .yamlio import YamlDoc, load_yaml
+from .validation import field_bounds
+from .yamlio import YamlDoc, file_problem, load_yaml
 
 TABLES = ("games", "players", "cards")
 LOCK = ".lock"
@@ -87,8 +90,12 @@ def write_part(out: Path, table: str, chunk: int, data: pa.Table, run_id: str | 
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     if run_id is not None:
         data = data.replace_schema_metadata({**(data.schema.metadata or {}), RUN_ID_KEY: run_id.encode()})
-    pq.write_table(data, tmp, compression="zstd")
-    os.replace(tmp, final)
+    try:
+        pq.write_table(data, tmp, compression="zstd")
+        os.replace(tmp, final)
+    except BaseException:  # a full disk mid-write: no half part left behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def part_ok(path: Path, run_id: str | None, rows: int | None = None) -> bool:
@@ -191,8 +198,12 @@ def _manifest(scenario: Scenario, plan: list[tuple[int, int]]) -> dict[str, Any]
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     tmp = out / f".manifest.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
-    os.replace(tmp, out / "manifest.json")
+    try:
+        tmp.write_text(json.dumps(manifest, indent=2) + "\n")
+        os.replace(tmp, out / "manifest.json")
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 @dataclass
@@ -351,15 +362,13 @@ def resolve_scenario(path: str | Path | Scenario, options: RunOptions) -> Scenar
         if v is not None
     }
     for name, value in update.items():
-        if value < (0 if name == "seed" else 1):
-            raise UserError(
-                Problem(
-                    f"--{name.replace('_', '-')}",
-                    None,
-                    name,
-                    f"must be at least {0 if name == 'seed' else 1}, got {value}",
-                )
-            )
+        low, high = field_bounds(ScenarioModel, name)
+        if (low is not None and value < low) or (high is not None and value > high):
+            flag = f"--{name.replace('_', '-')}"
+            words = f"must be at least {low}" if low is not None and value < low else f"must be at most {high:,}"
+            raise UserError(Problem(flag, None, name, f"{words}, got {value:,}"))
+    if "games" in update or "chunk_size" in update:
+        check_plan(update.get("games", scenario.model.games), update.get("chunk_size", scenario.model.chunk_size))
     model = scenario.model.model_copy(update=update) if update else scenario.model
     # The card database travels with the scenario, so workers never read the client's files.
     cards_doc = scenario.cards_doc if scenario.cards_doc is not None else load_yaml(scenario.cards_path)
@@ -384,8 +393,10 @@ def scenario_of_run(out: str | Path) -> tuple[Scenario, dict[str, Any]]:
         raise UserError(Problem(source, None, "manifest", f"not a manifest balance run writes ({exc!r:.60})")) from None
     model = scenario_model(doc)
     check_scenario(model, doc)
-    if not cards.is_file():
-        raise UserError(Problem(source, None, "cards_file", f"the run's card database {cards} is gone"))
+    problem = file_problem(cards)
+    if problem is not None:
+        gone = "is gone" if problem == "no such file" else problem
+        raise UserError(Problem(source, None, "cards_file", f"the run's card database {cards} {gone}"))
     scenario = Scenario(source, model, cards, doc, load_yaml(cards), plan)
     try:
         now = database_hash(scenario)
@@ -414,29 +425,33 @@ def run(
     prepared = game.prepare(scenario)  # every input error surfaces here, before any game runs
     plan = chunk_plan(scenario.model.games, scenario.model.chunk_size)
     out = Path(options.out) if options.out else Path("runs") / scenario.name
-    if options.backend not in ("loky", "dask"):
-        raise UserError(
-            Problem("--backend", None, "backend", f"unknown backend {options.backend!r} (known: loky, dask)")
-        )
+    check_backend(options, len(plan))
     if options.only_chunk is not None and not 0 <= options.only_chunk < len(plan):
         raise UserError(
             Problem(
                 "--only-chunk", None, "chunk", f"chunk {options.only_chunk} is not in the plan (0 to {len(plan) - 1})"
             )
         )
-    out.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(scenario, plan)
     manifest["catalog"] = game.catalog(prepared)
+    if options.backend == "loky":
+        kinds = sum(len(v) for v in manifest["catalog"].values() if isinstance(v, list))
+        workers = 1 if options.only_chunk is not None else min(options.jobs or os.cpu_count() or 1, len(plan))
+        check_memory(scenario.model.chunk_size, scenario.model.players, kinds, workers)
+    make_run_dir(out)
     lock = acquire_lock(out)
+    client = None
     start = time.perf_counter()
     try:
+        if options.backend == "dask" and options.only_chunk is None:
+            client = connect_dask(options.scheduler)
         _check_existing(out, manifest, options)
         old = read_manifest(out)
         if old is not None and options.resume:
             manifest["started"] = old.get("started", manifest["started"])
             manifest["run_id"] = old.get("run_id")  # its parts are stamped with it (None: a run from before stamps)
         run_id = manifest["run_id"]
-        write_manifest(out, manifest)
+        _write_or_explain(out, manifest, plan, scenario)
         todo = [c for c in range(len(plan)) if not chunk_done(out, c, run_id, plan[c][1])]
         # parts there but unreadable, short or another run's: played again
         bad = [c for c in todo if any(part_path(out, t, c).exists() for t in TABLES)]
@@ -447,7 +462,7 @@ def run(
             on_progress(done_games, scenario.model.games)
         ran: list[int] = []
         try:
-            for result in _dispatch(scenario, plan, todo, out, options, run_id):
+            for result in _dispatch(scenario, plan, todo, out, options, run_id, client):
                 if "tables" in result:  # returned by a Dask worker: the client writes
                     for name in TABLES:
                         write_part(out, name, result["chunk"], result["tables"][name], run_id)
@@ -456,12 +471,16 @@ def run(
                 if on_progress:
                     on_progress(done_games, scenario.model.games)
         except KeyboardInterrupt:
-            manifest["status"] = "interrupted"
-            write_manifest(out, manifest)
+            _record_failure(out, manifest, "interrupted", "interrupted (Ctrl-C)")
             raise
-        except ChunkFailed:
-            manifest["status"] = "failed"
-            write_manifest(out, manifest)
+        except ChunkFailed as exc:
+            _record_failure(out, manifest, "failed", str(exc))
+            raise
+        except OSError as exc:  # the disk filled, the folder went away or read-only
+            _record_failure(out, manifest, "failed", f"{exc.strerror or exc}")
+            raise UserError(_write_problem(out, exc, plan, scenario, run_id)) from None
+        except BaseException as exc:
+            _record_failure(out, manifest, "failed", f"{type(exc).__name__}: {exc}")
             raise
         remove_foreign_parts(out, len(plan))
         complete = all(chunk_done(out, c, run_id, plan[c][1]) for c in range(len(plan)))
@@ -472,46 +491,150 @@ def run(
 
             games = pl.scan_parquet(sorted((out / "games").glob("part-*.parquet")), glob=False)
             manifest["unfinished_games"] = int(games.filter(~pl.col("finished")).select(pl.len()).collect().item())
-        write_manifest(out, manifest)
+        _write_or_explain(out, manifest, plan, scenario)
     finally:
+        if client is not None:
+            client.close()
         lock.release()
     return RunResult(out, manifest, ran, time.perf_counter() - start, bad)
 
 
+def make_run_dir(out: Path) -> None:
+    """The run directory, made if missing; a path that cannot be one is a one-line error."""
+    problem = None
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        problem = "is a file, not a folder"
+    except NotADirectoryError:
+        problem = "lies under a file, not a folder"
+    except OSError as exc:
+        problem = f"cannot be made ({exc.strerror or exc})"
+    if problem is None and not out.is_dir():
+        problem = "is a file, not a folder"
+    if problem is not None:
+        raise UserError(Problem(str(out), None, "--out", f"{problem}; choose another --out"))
+
+
+def check_backend(options: RunOptions, chunks: int) -> None:
+    """The backend, its scheduler address and its package, before any game."""
+    check_jobs(options.jobs)
+    if options.backend not in ("loky", "dask"):
+        raise UserError(
+            Problem("--backend", None, "backend", f"unknown backend {options.backend!r} (known: loky, dask)")
+        )
+    if options.backend == "loky":
+        if options.scheduler:
+            raise UserError(Problem("--scheduler", None, "scheduler", "--scheduler is for --backend dask"))
+        return
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise UserError(
+            Problem("--backend", None, "backend", "dask is not installed: pip install 'balance[cluster]'")
+        ) from None
+    if not options.scheduler:
+        raise UserError(Problem("--scheduler", None, "scheduler", "--backend dask needs --scheduler tcp://HOST:PORT"))
+    scheme, _, rest = options.scheduler.rpartition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme not in ("", "tcp", "tls") or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UserError(
+            Problem(
+                "--scheduler",
+                None,
+                "scheduler",
+                f"{options.scheduler!r} is not a Dask scheduler address: tcp://HOST:PORT (or tls://HOST:PORT)",
+            )
+        )
+
+
+def connect_dask(address: str) -> Any:
+    """A client of the Dask scheduler at `address`, or a one-line error. The
+    connection is given a hard limit, in a daemon thread that an exit does not
+    wait for: where something other than a Dask scheduler listens (a web
+    server), the handshake can stall past the client's own timeout."""
+    import threading
+
+    from dask.distributed import Client
+
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = Client(address, timeout="10s")
+        except Exception as exc:  # OSError, TimeoutError, a handshake that is not Dask's
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS)
+    if "client" in outcome:
+        return outcome["client"]
+    exc = outcome.get("error")
+    if exc is None:
+        reason = f"no Dask scheduler answered within {CONNECT_SECONDS} s"
+    else:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    raise UserError(Problem("--scheduler", None, "scheduler", f"cannot reach {address}: {reason}"))
+
+
+CONNECT_SECONDS = 20
+
+
+def _record_failure(out: Path, manifest: dict[str, Any], status: str, reason: str) -> None:
+    """Say in the manifest how the run ended, if the disk still lets us."""
+    manifest["status"] = status
+    manifest["error"] = reason[:500]
+    with contextlib.suppress(OSError):
+        write_manifest(out, manifest)
+
+
+def _write_or_explain(out: Path, manifest: dict[str, Any], plan, scenario: Scenario) -> None:
+    try:
+        write_manifest(out, manifest)
+    except OSError as exc:
+        raise UserError(_write_problem(out, exc, plan, scenario, manifest.get("run_id"))) from None
+
+
+def _write_problem(out: Path, exc: OSError, plan, scenario: Scenario, run_id: str | None) -> Problem:
+    """A write that failed (a full disk, a folder made read-only): what was
+    kept, and the command that finishes the run."""
+    for table in TABLES:  # a part cut short by the failure is never left to look whole
+        for tmp in (out / table).glob(".part-*.tmp"):
+            tmp.unlink(missing_ok=True)
+    kept = sum(1 for c in range(len(plan)) if chunk_done(out, c, run_id, plan[c][1]))
+    what = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+    return Problem(
+        str(out),
+        None,
+        "write",
+        f"{what}: {kept} of {len(plan)} chunks are saved whole; free space, then finish with "
+        f"balance run {scenario.source} --resume" + (f" --out {out}" if out != Path("runs") / scenario.name else ""),
+    )
+
+
 def _dispatch(
-    scenario: Scenario, plan, todo: list[int], out: Path, options: RunOptions, run_id: str | None = None
+    scenario: Scenario,
+    plan,
+    todo: list[int],
+    out: Path,
+    options: RunOptions,
+    run_id: str | None = None,
+    client: Any = None,
 ) -> Iterator[dict[str, Any]]:
     import joblib
 
     n = len(plan)
-    if options.only_chunk is not None or len(todo) <= 1 or (options.jobs == 1 and options.backend == "loky"):
+    local = client is None and (len(todo) <= 1 or options.jobs == 1)
+    if options.only_chunk is not None or not todo or local:
         for c in todo:
             yield run_chunk(scenario, c, n, *plan[c], out, run_id)
         return
-    if options.backend == "dask":
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise UserError(
-                Problem("--backend", None, "backend", "dask is not installed: pip install 'balance[cluster]'")
-            ) from None
-        if not options.scheduler:
-            raise UserError(
-                Problem("--scheduler", None, "scheduler", "--backend dask needs --scheduler tcp://HOST:PORT")
+    if client is not None:
+        with joblib.parallel_config(backend="dask"):
+            yield from joblib.Parallel(return_as="generator_unordered")(
+                joblib.delayed(run_chunk)(scenario, c, n, *plan[c], None) for c in todo
             )
-        try:
-            client = Client(options.scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise UserError(
-                Problem("--scheduler", None, "scheduler", f"cannot reach {options.scheduler}: {exc}")
-            ) from None
-        try:
-            with joblib.parallel_config(backend="dask"):
-                yield from joblib.Parallel(return_as="generator_unordered")(
-                    joblib.delayed(run_chunk)(scenario, c, n, *plan[c], None) for c in todo
-                )
-        finally:
-            client.close()
         return
     jobs = options.jobs or os.cpu_count() or 1
     yield from joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(

@@ -7,20 +7,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from .errors import Problem, UserError, raise_first
+from .limits import MAX_CHUNK_SIZE, MAX_GAMES, check_plan
 from .seeding import chunk_plan
 from .validation import NAME_PATTERN, Strict, validate_model
-from .yamlio import YamlDoc, load_yaml
+from .yamlio import YamlDoc, file_problem, load_yaml
 
 DEFAULT_SEED = 1  # fixed, so that a run is reproducible unless asked otherwise
 
 
 class BotPool(Strict):
     pool: list[str] = Field(min_length=1)  # each seat of each game draws its bot from these
+
+
+# One profile per seat (a list) or a pool (a mapping): the input's shape picks the
+# member, so a mistake inside a pool is reported as such, not as "expected a list"
+# (the tags are in brackets so that error locations drop them, like union members').
+Bots = Annotated[
+    Annotated[list[str], Tag("[seats]")] | Annotated[BotPool, Tag("[pool]")],
+    Discriminator(lambda v: "[pool]" if isinstance(v, dict | BotPool) else "[seats]"),
+]
 
 
 class Variant(Strict):
@@ -36,15 +46,15 @@ class ScenarioModel(Strict):
     game: str
     cards: str | None = None  # relative to the scenario file; None: the game's database file (cards.yaml) above it
     players: int = Field(ge=2, le=8)
-    bots: list[str] | BotPool  # one profile per seat, or a pool to draw from
+    bots: Bots  # one profile per seat, or a pool to draw from
     seat_rotation: bool = True
     bot_profiles: dict[str, dict[str, Any]] = {}
     overrides: dict[str, Any] = {}  # dotted paths into the card database
     max_rounds: int | None = Field(default=None, ge=1)  # overrides rules.max_rounds
-    games: int = Field(default=1000, ge=1)
+    games: int = Field(default=1000, ge=1, le=MAX_GAMES)
     seed: int = Field(default=DEFAULT_SEED, ge=0)
     # games simulated together: bigger is faster per game (docs/performance.md) and takes more memory
-    chunk_size: int = Field(default=4096, ge=1, le=1_000_000)
+    chunk_size: int = Field(default=4096, ge=1, le=MAX_CHUNK_SIZE)
     variants: list[Variant] = []  # for balance compare
     # balance strength: one seat of each game (bonus_seat of seed and game id) starts with an extra copy
     bonus_card: str | None = None
@@ -101,8 +111,9 @@ def variant_scenarios(scenario: Scenario) -> list[tuple[str, Scenario]]:
         cards = scenario.cards_path
         if variant.cards is not None:
             cards = folder / variant.cards
-            if not cards.is_file():
-                raise UserError(scenario.doc.problem((*where, "cards"), f"no such file: {cards}"))
+            problem = _cards_problem(cards)
+            if problem is not None:
+                raise UserError(scenario.doc.problem((*where, "cards"), problem))
         overrides = dict(scenario.model.overrides) | dict(variant.overrides)
         model = scenario.model.model_copy(
             update={"name": f"{scenario.model.name}-{variant.name}", "overrides": overrides, "variants": []}
@@ -115,6 +126,14 @@ def variant_scenarios(scenario: Scenario) -> list[tuple[str, Scenario]]:
             doc.lines[key] = doc.key_lines[key]
         out.append((variant.name, Scenario(scenario.source, model, cards, doc)))
     return out
+
+
+def _cards_problem(cards: Path) -> str | None:
+    """What is wrong with a scenario's `cards:` path, in words (None: nothing)."""
+    problem = file_problem(cards)
+    if problem is None:
+        return None
+    return f"no such file: {cards}" if problem == "no such file" else f"{cards} {problem}"
 
 
 def find_cards(start: Path, name: str = "cards.yaml") -> Path | None:
@@ -149,9 +168,20 @@ def scenario_model(doc: YamlDoc) -> ScenarioModel:
 
 def check_scenario(model: ScenarioModel, doc: YamlDoc) -> None:
     """What the model alone cannot check: one bot per seat, a bonus card only where the game has one."""
+    try:
+        check_plan(model.games, model.chunk_size)
+    except UserError as exc:
+        raise UserError(doc.problem(("chunk_size",), exc.problem.message)) from None
     if isinstance(model.bots, list) and len(model.bots) != model.players:
         raise UserError(doc.problem(("bots",), f"{len(model.bots)} bots for {model.players} players (one per seat)"))
     entry = _registered(model.game)
+    if model.max_rounds is not None and entry and entry.round_cap != "rules.max_rounds":
+        raise UserError(
+            doc.problem(
+                ("max_rounds",),
+                f"{entry.title} caps a race by turns, not rounds: write overrides: {{{entry.round_cap}: N}}",
+            )
+        )
     if model.bonus_card is not None and entry and not entry.strength:
         raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))
 
@@ -169,8 +199,9 @@ def load_scenario(path: str | Path) -> Scenario:
             )
     else:
         cards = folder / model.cards
-        if not cards.is_file():
-            raise UserError(doc.problem(("cards",), f"no such file: {cards}"))
+        problem = _cards_problem(cards)
+        if problem is not None:
+            raise UserError(doc.problem(("cards",), problem))
     check_scenario(model, doc)
     return Scenario(str(path), model, cards, doc)
 

@@ -14,7 +14,7 @@ from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_manifest, load_run, studied_cards
 from .report.charts import strength_chart
-from .report.page import render, short
+from .report.page import render, short, write_csv
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import Scenario
 
@@ -69,7 +69,7 @@ def strength(
     table = strength_table(base, with_card)
     names = {c["id"]: c["name"] for c in load_manifest(out / "baseline")["catalog"]["cards"]}
     table = table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
-    table.write_csv(out / "strength.csv")
+    write_csv(table, out / "strength.csv")
     strength_chart(table, out / "strength.png")
     index = render(
         "strength.html.j2",

@@ -24,6 +24,7 @@ from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_run
 from .report.charts import sweep_chart
+from .report.page import write_csv
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import Scenario
 
@@ -161,6 +162,6 @@ def sweep(
         )
     table = pl.DataFrame(rows)
     cross = crossing(table["value"].to_list(), table["estimate"].to_list(), target) if target is not None else None
-    table.write_csv(out / "sweep.csv")
+    write_csv(table, out / "sweep.csv")
     sweep_chart(table, out / "sweep.png", target, cross)
     return SweepResult(out, table, label, cross)

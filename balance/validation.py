@@ -74,6 +74,7 @@ def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...
     kind = err["type"]
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
     # Unions add the member's name (e.g. 'int', 'list[int]') to the location.
+    # Tagged unions add their tag, written in brackets (scenario.Bots).
     loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"int", "str", "bool"})))
     path = prefix + loc
     ctx = err.get("ctx") or {}
@@ -83,6 +84,12 @@ def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...
         message = err["msg"]
     elif kind == "missing":
         message = "required field missing"
+    elif kind == "too_short" and ctx.get("min_length") == 1:
+        message = "must not be empty"
+    elif kind in ("too_short", "too_long"):
+        bound = "at least" if kind == "too_short" else "at most"
+        limit = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
+        message = f"must have {bound} {limit} items, got {ctx.get('actual_length')}"
     elif kind == "literal_error":
         word = next((p for p in reversed(path) if isinstance(p, str)), "value")
         word = _CHOICE_WORDS.get(word, word)
@@ -107,6 +114,16 @@ def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...
         message = err["msg"][0].lower() + err["msg"][1:]
     field = label(path) if label else None
     return doc.problem(path, message, field)
+
+
+def field_bounds(model: type[BaseModel], name: str) -> tuple[int | None, int | None]:
+    """(ge, le) of a model's field, for checking a command-line value against
+    the same bounds as the file's."""
+    low = high = None
+    for meta in model.model_fields[name].metadata:
+        low = getattr(meta, "ge", low)
+        high = getattr(meta, "le", high)
+    return low, high
 
 
 def validate_model(

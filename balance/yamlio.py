@@ -8,6 +8,9 @@ that path into the line the designer should look at.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,15 +59,69 @@ def dotted(path: Path_) -> str:
     return ".".join(str(p) for p in path) or "(top)"
 
 
+# A YAML file here is a card database or a scenario: a few hundred KB at most.
+# The caps refuse what would hang or exhaust memory before it is built: a huge
+# file, an alias bomb ("billion laughs": a few lines that expand to 10**9
+# values), nesting deeper than any of our files has.
+MAX_BYTES = 16 * 2**20
+MAX_VALUES = 1_000_000
+MAX_DEPTH = 64
+
+
+def file_problem(path: str | Path) -> str | None:
+    """What stops `path` being read as a YAML file (None: nothing): no such
+    file, a directory, a FIFO or device, a symbolic link loop, too big."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return _os_reason(exc)
+    return _kind_problem(info)
+
+
+def _kind_problem(info: os.stat_result) -> str | None:
+    if stat.S_ISDIR(info.st_mode):
+        return "is a directory, expected a YAML file"
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
+        return f"is {kind}, not a regular file; expected a YAML file"
+    if info.st_size > MAX_BYTES:
+        return f"is {info.st_size / 2**20:,.0f} MiB; a YAML file here may be at most {MAX_BYTES // 2**20} MiB"
+    return None
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "is a loop of symbolic links"
+    return f"cannot be read ({exc.strerror or exc})"
+
+
 def load_yaml(path: str | Path) -> YamlDoc:
-    """Read a YAML file safely; any syntax error becomes a one-line UserError."""
+    """Read a YAML file safely; any problem with the file or its text becomes
+    a one-line UserError. Only a regular file is read (a FIFO would block, a
+    device never end), and at most MAX_BYTES of it."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # O_NONBLOCK: opening a FIFO returns at once, and fstat then refuses it
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise UserError(Problem(source, None, "file", "no such file")) from None
-    except IsADirectoryError:
-        raise UserError(Problem(source, None, "file", "is a directory, expected a YAML file")) from None
+    except OSError as exc:
+        raise UserError(Problem(source, None, "file", _os_reason(exc))) from None
+    problem = _kind_problem(os.fstat(fd))
+    if problem is not None:
+        os.close(fd)
+        raise UserError(Problem(source, None, "file", problem))
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            raw = handle.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise UserError(Problem(source, None, "file", _os_reason(exc))) from None
+    if len(raw) > MAX_BYTES:  # it grew since fstat
+        raise UserError(Problem(source, None, "file", f"a YAML file here may be at most {MAX_BYTES // 2**20} MiB"))
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UserError(Problem(source, None, "file", f"not UTF-8 text ({exc.reason})")) from None
     return parse_yaml(text, source)
@@ -79,7 +136,9 @@ def parse_yaml(text: str, source: str) -> YamlDoc:
     try:
         root = loader.get_single_node()
         doc = YamlDoc(source, None)
-        doc.data = _build(root, (), doc, loader) if root is not None else None
+        if root is not None:
+            _measure(root, source)
+            doc.data = _build(root, (), doc, loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -87,9 +146,52 @@ def parse_yaml(text: str, source: str) -> YamlDoc:
         raise UserError(Problem(source, line, "yaml", message or "not valid YAML")) from None
     except yaml.YAMLError as exc:
         raise UserError(Problem(source, None, "yaml", str(exc).splitlines()[0])) from None
+    except RecursionError:  # nesting libyaml's composer could not hold
+        raise UserError(Problem(source, None, "yaml", f"nested more than {MAX_DEPTH} levels deep")) from None
     finally:
         loader.dispose()
     return doc
+
+
+def _measure(root: yaml.Node, source: str) -> None:
+    """Refuse, before anything is built, a document that expands to more than
+    MAX_VALUES values (an alias bomb: each alias is a reference, and a few
+    lines of aliases inside aliases expand to 10**9 values), is nested more
+    than MAX_DEPTH levels, or holds an alias inside itself (a recursive
+    structure). The size of each node is counted once and reused, so this
+    costs the size of the text, not of its expansion."""
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()  # the collection nodes from the root to here
+
+    def fail(node: yaml.Node, message: str) -> UserError:
+        return UserError(Problem(source, node.start_mark.line + 1, "yaml", message))
+
+    def size(node: yaml.Node, depth: int) -> int:
+        if id(node) in sizes:
+            return sizes[id(node)]
+        if isinstance(node, yaml.ScalarNode):
+            return 1
+        if depth > MAX_DEPTH:
+            raise fail(node, f"nested more than {MAX_DEPTH} levels deep")
+        if id(node) in open_:
+            raise fail(node, "an alias inside the value it names (a recursive structure)")
+        open_.add(id(node))
+        children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
+        total = 1
+        for child in children:
+            total += size(child, depth + 1)
+            if total > MAX_VALUES:
+                raise fail(node, f"expands to more than {MAX_VALUES:,} values (aliases repeated inside aliases)")
+        open_.discard(id(node))
+        sizes[id(node)] = total
+        return total
+
+    size(root, 0)
+
+
+# Plain keys YAML 1.1 reads as true, false or null (yes, no, on, off, ~): kept
+# as the word written, so that an unknown key is named as the user wrote it.
+_WORD_KEY_TAGS = ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:null")
 
 
 def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: Any) -> Any:
@@ -98,8 +200,10 @@ def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: Any) -> Any:
         loader.flatten_mapping(node)  # resolves `<<:` merge keys
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if not isinstance(key, (str, int, bool)) and key is not None:
+            key = None
+            if isinstance(key_node, yaml.ScalarNode):
+                key = key_node.value if key_node.tag in _WORD_KEY_TAGS else loader.construct_object(key_node)
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
                 raise UserError(doc.problem(path, "mapping keys must be plain words or numbers"))
             child = (*path, key)
             if key in out:
@@ -117,4 +221,4 @@ def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: Any) -> Any:
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, (*path, i), doc, loader) for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+    return loader.construct_object(node)

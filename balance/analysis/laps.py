@@ -124,7 +124,7 @@ def game_length(run: Run | str | Path) -> pl.DataFrame:
     summary = summarise(
         games.filter(pl.col("finished")).with_columns(pl.lit("finished").alias("games")), ["games"], "rounds"
     )
-    return summary.drop("games").hstack(unfinished.collect())
+    return _one_row(summary.drop("games")).hstack(unfinished.collect())
 
 
 def _one_row(summary: pl.DataFrame) -> pl.DataFrame:

@@ -26,6 +26,8 @@ class Game:
     play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng) -> log tables
     catalog: Callable[[Any], dict[str, Any]]  # prepared -> the cards and Playbooks in play, for the manifest
     database_file: str = "cards.yaml"  # what a scenario without `cards:` looks for, beside it or above
+    # the database path of the cap on a game's length; a scenario's max_rounds: sets it where it counts rounds
+    round_cap: str = "rules.max_rounds"
     strength: bool = True  # `balance strength` can give one seat an extra copy of a card (scenario bonus_card)
 
 

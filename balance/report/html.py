@@ -24,7 +24,8 @@ from ..validation import NAME_PATTERN
 from . import charts
 from .findings import car_findings, draft_lines, driver_findings, findings, seat_meaning, supply_lines
 from .labels import Labels, labels_for
-from .page import render
+from .page import render, write_csv
+from .status import no_winner_lines, run_status
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Report:
     charts: list[Path]
     tables: list[Path]
     findings: list[str]
+    status: str | None = None  # the run is not whole: what the page says of it first
 
 
 def _cell(value: object) -> str:
@@ -369,7 +371,12 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     scenario = manifest.get("scenario", {})
     labels = labels_for(manifest.get("game", ""))
     out = Path(out) if out else Path("reports") / report_folder_name(scenario.get("name"), run_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    make_report_dir(out)
+    present = int(run["games"].select(pl.len()).collect().item())
+    status = run_status(manifest, present, run_dir, labels)
+    header = _header(manifest, run_dir, labels, present)
+    if not run["players"].select(pl.col("won").any()).collect().item():
+        return _no_winner_report(run, out, header, labels, present, status, run_dir)
     catalog = manifest.get("catalog", {})
     card_ids = studied_cards(catalog)
     names = {c["id"]: c["name"] for c in catalog.get("cards", []) + catalog.get("playbooks", [])}
@@ -555,7 +562,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     headers = {"seat": labels.seat.replace(" ", "_")}  # the CSVs keep the logs' column names
     table_paths, table_entries = [], []
     for spec in table_specs:
-        spec.data.write_csv(out / spec.file)
+        write_csv(spec.data, out / spec.file)
         table_paths.append(out / spec.file)
         view = spec.shown if isinstance(spec.shown, pl.DataFrame) else spec.data.select(spec.shown or spec.data.columns)
         shown = view.head(spec.limit)
@@ -583,33 +590,89 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         extra=auction_lines + driver_lines + draft_lines(draft, draft_equality) + supply_lines(supply),
         seat_meaning=seat_meaning(draft),
     )
-    bots_text = (
-        ", ".join(scenario.get("bots") or [])
-        if isinstance(scenario.get("bots"), list)
-        else f"pool {', '.join(scenario.get('bots', {}).get('pool', []))}"
-    )
     n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
+    header["players"] = f"{n_players} {labels.players}" + (
+        f" ({n_legends} Legend{'s' if n_legends > 1 else ''})" if n_legends else ""
+    )
     index = render(
         "report.html.j2",
         out / "index.html",
-        title=f"{labels.title} balance report: {scenario.get('name', run_dir.name)}",
-        scenario={"name": scenario.get("name", ""), "game": manifest.get("game", "")},
-        games=int(manifest.get("games") or 0),
-        players=f"{n_players} {labels.players}"
-        + (f" ({n_legends} Legend{'s' if n_legends > 1 else ''})" if n_legends else ""),
-        bots=bots_text,
-        seed=manifest.get("seed"),
-        cards_file=Path(manifest.get("cards_file", "")).name,
-        cards_hash=manifest.get("cards_sha256", ""),
-        made=time.strftime("%Y-%m-%d %H:%M"),
-        version=__version__,
+        **header,
+        status=status,
         findings=lines,
         associations="added_drafted" in card_table.columns or "added_bought" in card_table.columns,
         dealt="added_dealt" in card_table.columns,
         note=DRIVERS_NOTE if driven else "",
-        players_word=labels.players,
-        games_word=labels.games,
         charts=chart_entries,
         tables=table_entries,
     )
-    return Report(out, index, chart_paths, table_paths, lines)
+    return Report(out, index, chart_paths, table_paths, lines, status)
+
+
+def make_report_dir(out: Path) -> None:
+    """The report folder, made if missing; a path that cannot be one is a one-line error."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(Problem(str(out), None, "--out", "is a file, not a folder; choose another --out")) from None
+    except OSError as exc:
+        raise UserError(Problem(str(out), None, "--out", f"cannot be made ({exc.strerror or exc})")) from None
+
+
+def _header(manifest: dict[str, Any], run_dir: Path, labels: Labels, present: int) -> dict[str, Any]:
+    """Where the page came from: the template's header fields."""
+    scenario = manifest.get("scenario", {})
+    bots = scenario.get("bots")
+    bots_text = ", ".join(bots or []) if isinstance(bots, list) else f"pool {', '.join((bots or {}).get('pool', []))}"
+    return {
+        "title": f"{labels.title} balance report: {scenario.get('name', run_dir.name)}",
+        "scenario": {"name": scenario.get("name", ""), "game": manifest.get("game", "")},
+        "games": present,
+        "planned": int(manifest.get("games") or 0),
+        "players": f"{scenario.get('players', '?')} {labels.players}",
+        "bots": bots_text,
+        "seed": manifest.get("seed"),
+        "cards_file": Path(manifest.get("cards_file", "")).name,
+        "cards_hash": manifest.get("cards_sha256", ""),
+        "made": time.strftime("%Y-%m-%d %H:%M"),
+        "version": __version__,
+        "players_word": labels.players,
+        "games_word": labels.games,
+    }
+
+
+def _no_winner_report(
+    run: dict[str, pl.LazyFrame],
+    out: Path,
+    header: dict[str, Any],
+    labels: Labels,
+    present: int,
+    status: str | None,
+    run_dir: Path,
+) -> Report:
+    """The page of a run in which no game has a winner: what happened and why
+    it may have, with the game length table (win rates would all be 0)."""
+    lines = no_winner_lines(run["games"], present, labels, run_dir)
+    length = laps.game_length(run)
+    write_csv(length, out / "game_length.csv")
+    table = {
+        "file": "game_length.csv",
+        "title": labels.length_title,
+        "columns": length.columns,
+        "rows": length.height,
+        "shown": length.height,
+        "data": [[_cell(v) for v in row] for row in length.iter_rows()],
+    }
+    index = render(
+        "report.html.j2",
+        out / "index.html",
+        **header,
+        status=status,
+        findings=lines,
+        associations=False,
+        dealt=False,
+        note="",
+        charts=[],
+        tables=[table],
+    )
+    return Report(out, index, [], [out / "game_length.csv"], lines, status)

@@ -38,6 +38,8 @@ class Labels:
     length_bars_label: str = ""
     length_last_label: str = "last player home"
     tallies_title: str = "How each bot races"  # the per-bot tallies' chart and table
+    cap: str = "the round cap, rules.max_rounds"  # what stops a game that goes on too long
+    length_unit: str = "rounds"  # what the games table's `rounds` counts
 
 
 HORSEPOWER = Labels(title="Horsepower")
@@ -79,6 +81,8 @@ DOWNFORCE = Labels(
     length_finding="Races last {median} speed cards played",
     length_unfinished="",  # a race always ends; stalled cars are a finding of their own
     tallies_title="How each bot plays",
+    cap="the turn cap, rules.max_turns",
+    length_unit="speed cards played",
 )
 SHUFFLE_GP = Labels(
     title="Shuffle Grand Prix",
@@ -89,6 +93,8 @@ SHUFFLE_GP = Labels(
     length_caption="Turns per game, until the last distance card is drawn.",
     length_finding="Games last {median} turns",
     tallies_title="How each bot plays",
+    cap="the turn cap, rules.max_turns",
+    length_unit="turns",
 )
 GAMES = {"horsepower": HORSEPOWER, "heat": HEAT, "downforce": DOWNFORCE, "shuffle_gp": SHUFFLE_GP}
 

@@ -3,9 +3,11 @@ environment (autoescape, so any name from a card database is shown as text)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import jinja2
+import polars as pl
 
 TEMPLATES = Path(__file__).parent / "templates"
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined)
@@ -15,6 +17,34 @@ def render(template: str, path: Path, **context: object) -> Path:
     """Render `template` into `path` atomically (a temporary name, then a rename)."""
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(_ENV.get_template(template).render(**context), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+# A cell a spreadsheet reads as a formula when it opens the CSV (CSV injection):
+# user text such as a card named "=HYPERLINK(...)" or "@SUM(...)".
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def write_csv(table: pl.DataFrame, path: Path) -> Path:
+    """Write a table as CSV, atomically, with every text cell (and column name)
+    that a spreadsheet would run as a formula prefixed with ' (OWASP's advice):
+    the text still reads the same, and nothing runs."""
+
+    def safe(text: str) -> str:
+        return "'" + text if text.startswith(_FORMULA_START) else text
+
+    starts = "^[" + "".join(re.escape(c) for c in _FORMULA_START) + "]"
+    table = table.rename({c: safe(c) for c in table.columns if safe(c) != c}).with_columns(
+        pl.when(pl.col(c).cast(pl.String).str.contains(starts))
+        .then(pl.lit("'") + pl.col(c).cast(pl.String))
+        .otherwise(pl.col(c).cast(pl.String))
+        .alias(c)
+        for c, dtype in table.schema.items()
+        if dtype in (pl.String, pl.Categorical)
+    )
+    tmp = path.with_name(f".{path.name}.tmp")
+    table.write_csv(tmp)
     tmp.replace(path)
     return path
 

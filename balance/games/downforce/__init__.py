@@ -28,6 +28,7 @@ GAME = Game(
     prepare=prepare,
     play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     catalog=catalog,
+    round_cap="rules.max_turns",  # card plays in a race, not rounds
     database_file="downforce.yaml",
     strength=False,  # no bonus-card experiment yet
 )

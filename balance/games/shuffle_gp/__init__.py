@@ -30,6 +30,7 @@ GAME = Game(
     prepare=prepare,
     play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     catalog=catalog,
+    round_cap="rules.max_turns",  # turns of all players together, not rounds
     database_file="shuffle_gp.yaml",
     strength=False,  # no bonus-card experiment
 )

@@ -1,0 +1,422 @@
+"""Issue 17: hostile inputs end in one line and exit code 2, never a
+traceback, a hang or all the memory; a report says when its run is not
+whole or has no winner; CSV cells never run as spreadsheet formulas."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+from balance.errors import UserError
+from balance.runner import RunOptions, run
+from balance.scenario import load_scenario
+from balance.yamlio import MAX_BYTES, load_yaml
+
+from .conftest import ROOT
+from .mutants import time_limit
+
+SCENARIO = f"""name: tiny
+game: horsepower
+cards: {ROOT / "cards.yaml"}
+players: 3
+bots: [racer, economist, random]
+games: 30
+seed: 5
+chunk_size: 8
+"""
+
+
+@pytest.fixture
+def scenario(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(SCENARIO)
+    return path
+
+
+def cli(*args) -> tuple[int, str, str]:
+    """`balance ARGS` in this process: (exit code, stdout, stderr); a traceback fails the test."""
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line(*args) -> str:
+    code, _, stderr = cli(*args)
+    assert code == 2, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    return lines[0]
+
+
+# --- item 6: YAML that hangs, recurses or never ends -------------------------------------------
+
+
+BILLION_LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{b}: &{b} [{', '.join(['*' + a] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (BILLION_LAUGHS, "expands to more than 1,000,000 values"),
+        ("a: &a [*a]\n", "an alias inside the value it names"),
+        ("a: &a {x: 1, <<: *a}\n", "an alias inside the value it names"),
+        ("a: " + "[" * 100 + "]" * 100 + "\n", "nested more than 64 levels deep"),
+        ("a: " + "[" * 50_000 + "]" * 50_000 + "\n", "nest"),
+    ],
+    ids=["alias-bomb", "recursive-alias", "recursive-merge", "deep", "deeper-than-libyaml"],
+)
+def test_yaml_that_would_hang_or_recurse_is_one_line(tmp_path, text, message):
+    path = tmp_path / "cards.yaml"
+    path.write_text(text)
+    with time_limit(10):
+        line = one_line("validate", path)
+    assert message in line
+
+
+def test_files_that_are_not_regular_files_are_refused_before_reading(tmp_path):
+    """A FIFO blocked for ever, /dev/zero filled the memory, a symbolic link
+    loop gave OSError, a directory said "no such file"."""
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(tmp_path / "loop2.yaml")
+    (tmp_path / "loop2.yaml").symlink_to(loop)
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as handle:
+        handle.truncate(MAX_BYTES + 1)
+    cases = {
+        fifo: "is a FIFO, not a regular file",
+        "/dev/zero": "is a device or socket, not a regular file",
+        loop: "is a loop of symbolic links",
+        tmp_path: "is a directory",
+        big: "may be at most 16 MiB",
+    }
+    with time_limit(10):
+        for path, message in cases.items():
+            assert message in one_line("validate", path)
+
+
+def test_a_scenarios_cards_path_says_what_it_is(tmp_path, scenario):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "folder.yaml").mkdir()
+    cases = (
+        ("folder.yaml", "folder.yaml is a directory"),
+        ("pipe.yaml", "pipe.yaml is a FIFO"),
+        ("gone.yaml", "no such file: .*gone.yaml"),
+    )
+    for target, message in cases:
+        scenario.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {target}"))
+        with pytest.raises(UserError, match=f"tiny.yaml:3: cards: .*{message}"):
+            load_scenario(scenario)
+
+
+def test_yaml_11_words_as_keys_are_named_as_written(tmp_path):
+    """`yes:` and `~:` were reported as unknown fields 'True' and 'None'."""
+    path = tmp_path / "cards.yaml"
+    path.write_text("yes: 1\n")
+    assert "unknown field 'yes'" in str(pytest.raises(UserError, load_yaml_db, path).value)
+    path.write_text("~: 1\n")
+    assert "unknown field '~'" in str(pytest.raises(UserError, load_yaml_db, path).value)
+    assert load_yaml(path).data == {"~": 1}
+
+
+def load_yaml_db(path):
+    from balance.games.horsepower.schema import load_database
+
+    return load_database(path)
+
+
+# --- item 7: sizes that ran out of memory or hung ----------------------------------------------
+
+
+def test_games_and_chunks_are_bounded_in_the_file_and_on_the_command_line(tmp_path, scenario):
+    scenario.write_text(SCENARIO.replace("games: 30", "games: 1000000000000"))
+    with pytest.raises(UserError, match="tiny.yaml:6: games: must be at most 1000000000, got 1000000000000"):
+        load_scenario(scenario)
+    scenario.write_text(SCENARIO.replace("games: 30", "games: 100000000").replace("chunk_size: 8", "chunk_size: 1"))
+    with pytest.raises(UserError, match="make 100,000,000 chunks; at most 1,000,000"):
+        load_scenario(scenario)
+    scenario.write_text(SCENARIO)
+    assert "games: must be at most 1,000,000,000, got 1,000,000,000,000" in one_line("run", scenario, "--games", 10**12)
+    assert "chunk_size: must be at most 1,000,000, got 1,000,000,000" in one_line(
+        "run", scenario, "--chunk-size", 10**9
+    )
+    assert "at most 1,000,000: raise --chunk-size" in one_line("run", scenario, "--games", 10**8, "--chunk-size", 1)
+    assert "jobs: must be between 1 and" in one_line("run", scenario, "--jobs", 1000)
+    assert "jobs: must be between 1 and" in one_line("run", scenario, "--jobs", 0)
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_plan_that_would_not_fit_in_memory_is_refused_before_any_game(tmp_path, scenario, monkeypatch):
+    from balance import limits
+
+    with pytest.raises(UserError, match=r"need about .* GiB each.*this machine has 4.0 GiB free: use --chunk-size"):
+        limits.check_memory(1_000_000, 4, 100, 2, available=4 * 2**30)
+    limits.check_memory(4096, 4, 100, 2, available=4 * 2**30)  # the default chunks fit easily
+    monkeypatch.setattr(limits, "available_bytes", lambda: 1 * 2**30)
+    line = one_line("run", scenario, "--chunk-size", 1_000_000, "--games", 2_000_000, "--out", tmp_path / "r")
+    assert "memory: chunks of 1,000,000 games (3 players" in line and "1.0 GiB free" in line
+    assert not (tmp_path / "r").exists()
+
+
+def test_usage_mistakes_are_one_line_too(tmp_path, scenario):
+    """Typer's usage errors were a framed box of several lines."""
+    for args in (["run", scenario, "--games", "1e12"], ["run", scenario, "--bogus"], ["nosuch"], ["run"]):
+        done = subprocess.run([sys.executable, "-m", "balance", *map(str, args)], capture_output=True, text=True)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+        assert "--help" in lines[0]
+
+
+# --- scenario messages that pointed the wrong way ----------------------------------------------
+
+
+def test_scenario_messages_say_what_is_wrong(scenario):
+    scenario.write_text(SCENARIO.replace("bots: [racer, economist, random]", "bots: {pool: []}"))
+    with pytest.raises(UserError, match="tiny.yaml:5: bots.pool: must not be empty"):
+        load_scenario(scenario)
+    scenario.write_text(SCENARIO.replace("bots: [racer, economist, random]", "bots: {pool: [racer, [x]]}"))
+    with pytest.raises(UserError, match="bots.pool.1: expected text, got a list"):
+        load_scenario(scenario)
+    body = (
+        ROOT / "scenarios" / "downforce-four.yaml"
+    ).read_text() + f"cards: {ROOT / 'downforce.yaml'}\nmax_rounds: 5\n"
+    scenario.write_text(body)
+    with pytest.raises(UserError, match=r"max_rounds: Downforce caps a race by turns.*rules.max_turns"):
+        load_scenario(scenario)
+
+
+# --- item 9: paths that are not folders --------------------------------------------------------
+
+
+def test_out_and_run_paths_that_are_files(tmp_path, scenario):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert "--out: is a file, not a folder" in one_line("run", scenario, "--out", afile)
+    assert "--out: lies under a file" in one_line("run", scenario, "--out", afile / "sub")
+    assert "is a file, not a run directory" in one_line("report", afile)
+    assert "is a file, not a run directory" in one_line("report", scenario)
+    run(scenario, RunOptions(out=tmp_path / "run", jobs=1))
+    assert "--out: is a file, not a folder" in one_line("report", tmp_path / "run", "--out", afile)
+    assert afile.read_text() == "x"
+
+
+# --- item 5: a manifest says how a run ended; a report says when a run is not whole -----------
+
+
+def test_a_failure_mid_run_is_recorded_and_the_report_says_the_run_is_not_whole(tmp_path, scenario, monkeypatch):
+    from balance import runner
+
+    real = runner.run_chunk
+
+    def failing(scenario, chunk, *args, **kwargs):
+        if chunk == 2:
+            raise KeyboardInterrupt
+        return real(scenario, chunk, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_chunk", failing)
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        run(scenario, RunOptions(out=out, jobs=1))
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+
+    def broken(scenario, chunk, *args, **kwargs):
+        if chunk == 3:
+            raise RuntimeError("the scheduler went away")
+        return real(scenario, chunk, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_chunk", broken)
+    with pytest.raises(RuntimeError):
+        run(scenario, RunOptions(out=out, jobs=1, resume=True))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "failed" and "the scheduler went away" in manifest["error"]
+    code, stdout, _ = cli("report", out, "--out", tmp_path / "rep")
+    assert code == 0
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "Incomplete run." in page and "its logs hold 24 of the 30 games planned" in page
+    assert "24 of 30 planned games" in page and "--resume" in page
+    assert "warning: This run failed" in stdout
+    monkeypatch.setattr(runner, "run_chunk", real)
+    run(scenario, RunOptions(out=out, jobs=1, resume=True))
+    cli("report", out, "--out", tmp_path / "rep")
+    assert "Incomplete run." not in (tmp_path / "rep" / "index.html").read_text()
+
+
+def test_a_running_run_is_told_from_a_dead_one_by_its_lock(tmp_path, scenario):
+    from balance.logs import lock_held
+    from balance.runner import acquire_lock
+
+    out = tmp_path / "run"
+    run(scenario, RunOptions(out=out, jobs=1))
+    assert not lock_held(out)
+    lock = acquire_lock(out)
+    try:
+        assert lock_held(out)
+    finally:
+        lock.release()
+    assert not lock_held(out)
+
+
+def test_disk_full_mid_run_keeps_whole_parts_and_says_how_to_finish(tmp_path, scenario, monkeypatch):
+    """Errno 28 was a traceback, left the manifest `running` and could leave a
+    half-written temporary part; now one line with what was kept."""
+    import errno
+
+    import pyarrow.parquet as pq
+
+    from balance import runner
+
+    real = pq.write_table
+    calls = []
+
+    def full_disk(table, where, **kwargs):
+        calls.append(where)
+        if len(calls) == 8:  # chunk 2's players part
+            with open(where, "wb") as handle:
+                handle.write(b"PAR1 half")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(table, where, **kwargs)
+
+    monkeypatch.setattr(runner.pq, "write_table", full_disk)
+    out = tmp_path / "run"
+    with pytest.raises(UserError) as info:
+        run(scenario, RunOptions(out=out, jobs=1))
+    assert "the disk is full: 2 of 4 chunks are saved whole" in str(info.value)
+    assert "--resume" in str(info.value) and "\n" not in str(info.value)
+    assert not list(out.rglob("*.tmp")) and json.loads((out / "manifest.json").read_text())["status"] == "failed"
+    monkeypatch.setattr(runner.pq, "write_table", real)
+    result = run(scenario, RunOptions(out=out, jobs=1, resume=True))
+    assert sorted(result.ran_chunks) == [2, 3] and result.manifest["status"] == "complete"
+
+
+def test_a_real_full_file_system(tmp_path, scenario):
+    """A 1 MiB tmpfs where the test may mount one (root, as in CI); else the
+    simulated disk above stands for it."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({made.stderr.decode().strip()}); the simulated test covers it")
+    try:
+        big = SCENARIO.replace("games: 30", "games: 2000").replace("chunk_size: 8", "chunk_size: 20")
+        scenario.write_text(big)
+        line = one_line("run", scenario, "--out", mount / "run", "-j", "1", "-q")
+        assert "the disk is full:" in line and "chunks are saved whole" in line and "--resume" in line
+        assert not list(mount.rglob("*.tmp"))
+        for part in (mount / "run").rglob("part-*.parquet"):
+            pl.read_parquet(part)  # every part left is whole
+        view = tmp_path / "read-only"  # the run directory seen through a read-only bind mount
+        view.mkdir()
+        subprocess.run(["mount", "--bind", str(mount / "run"), str(view)], check=True)
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], check=True)
+        assert "cannot write the run directory (Read-only file system)" in one_line(
+            "run", scenario, "--out", view, "--resume", "-q"
+        )
+        assert "--out: cannot be made (Read-only file system)" in one_line("run", scenario, "--out", view / "x", "-q")
+        subprocess.run(["umount", str(view)], check=True)
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=False)  # lazy: a mapped file must not keep it
+
+
+# --- Dask addresses ----------------------------------------------------------------------------
+
+
+def test_dask_addresses_are_checked_before_any_game(tmp_path, scenario, monkeypatch):
+    out = tmp_path / "run"
+    for address in ("garbage", "http://localhost:80", "tcp://host:port"):
+        assert "is not a Dask scheduler address" in one_line(
+            "run", scenario, "--backend", "dask", "--scheduler", address, "--out", out
+        )
+    one_chunk = ["run", scenario, "--games", "4", "--backend", "dask", "--out", out]
+    assert "--backend dask needs --scheduler" in one_line(*one_chunk)
+    assert "--scheduler is for --backend dask" in one_line("run", scenario, "--scheduler", "tcp://a:1", "--out", out)
+    # something that listens but never speaks Dask: refused within the hard limit
+    from balance import runner
+
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 3)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    held = []
+    threading.Thread(target=lambda: held.append(server.accept()), daemon=True).start()
+    try:
+        with time_limit(30):
+            line = one_line(
+                "run",
+                scenario,
+                "--backend",
+                "dask",
+                "--scheduler",
+                f"tcp://{server.getsockname()[0]}:{server.getsockname()[1]}",
+                "--out",
+                out,
+            )
+    finally:
+        server.close()
+    assert "cannot reach" in line
+    assert not (out / "manifest.json").exists()
+
+
+# --- item 12: no game with a winner ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body, cap",
+    [
+        (SCENARIO + "max_rounds: 2\n", "the round cap, rules.max_rounds"),
+        (
+            (ROOT / "scenarios" / "shuffle-gp-four.yaml").read_text()
+            + f"cards: {ROOT / 'shuffle_gp.yaml'}\noverrides: {{rules.max_turns: 3}}\n",
+            "the turn cap, rules.max_turns",
+        ),
+    ],
+    ids=["horsepower", "shuffle_gp"],
+)
+def test_a_run_with_no_winner_gets_a_page_that_says_so(tmp_path, body, cap):
+    """Every game cut by the cap crashed report (polars ShapeError)."""
+    path = tmp_path / "s.yaml"
+    path.write_text(body)
+    out = tmp_path / "run"
+    code, _, stderr = cli("run", path, "--games", 40, "--chunk-size", 20, "--out", out, "-j", 1, "-q")
+    assert code == 0, stderr
+    code, stdout, stderr = cli("report", out, "--out", tmp_path / "rep")
+    assert code == 0, stderr
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "of the 40 in this run has a winner: 40 were cut by " + cap in page
+    assert "balance trace" in stdout
+    assert pl.read_csv(tmp_path / "rep" / "game_length.csv")["unfinished_share"][0] == 1.0
+
+
+# --- item 15: CSV cells that a spreadsheet would run -------------------------------------------
+
+
+def test_csv_cells_never_start_a_formula(tmp_path):
+    cards = tmp_path / "cards.yaml"
+    text = (ROOT / "cards.yaml").read_text()
+    cards.write_text(text.replace("name: Twin Turbo", 'name: "=HYPERLINK(\\"http://x\\")"'))
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {cards}").replace("30", "200"))
+    out = tmp_path / "run"
+    run(path, RunOptions(out=out, jobs=1, chunk_size=100))
+    code, _, stderr = cli("report", out, "--out", tmp_path / "rep")
+    assert code == 0, stderr
+    texts = [p.read_text() for p in (tmp_path / "rep").glob("*.csv")]
+    assert any("'=HYPERLINK" in t for t in texts)
+    for csv in (tmp_path / "rep").glob("*.csv"):
+        table = pl.read_csv(csv, infer_schema_length=0)  # every cell as text
+        for column in table.columns:
+            numeric = table[column].str.contains(r"^-?[0-9.e+-]+$|^$|^-?inf$|^NaN$").fill_null(True).all()
+            if not numeric:
+                assert not table[column].str.contains(r"^[=+\-@]").fill_null(False).any(), (csv.name, column)
