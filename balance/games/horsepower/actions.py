@@ -183,5 +183,5 @@ def give_debris(ctx: Ctx, st: State, g: np.ndarray, p: np.ndarray, count: np.nda
         short = np.diff(np.cumsum(want - got)[last], prepend=0)
     st.garage[g, p, debris] += given.astype(st.garage.dtype)  # distinct (g, p): no repeated index
     st.supply[games, debris] -= taken.astype(st.supply.dtype)  # each game once
-    st.debris_short[games] += short.astype(np.int16)
+    st.debris_short[games] += short.astype(np.int32)
     return given

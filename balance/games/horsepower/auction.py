@@ -64,8 +64,8 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     st.coins[g, w] -= high[won].astype(np.int16)
     st.garage[g, w, k] += 1
     st.auction_won[g, w, k] += 1
-    st.auction_paid[g, w] += high[won].astype(np.int16)
-    st.coins_spent[g, w] += high[won].astype(np.int16)
+    st.auction_paid[g, w] += high[won]
+    st.coins_spent[g, w] += high[won]
     if ctx.events is not None:
         ctx.events.add("auction", g, w, k, st.turns[g, w], price=high[won])
 

@@ -19,34 +19,41 @@ from ...yamlio import YamlDoc
 from .. import profiles
 from . import vocabulary as V
 from .compile import NONE, Tables
+from .limits import MAX_BAR, MAX_LAPS, MAX_WEIGHT
 
 FEATURES: tuple[str, ...] = ("drive", "coins", "draw", "thinning", "attack", "defense", "tempo")
 F = {name: i for i, name in enumerate(FEATURES)}
 PIT_CHOICES = ("auto", "always", "never")
 
 
+# Values are float32 sums of weight x feature: every number finite (no .inf or
+# .nan) and bounded (limits.py), so that no value overflows to infinity.
+FINITE = Strict.model_config | {"allow_inf_nan": False}
+
+
 class Weights(Strict):
-    drive: float = Field(ge=0)
-    coins: float = Field(ge=0)
-    draw: float = Field(ge=0)
-    thinning: float = Field(ge=0)
-    attack: float = Field(ge=0)
-    defense: float = Field(ge=0)
-    tempo: float = Field(ge=0)
+    model_config = FINITE
+    drive: float = Field(ge=0, le=MAX_WEIGHT)
+    coins: float = Field(ge=0, le=MAX_WEIGHT)
+    draw: float = Field(ge=0, le=MAX_WEIGHT)
+    thinning: float = Field(ge=0, le=MAX_WEIGHT)
+    attack: float = Field(ge=0, le=MAX_WEIGHT)
+    defense: float = Field(ge=0, le=MAX_WEIGHT)
+    tempo: float = Field(ge=0, le=MAX_WEIGHT)
 
 
 class Profile(Strict):
-    model_config = Strict.model_config | {"strict": False}  # YAML `1` is a fine float
-    noise: float = Field(ge=0)
+    model_config = FINITE | {"strict": False}  # YAML `1` is a fine float
+    noise: float = Field(ge=0, le=1)  # 1: uniform among the legal choices; (1 - noise) weighs the rule (docs/bots.md)
     weights: Weights
-    playbook: float = Field(ge=0)
-    late_coins: float = Field(ge=0)
-    buy_min: float
+    playbook: float = Field(ge=0, le=MAX_WEIGHT)
+    late_coins: float = Field(ge=0, le=MAX_WEIGHT)
+    buy_min: float = Field(ge=-MAX_BAR, le=MAX_BAR)
     refreshes: int = Field(ge=0, le=10)
-    bid: float = Field(ge=0)
-    scrap_below: float
+    bid: float = Field(ge=0, le=MAX_WEIGHT)
+    scrap_below: float = Field(ge=-MAX_BAR, le=MAX_BAR)
     pit_stop: Literal["auto", "always", "never"]
-    pit_laps_left: int = Field(ge=1)
+    pit_laps_left: int = Field(ge=1, le=MAX_LAPS)  # more laps than a race has: never (pit_laps_left is 16-bit)
 
 
 def builtin_profiles() -> dict[str, Profile]:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import vocabulary as V
-from .schema import MAX_COPIES, Database, Effect
+from .limits import MAX_COPIES
+from .schema import Database, Effect
 
 NONE = -1  # code for "not applicable" in categorical columns
 

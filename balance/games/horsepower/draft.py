@@ -59,9 +59,13 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = No
         pb_v = np.where(pb_pool > 0, pb_v, -np.inf)
         card_v[parts_taken[all_games, seat] >= rules.parts_drafted] = -np.inf
         pb_v[pbs_taken[all_games, seat] >= rules.playbooks_drafted] = -np.inf
-        take_pb = pb_v.max(axis=1) > card_v.max(axis=1)
-        k, b = card_v.argmax(axis=1), pb_v.argmax(axis=1)
-        g, p, kg = all_games[~take_pb], seat[~take_pb], k[~take_pb]
+        best_card = card_v.max(axis=1)
+        take_pb = pb_v.max(axis=1, initial=-np.inf) > best_card
+        # a Parts Deck smaller than the draft (a load warning) leaves a seat nothing to pick: it passes
+        take_card = ~take_pb & (best_card > -np.inf)
+        k = card_v.argmax(axis=1)
+        b = pb_v.argmax(axis=1) if B else np.zeros(G, np.intp)  # no Playbooks: the draft needs none (schema)
+        g, p, kg = all_games[take_card], seat[take_card], k[take_card]
         pool[g, kg] -= 1
         st.deck[g, p, kg] += 1
         st.drafted[g, p, kg] += 1
@@ -81,9 +85,15 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = No
             names, pb_names = ctx.tables.cards.names, ctx.tables.playbooks.names
             ctx.rec.say(
                 all_games,
-                lambda j, seat=seat, pick=pick, k=k, b=b, take_pb=take_pb: (
-                    f"  pick {pick}: seat {seat[j]} drafts "
-                    + (f"Playbook {pb_names[b[j]]}" if take_pb[j] else names[k[j]])
+                lambda j, seat=seat, pick=pick, k=k, b=b, take_pb=take_pb, take_card=take_card: (
+                    f"  pick {pick}: seat {seat[j]} "
+                    + (
+                        f"drafts Playbook {pb_names[b[j]]}"
+                        if take_pb[j]
+                        else f"drafts {names[k[j]]}"
+                        if take_card[j]
+                        else "passes: nothing left to draft"
+                    )
                 ),
             )
     st.playbook_deck += pb_pool  # leftover Playbooks back into the Playbook Deck (2.3)

@@ -33,7 +33,7 @@ def chunk_tables(
             "winner_seat": pa.array(np.where(finished, st.winner, 0).astype(np.int8), mask=~finished),
             "winner_bot": pa.array(np.where(finished, names[seats[np.arange(G), np.maximum(st.winner, 0)]], None)),
             "first_drafter": st.first_drafter.astype(np.int8),
-            "debris_short": st.debris_short.astype(np.int16),
+            "debris_short": st.debris_short.astype(np.int32),  # a game's Debris owed can pass 16 bits
             "debris_left": st.supply[:, tables.rules.debris_card].astype(np.int16),
         }
     )
@@ -71,7 +71,7 @@ def chunk_tables(
             "pit_stop_pending": st.pit_next.ravel(),
             **{f"pit_after_lap{lap + 1}": ((st.pit_laps >> lap) & 1).astype(bool).ravel() for lap in range(laps - 1)},
             "wiped_out": st.wiped_count.ravel(),
-            "coins_spent": st.coins_spent.ravel(),
+            "coins_spent": st.coins_spent.astype(np.int32).ravel(),  # a game's spending can pass 16 bits
             "coins_left": st.coins.ravel(),
             "cards_bought": st.bought.sum(axis=2, dtype=np.int16).ravel(),
             "cards_scrapped": st.scrapped.sum(axis=2, dtype=np.int16).ravel(),

@@ -14,6 +14,7 @@ from .auction import run_auction
 from .compile import SPACE_AUCTION, SPACE_INCINERATOR
 from .context import Ctx
 from .effects import TRIGGER, Turn, conditions, per_counts, situation, targets
+from .limits import COIN_CAP
 from .state import State, flat
 
 BANANA_BLOCKED = ("next_free", "lost")
@@ -116,7 +117,7 @@ def _resolve_step(ctx: Ctx, st: State, turn: Turn, idx, actor, fire: np.ndarray,
 def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx, actor, a) -> None:
     rec, n = ctx.rec, len(idx)
     if op == "coins":
-        st.coins[idx, actor] += a.astype(np.int16)
+        st.coins[idx, actor] = gain_coins(st.coins[idx, actor], a)
         if rec.on:
             rec.say(idx, lambda j: f"  seat {actor[j]} gains {a[j]} coin(s)")
         return
@@ -151,7 +152,7 @@ def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx
     if op == "steal_coins":
         take = np.minimum(st.coins[idx], a[:, None]) * victims
         st.coins[idx] -= take.astype(np.int16)
-        st.coins[idx, actor] += row_sum(take).astype(np.int16)
+        st.coins[idx, actor] = gain_coins(st.coins[idx, actor], row_sum(take))
         if rec.on:
             rec.say(idx[hit], lambda j: f"  seat {actor[hit][j]} takes {take[hit][j].tolist()} coins by seat")
     elif op == "slow":
@@ -180,6 +181,12 @@ def _apply(ctx: Ctx, st: State, turn: Turn, op: str, target: int, zone: int, idx
         move(ctx, st, turn, idx, victims, np.broadcast_to(a[:, None], (n, P)).astype(np.int32), cause="pushed")
     else:  # pragma: no cover - the vocabulary is closed; a new op must be handled here
         raise NotImplementedError(op)
+
+
+def gain_coins(purse: np.ndarray, amount: np.ndarray) -> np.ndarray:
+    """(n,) purses after gaining (n,) amounts: a 16-bit purse keeps at most
+    COIN_CAP coins (limits.py); what would pass it is lost."""
+    return np.minimum(purse.astype(np.int64) + amount, COIN_CAP).astype(purse.dtype)
 
 
 def in_turn_order(seat: int, P: int):
@@ -226,7 +233,8 @@ def place_bananas(ctx: Ctx, st: State, idx: np.ndarray, victims: np.ndarray, dis
         else:
             ok = (want < L) & ~occupied[np.arange(len(g)), np.minimum(want, L)]
             where = np.where(ok, want, -1)
-        placed = where >= 0
+        # a space holds at most 127 Bananas (8 bits); more are not placed (one is enough to wipe out)
+        placed = (where >= 0) & (st.bananas[g, np.maximum(where, 0)] < np.iinfo(st.bananas.dtype).max)
         st.bananas[g[placed], where[placed]] += 1
         if ctx.rec.on:
             ctx.rec.say(

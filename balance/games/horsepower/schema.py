@@ -17,7 +17,9 @@ from pydantic import AfterValidator, Field, create_model
 from ...errors import Problem, raise_first
 from ...validation import ID_PATTERN, Strict, duplicate_ids, validate_model, validate_top
 from ...yamlio import YamlDoc, load_yaml
+from . import limits as LIM
 from . import vocabulary as V
+from .limits import MAX_COPIES
 
 # The rulebook's numbers (1.1): counts that differ are warnings, not errors.
 RULEBOOK_COUNTS = {"parts": 77, "starters": 20, "debris": 18, "playbooks": 32}
@@ -26,6 +28,7 @@ ID_LISTS = ("cards", "playbooks")  # list sections whose items errors name by id
 
 NonNeg = Annotated[int, Field(ge=0)]
 Pos = Annotated[int, Field(ge=1)]
+Coins = Annotated[int, Field(ge=0, le=LIM.MAX_COINS)]  # limits.py says why each bound
 CardType = Literal[V.CARD_TYPES]  # type: ignore[valid-type]
 PlayableType = Literal[V.PLAYABLE_TYPES]  # type: ignore[valid-type]
 Flag = Literal[tuple(V.FLAGS)]  # type: ignore[valid-type]
@@ -37,50 +40,49 @@ CardId = Annotated[str, Field(pattern=ID_PATTERN)]
 
 
 class DraftPool(Strict):
-    parts: NonNeg
-    playbooks: NonNeg
+    parts: Annotated[int, Field(ge=0, le=LIM.MAX_DRAFT_PARTS)]
+    playbooks: Annotated[int, Field(ge=0, le=LIM.MAX_DRAFT_PLAYBOOKS)]
 
 
 class PitStop(Strict):
-    draw: Pos
-    keep: Pos
+    draw: Annotated[int, Field(ge=1, le=LIM.MAX_PIT_DRAW)]
+    keep: Annotated[int, Field(ge=1, le=LIM.MAX_PIT_DRAW)]
+
+
+TypeLimit = Annotated[int, Field(ge=0, le=LIM.MAX_TYPE_LIMIT)]
 
 
 class TypeLimits(Strict):
-    engine: NonNeg
-    frame: NonNeg
-    wheels: NonNeg
-    utility: NonNeg
-    investment: NonNeg
-
-
-# The engine keeps its card piles in 8 bits (a tenth faster than 16: docs/performance.md).
-MAX_COPIES = 100
+    engine: TypeLimit
+    frame: TypeLimit
+    wheels: TypeLimit
+    utility: TypeLimit
+    investment: TypeLimit
 
 
 class Rules(Strict):
-    track_length: Annotated[int, Field(ge=2)]
-    laps: Pos
-    auction_spaces: list[Pos]
-    incinerator_spaces: list[Pos]
-    starting_coins: NonNeg
-    hand_size: Pos
-    purchase_cost: NonNeg
-    refresh_cost: NonNeg
-    showroom_size: Pos
+    track_length: Annotated[int, Field(ge=2, le=LIM.MAX_TRACK)]
+    laps: Annotated[int, Field(ge=1, le=LIM.MAX_LAPS)]
+    auction_spaces: Annotated[list[Pos], Field(max_length=LIM.MAX_TRACK)]  # on the track: _cross_checks
+    incinerator_spaces: Annotated[list[Pos], Field(max_length=LIM.MAX_TRACK)]  # on the track: _cross_checks
+    starting_coins: Coins
+    hand_size: Annotated[int, Field(ge=1, le=LIM.MAX_HAND)]
+    purchase_cost: Coins
+    refresh_cost: Coins
+    showroom_size: Annotated[int, Field(ge=1, le=LIM.MAX_SHOWROOM)]
     draft_pool: dict[int, DraftPool]
-    parts_drafted: NonNeg
-    playbooks_drafted: NonNeg
-    starting_deck: dict[str, Pos]
+    parts_drafted: Annotated[int, Field(ge=0, le=LIM.MAX_PARTS_DRAFTED)]
+    playbooks_drafted: Annotated[int, Field(ge=0, le=LIM.MAX_PLAYBOOKS_DRAFTED)]
+    starting_deck: dict[str, Annotated[int, Field(ge=1, le=MAX_COPIES)]]
     type_limits: TypeLimits
     debris_card: str
-    debris_per_lap: NonNeg
-    die_sides: Annotated[int, Field(ge=2)]
-    dice_per_drive: Pos
-    min_drive: int
+    debris_per_lap: Annotated[int, Field(ge=0, le=MAX_COPIES)]
+    die_sides: Annotated[int, Field(ge=2, le=LIM.MAX_DIE_SIDES)]
+    dice_per_drive: Annotated[int, Field(ge=1, le=LIM.MAX_DICE)]
+    min_drive: Annotated[int, Field(ge=0, le=LIM.MAX_MIN_DRIVE)]  # the floor of the Drive total (3.2.3, docs/rules.md)
     pit_stop: PitStop
-    multiplayer_min_players: Pos
-    max_rounds: Pos
+    multiplayer_min_players: Annotated[int, Field(ge=1, le=LIM.MAX_PLAYERS)]
+    max_rounds: Annotated[int, Field(ge=1, le=LIM.MAX_ROUNDS)]
     banana_blocked: Literal["next_free", "lost"]
     # Readings the rulebook leaves open (docs/rules.md); the defaults are ours.
     first_drafter: Literal["random", "first_player"] = "random"  # 2.3 vs 2.6: who is the draft's Player 1
@@ -97,8 +99,8 @@ class CardModel(Strict):
     type: CardType
     count: Annotated[int, Field(ge=0, le=MAX_COPIES)]
     flags: list[Flag] = []
-    cost: NonNeg | None = None  # None: rules.purchase_cost
-    effects: list[dict[Any, Any]]
+    cost: Coins | None = None  # None: rules.purchase_cost
+    effects: Annotated[list[dict[Any, Any]], Field(max_length=LIM.MAX_EFFECTS)]
     text: str
 
 
@@ -106,24 +108,24 @@ class PlaybookModel(Strict):
     id: CardId
     name: str
     count: Annotated[int, Field(ge=0, le=1)] = 1
-    effects: list[dict[Any, Any]]
+    effects: Annotated[list[dict[Any, Any]], Field(max_length=LIM.MAX_EFFECTS)]
     text: str
 
 
 class DatabaseModel(Strict):
     rules: dict[Any, Any]
-    cards: list[Any]
-    playbooks: list[Any]
+    cards: Annotated[list[Any], Field(max_length=LIM.MAX_CARDS)]
+    playbooks: Annotated[list[Any], Field(max_length=LIM.MAX_PLAYBOOKS)]
 
 
 class Condition(Strict):
     played: list[PlayableType] | None = None
     leading: bool | None = None
     last: bool | None = None
-    lap: Pos | list[Pos] | None = None
-    min_coins: NonNeg | None = None
-    min_puzzle_in_play: NonNeg | None = None
-    behind_leader: NonNeg | None = None
+    lap: Pos | list[Pos] | None = None  # at most rules.laps: _cross_checks
+    min_coins: Coins | None = None
+    min_puzzle_in_play: Annotated[int, Field(ge=0, le=LIM.MAX_HAND)] | None = None
+    behind_leader: Annotated[int, Field(ge=0, le=LIM.MAX_TRACK * LIM.MAX_LAPS)] | None = None  # spaces of race progress
 
 
 def _nonzero(value: int) -> int:
@@ -254,11 +256,10 @@ def _effects(item, doc: YamlDoc, where, label, on_playbook: bool) -> tuple[tuple
         if op_name is None:
             problems.append(doc.problem(path, "required field missing", label((*path, "op"))))
             continue
-        if op_name not in V.OPS:
+        if not isinstance(op_name, str) or op_name not in V.OPS:
             known = ", ".join(V.OPS)
-            problems.append(
-                doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))
-            )
+            what = f"unknown op {op_name!r}" if isinstance(op_name, str) else f"expected an op, got {_kind(op_name)}"
+            problems.append(doc.problem((*path, "op"), f"{what} (known: {known})", label((*path, "op"))))
             continue
         if not on_playbook and "when" in raw:
             problems.append(
@@ -282,6 +283,15 @@ def _effects(item, doc: YamlDoc, where, label, on_playbook: bool) -> tuple[tuple
                 problems.append(doc.problem((*path, "when"), problem, label((*path, "when"))))
         effects.append(Effect(op_name, params, model.if_, when))
     return tuple(effects), problems
+
+
+def _kind(value: Any) -> str:
+    """What a value that should have been a word is, in words."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
 
 
 def _trigger_problem(spec: V.OpSpec, when: str, params: dict[str, Any]) -> str | None:
@@ -308,6 +318,7 @@ def _cross_checks(rules: Rules, cards, playbooks, doc: YamlDoc, label) -> list[P
             problems.append(doc.problem(("rules", "starting_deck", card_id), f"no card with id {card_id!r}"))
     if rules.debris_card not in card_ids:
         problems.append(doc.problem(("rules", "debris_card"), f"no card with id {rules.debris_card!r}"))
+    problems += _starting_deck_problems(rules, cards, doc)
 
     for name in ("auction_spaces", "incinerator_spaces"):
         for k, space in enumerate(getattr(rules, name)):
@@ -320,10 +331,13 @@ def _cross_checks(rules: Rules, cards, playbooks, doc: YamlDoc, label) -> list[P
         problems.append(
             doc.problem(("rules", "incinerator_spaces"), f"space(s) {sorted(shared)} are also Auction spaces")
         )
+    playbook_deck = sum(item.count for _, item, _ in playbooks)
     for players, pool in rules.draft_pool.items():
         path = ("rules", "draft_pool", players)
         if players < 2:
             problems.append(doc.problem(path, "a race needs at least 2 players"))
+        elif players > LIM.MAX_PLAYERS:
+            problems.append(doc.problem(path, f"a race has at most {LIM.MAX_PLAYERS} players, got {players}"))
         elif pool.parts < players * rules.parts_drafted:
             problems.append(
                 doc.problem(path, f"{pool.parts} parts cannot give {players} players {rules.parts_drafted} each")
@@ -332,6 +346,13 @@ def _cross_checks(rules: Rules, cards, playbooks, doc: YamlDoc, label) -> list[P
             problems.append(
                 doc.problem(
                     path, f"{pool.playbooks} Playbooks cannot give {players} players {rules.playbooks_drafted} each"
+                )
+            )
+        elif pool.playbooks > playbook_deck:  # the draft draws them from the Playbook Deck (2.2)
+            problems.append(
+                doc.problem(
+                    (*path, "playbooks"),
+                    f"the draft reveals {pool.playbooks} Playbooks but the Playbook Deck holds {playbook_deck}",
                 )
             )
     if rules.pit_stop.keep > rules.pit_stop.draw:
@@ -362,6 +383,31 @@ def _cross_checks(rules: Rules, cards, playbooks, doc: YamlDoc, label) -> list[P
     return problems
 
 
+def _starting_deck_problems(rules: Rules, cards, doc: YamlDoc) -> list[Problem]:
+    """2.4: each player's starting cards come out of the cards' copies (the rest
+    stay in the supply), so a starting card must be a starter or Debris (a part's
+    copies are all in the Parts Deck) with copies enough for the most players."""
+    problems = []
+    by_id = {item.id: item for _, item, _ in cards}
+    most_players = max((n for n in rules.draft_pool if 2 <= n <= LIM.MAX_PLAYERS), default=0)  # others: reported
+    for card_id, copies in rules.starting_deck.items():
+        card, path = by_id.get(card_id), ("rules", "starting_deck", card_id)
+        if card is None:  # reported as an unknown id
+            continue
+        count = card.count
+        if card_id == rules.debris_card and rules.debris_supply is not None:
+            count = MAX_COPIES if rules.debris_supply == "unlimited" else rules.debris_supply
+        if "S" not in card.flags and "D" not in card.flags and card.type != "debris":
+            problems.append(
+                doc.problem(path, f"{card_id!r} is a part (in the Parts Deck): a starting card needs the S flag")
+            )
+        elif count < copies * most_players:
+            problems.append(
+                doc.problem(path, f"{count} copies of {card_id!r} cannot give {most_players} players {copies} each")
+            )
+    return problems
+
+
 def _warnings(db: Database, cards, doc: YamlDoc, label) -> list[Problem]:
     warnings = []
     counts = db.counts()
@@ -374,7 +420,6 @@ def _warnings(db: Database, cards, doc: YamlDoc, label) -> list[Problem]:
                     f"count of {pile}",
                 )
             )
-    most_players = max(db.rules.draft_pool, default=0)
     for (i, _, _), card in zip(cards, db.cards, strict=True):
         path = ("cards", i)
         if card.type == "debris" and "D" not in card.flags:
@@ -393,12 +438,21 @@ def _warnings(db: Database, cards, doc: YamlDoc, label) -> list[Problem]:
                     label((*path, "flags")),
                 )
             )
-        if card.id in db.rules.starting_deck and card.count < db.rules.starting_deck[card.id] * most_players:
+    for players in sorted(db.rules.draft_pool):
+        deck, wanted = _parts_deck_size(db, players), db.rules.draft_pool[players].parts
+        if deck < wanted:
             warnings.append(
                 doc.problem(
-                    (*path, "count"),
-                    f"{card.count} copies cannot give {most_players} players their starting deck",
-                    label((*path, "count")),
+                    ("rules", "draft_pool", players, "parts"),
+                    f"the draft reveals {wanted} parts but the Parts Deck holds {deck} at {players} players:"
+                    " players draft what there is",
                 )
             )
     return warnings
+
+
+def _parts_deck_size(db: Database, players: int) -> int:
+    """Copies in the Parts Deck at this player count ((M) cards leave it below
+    rules.multiplayer_min_players, 1.2), as compile.Tables.parts_deck counts them."""
+    small = players < db.rules.multiplayer_min_players
+    return sum(c.count for c in db.cards if c.group == "parts" and not (small and "M" in c.flags))

@@ -2,7 +2,7 @@
 axis G. P players, K card kinds, B Playbooks, S Showroom slots, L spaces per lap.
 
 Piles are count matrices (see balance/games/chance.py: a shuffled pile is a bag)
-in 8 bits: a card has at most schema.MAX_COPIES copies. Seat 0
+in 8 bits: a card has at most limits.MAX_COPIES copies. Seat 0
 always plays first: the random starting player of rulebook 2.6 is the random
 assignment of bots to seats, made by whoever sets up the batch. The draft's
 Player 1 (2.3) is drawn apart from it, game by game (`first_drafter`).
@@ -32,10 +32,10 @@ class State:
     playbook_deck: np.ndarray  # (G, B) int8
     playbooks: np.ndarray  # (G, P, B) int8: active Playbooks
     # --- the race ---
-    coins: np.ndarray  # (G, P) int16
+    coins: np.ndarray  # (G, P) int16: at most limits.COIN_CAP (gains past it are lost)
     lap: np.ndarray  # (G, P) int8: current lap, 1..laps
     pos: np.ndarray  # (G, P) int16: space on the lap, 0..L
-    bananas: np.ndarray  # (G, L + 1) int8: Bananas on each space
+    bananas: np.ndarray  # (G, L + 1) int8: Bananas on each space, at most 127 (more are not placed)
     wiped: np.ndarray  # (G, P) bool: Wiped Out marker
     shield: np.ndarray  # (G, P) bool: shielded until own next turn
     slow: np.ndarray  # (G, P, P) int16: [caster, target] Drive lost by target until caster's next turn
@@ -55,15 +55,15 @@ class State:
     played: np.ndarray  # (G, P, K) int16
     scrapped: np.ndarray  # (G, P, K) int16
     auction_won: np.ndarray  # (G, P, K) int16
-    auction_paid: np.ndarray  # (G, P) int16: coins paid in auctions
+    auction_paid: np.ndarray  # (G, P) int32: coins paid in auctions (tallies a game long: 32 bits)
     pit_playbooks: np.ndarray  # (G, P, B) int8: Playbooks taken at Pit Stops
     turns: np.ndarray  # (G, P) int16: turns taken (Pit Stop turns included)
     lap_turns: np.ndarray  # (G, P, laps) int16: turns spent on each lap
     pit_stops: np.ndarray  # (G, P) int8: Pit Stops taken (the skipped turn played; chosen ones wait in pit_next)
     wiped_count: np.ndarray  # (G, P) int16: times Wiped Out
     pit_laps: np.ndarray  # (G, P) int16: bit l-1 set = a Pit Stop after completing lap l
-    coins_spent: np.ndarray  # (G, P) int16: coins paid for purchases, refreshes and auctions
-    debris_short: np.ndarray  # (G,) int16: Debris owed (laps, cards) but not given: the supply was empty
+    coins_spent: np.ndarray  # (G, P) int32: coins paid for purchases, refreshes and auctions
+    debris_short: np.ndarray  # (G,) int32: Debris owed (laps, cards) but not given: the supply was empty
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -114,13 +114,13 @@ def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> St
         played=np.zeros((G, P, K), i16),
         scrapped=np.zeros((G, P, K), i16),
         auction_won=np.zeros((G, P, K), i16),
-        auction_paid=np.zeros((G, P), i16),
+        auction_paid=np.zeros((G, P), np.int32),
         pit_playbooks=np.zeros((G, P, B), i8),
         turns=np.zeros((G, P), i16),
         lap_turns=np.zeros((G, P, laps), i16),
         pit_stops=np.zeros((G, P), i8),
         wiped_count=np.zeros((G, P), i16),
         pit_laps=np.zeros((G, P), i16),
-        coins_spent=np.zeros((G, P), i16),
-        debris_short=np.zeros(G, i16),
+        coins_spent=np.zeros((G, P), np.int32),
+        debris_short=np.zeros(G, np.int32),
     )

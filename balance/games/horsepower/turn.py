@@ -18,12 +18,13 @@ from . import vocabulary as V
 from .actions import aimless_loss, card_values, draw_from, fill_showroom, reveal_parts, threshold
 from .context import MOD_COLUMNS, Ctx
 from .effects import Turn, modifier_totals, play_tallies
+from .limits import EXTRA_PLAY_ROUNDS, SHOP_STEPS
 from .resolve import fire_card, fire_trigger, in_turn_order, move
 from .state import State, flat
 
 PLAY_ORDER = tuple(V.PLAYABLE_TYPES.index(t) for t in ("investment", "utility", "engine", "frame", "wheels"))
-EXTRA_PLAY_ROUNDS = 2  # how many times extra plays (extra_play) are offered after the normal ones
-SHOP_STEPS = 8  # buys plus refreshes a bot may make in one turn, at most
+# EXTRA_PLAY_ROUNDS: how many times extra plays (extra_play) are offered after the normal ones;
+# SHOP_STEPS: buys plus refreshes a bot may make in one turn, at most (limits.py: the schema bounds by them)
 
 
 # The totals (keys of modifier_totals) that each modifier op adds to.
@@ -263,7 +264,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             st.coins[b, s] -= paid.astype(np.int16)
             st.garage[b, s, card] += 1
             st.bought[b, s, card] += 1
-            st.coins_spent[b, s] += paid.astype(np.int16)
+            st.coins_spent[b, s] += paid
             if ctx.events is not None:
                 ctx.events.add("buy", b, s, card, st.turns[b, s], price=paid)
             st.showroom[b, sl] = -1
@@ -275,7 +276,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             r = g[refresh]
             cost = pay[refresh]
             st.coins[r, s] -= cost.astype(np.int16)
-            st.coins_spent[r, s] += cost.astype(np.int16)
+            st.coins_spent[r, s] += cost
             free_left[r] -= (cost == 0).astype(np.int32)
             turn.refreshes[r] += 1
             old = st.showroom[r]
@@ -310,7 +311,8 @@ def roll_drive(ctx: Ctx, mods: dict[str, np.ndarray]) -> np.ndarray:
 def drive_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     """3.2: Drive = played Drive + the roll; a Wiped Out player skips it and
     loses the marker (by default also a marker gained earlier this turn: 3.2.3
-    reads the marker at the Drive Phase); a negative total moves nothing."""
+    reads the marker at the Drive Phase). rules.min_drive is the floor of the
+    total (3.2.3's "Minimum Drive"; 0: a negative total moves nothing)."""
     s = turn.seat
     # A lap completed during the Play Phase stops the marker at the lap's end
     # for this turn (6.1: excess is not carried forward).

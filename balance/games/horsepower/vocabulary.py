@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import limits as L
+
 CARD_TYPES: tuple[str, ...] = ("engine", "frame", "wheels", "utility", "investment", "debris")
 # The types a player can play (Debris "cannot be played", rulebook 7.1).
 PLAYABLE_TYPES: tuple[str, ...] = CARD_TYPES[:5]
@@ -118,7 +120,12 @@ OPS: dict[str, OpSpec] = {
             "drive",
             "modifier",
             "amount",
-            {"amount": FieldSpec("int", required=True, doc="Drive added (may be negative)"), "per": _PER},
+            {
+                "amount": FieldSpec(
+                    "int", required=True, ge=-L.MAX_TRACK, le=L.MAX_TRACK, doc="Drive added (may be negative)"
+                ),
+                "per": _PER,
+            },
             "Add to this turn's Drive total.",
         ),
         OpSpec(
@@ -142,35 +149,38 @@ OPS: dict[str, OpSpec] = {
             "coins",
             "instant",
             "amount",
-            {"amount": FieldSpec("int", required=True, ge=1, doc="coins gained from the bank"), "per": _PER},
+            {
+                "amount": FieldSpec("int", required=True, ge=1, le=L.MAX_COINS, doc="coins gained from the bank"),
+                "per": _PER,
+            },
             "Gain coins.",
         ),
         OpSpec(
             "discount",
             "modifier",
             "amount",
-            {"amount": FieldSpec("int", required=True, ge=1, doc="coins off each purchase")},
+            {"amount": FieldSpec("int", required=True, ge=1, le=L.MAX_COINS, doc="coins off each purchase")},
             "Each Showroom purchase this turn costs `amount` less (never below 0).",
         ),
         OpSpec(
             "free_refresh",
             "modifier",
             "count",
-            {"count": FieldSpec("int", default=1, ge=1, doc="free refreshes")},
+            {"count": FieldSpec("int", default=1, ge=1, le=L.SHOP_STEPS, doc="free refreshes")},
             "Refresh the Showroom `count` times this turn without paying.",
         ),
         OpSpec(
             "steal_coins",
             "instant",
             "amount",
-            {"amount": FieldSpec("int", required=True, ge=1, doc="coins taken"), "target": _target()},
+            {"amount": FieldSpec("int", required=True, ge=1, le=L.MAX_COINS, doc="coins taken"), "target": _target()},
             "Take up to `amount` coins from each target.",
         ),
         OpSpec(
             "draw",
             "instant",
             "count",
-            {"count": FieldSpec("int", default=1, ge=1, doc="cards drawn")},
+            {"count": FieldSpec("int", default=1, ge=1, le=L.MAX_HAND, doc="cards drawn")},
             "Draw cards from your Deck into your hand (Garage reshuffled if the Deck runs out).",
         ),
         OpSpec(
@@ -179,7 +189,7 @@ OPS: dict[str, OpSpec] = {
             "count",
             {
                 "from": FieldSpec("from", required=True, doc="this: the card itself; else the zone to scrap from"),
-                "count": FieldSpec("int", default=1, ge=1, doc="cards scrapped at most"),
+                "count": FieldSpec("int", default=1, ge=1, le=L.MAX_HAND, doc="cards scrapped at most"),
             },
             "Scrap cards: `this` removes the card itself after it resolves (a one-shot); "
             "a zone lets you scrap up to `count` cards from it (optional).",
@@ -191,7 +201,7 @@ OPS: dict[str, OpSpec] = {
             "distance",
             {
                 "target": _target("whose position the Banana is placed ahead of"),
-                "distance": FieldSpec("int", default=1, ge=1, doc="spaces ahead of the target"),
+                "distance": FieldSpec("int", default=1, ge=1, le=L.MAX_TRACK, doc="spaces ahead of the target"),
             },
             "Place a Banana `distance` spaces ahead of the target.",
         ),
@@ -201,7 +211,14 @@ OPS: dict[str, OpSpec] = {
             "amount",
             {
                 "target": _target(),
-                "amount": FieldSpec("int", required=True, nonzero=True, doc="spaces; positive forward, negative back"),
+                "amount": FieldSpec(
+                    "int",
+                    required=True,
+                    ge=-L.MAX_TRACK,
+                    le=L.MAX_TRACK,
+                    nonzero=True,
+                    doc="spaces; positive forward, negative back",
+                ),
             },
             "Move the target forward (or back, if negative); space effects fire where it stops.",
         ),
@@ -209,7 +226,7 @@ OPS: dict[str, OpSpec] = {
             "give_debris",
             "instant",
             "count",
-            {"target": _target(), "count": FieldSpec("int", default=1, ge=1, doc="Debris cards given")},
+            {"target": _target(), "count": FieldSpec("int", default=1, ge=1, le=L.MAX_HAND, doc="Debris cards given")},
             "Put Debris from the supply into each target's Garage.",
         ),
         OpSpec("shield", "duration", None, {}, "Until your next turn, other players' effects cannot target you."),
@@ -217,14 +234,23 @@ OPS: dict[str, OpSpec] = {
             "slow",
             "duration",
             "amount",
-            {"target": _target(), "amount": FieldSpec("int", required=True, ge=1, doc="Drive lost")},
+            {"target": _target(), "amount": FieldSpec("int", required=True, ge=1, le=L.MAX_TRACK, doc="Drive lost")},
             "Until your next turn, each target's Drive total is reduced by `amount`.",
         ),
         OpSpec(
             "hand_size",
             "modifier",
             "amount",
-            {"amount": FieldSpec("int", required=True, nonzero=True, doc="extra cards drawn in the End Phase")},
+            {
+                "amount": FieldSpec(
+                    "int",
+                    required=True,
+                    ge=-L.MAX_HAND,
+                    le=L.MAX_HAND,
+                    nonzero=True,
+                    doc="extra cards drawn in the End Phase",
+                )
+            },
             "Draw `amount` more (or fewer) cards in this turn's End Phase.",
         ),
         OpSpec(
@@ -233,7 +259,9 @@ OPS: dict[str, OpSpec] = {
             "count",
             {
                 "type": FieldSpec("type", required=True, doc="a playable card type"),
-                "count": FieldSpec("int", default=1, ge=1),
+                "count": FieldSpec(
+                    "int", default=1, ge=1, le=L.EXTRA_PLAY_ROUNDS, doc="extra plays (the engine offers 2 at most)"
+                ),
             },
             "You may play `count` more cards of `type` this turn.",
         ),
