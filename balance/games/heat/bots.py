@@ -5,7 +5,7 @@ and race.py for how the weights are used). `legend: true` marks a Legend car.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from pydantic import Field
@@ -18,27 +18,35 @@ from .compile import Tables
 
 DRAFT_FEATURES: tuple[str, ...] = ("speed", "heat", "cooldown", "slipstream", "corner_limit", "discard_stress", "scrap")
 
+# Weights are float32 columns multiplied into scores: bounded, so that no product
+# overflows to inf (and inf x 0 to NaN, which would pick a choice at random).
+MAX_WEIGHT = 100
+MAX_RESERVE = 100  # Heat kept in the Engine (int16); an Engine holds at most 50
+
+Weight = Annotated[float, Field(ge=0, le=MAX_WEIGHT, allow_inf_nan=False)]
+Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
 
 class DraftWeights(Strict):
-    speed: float = Field(ge=0)  # per space of expected speed
-    heat: float = Field(ge=0)  # per Heat the card costs (subtracted)
-    cooldown: float = Field(ge=0)
-    slipstream: float = Field(ge=0)
-    corner_limit: float = Field(ge=0)
-    discard_stress: float = Field(ge=0)
-    scrap: float = Field(ge=0)
+    speed: Weight  # per space of expected speed
+    heat: Weight  # per Heat the card costs (subtracted)
+    cooldown: Weight
+    slipstream: Weight
+    corner_limit: Weight
+    discard_stress: Weight
+    scrap: Weight
 
 
 class Profile(Strict):
     model_config = Strict.model_config | {"strict": False}  # YAML `1` is a fine float
     legend: bool = False
-    noise: float = Field(ge=0, le=1)
-    risk: float = Field(ge=0, le=1)
-    reserve: int = Field(ge=0)
-    heat_value: float = Field(ge=0)
-    boost: float = Field(ge=0, le=1)
-    cooldown: float = Field(ge=0)
-    discard_below: float
+    noise: Share
+    risk: Share
+    reserve: int = Field(ge=0, le=MAX_RESERVE)
+    heat_value: Weight
+    boost: Share
+    cooldown: Weight
+    discard_below: Annotated[float, Field(ge=-MAX_WEIGHT, le=MAX_WEIGHT, allow_inf_nan=False)]
     draft: DraftWeights
 
 

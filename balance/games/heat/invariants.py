@@ -47,8 +47,10 @@ def violations(
     check(st.corner_paid.sum(axis=1) == st.corner_heat.sum(axis=1), "corner Heat by corner does not add up")
     check(((st.gear >= 1) & (st.gear <= rules.gears)).all(axis=1), "gear out of range")
     check(((st.lane >= 0) & (st.lane < rules.lanes)).all(axis=1), "lane out of range")
-    most = rules.hand_size + int(rules.spin_out_stress.max(initial=0))
-    check((st.hand.sum(axis=2) <= most).all(axis=1), "a hand above the hand size")
+    # Draws fill a hand up to the hand size; spin-outs add Stress on top, and where a
+    # spin-out gives more Stress than a round plays, the Stress piles up round after round.
+    drawn = st.hand.sum(axis=2) - st.hand[:, :, tables.stress_card]
+    check((drawn <= rules.hand_size).all(axis=1), "a hand above the hand size (Stress from spin-outs aside)")
     check((~st.finished | (st.pos >= c.finish)).all(axis=1), "a finished car short of the finish line")
     on_track = ~st.finished
     spot = st.pos.astype(np.int64) * rules.lanes + st.lane

@@ -47,6 +47,8 @@ def flip(race: Race, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray)
     deck, discard, play = st.deck[g, p], st.discard[g, p], st.play[g, p]
     # Work on the card kinds these cars own only, and each step on the cars still flipping.
     cols = np.flatnonzero((deck + discard).any(axis=0))
+    if len(cols) == 0:  # every card of these cars is in hand or in play: nothing to flip
+        return added
     basic = cards.is_basic[cols]
     speed = cards.speed[cols]
     d, x, y = deck[:, cols], discard[:, cols], play[:, cols]

@@ -80,6 +80,8 @@ def choose_cards(
     options = cards.choices[cols[choice]].astype(np.float32)  # (c, C), -1 padded
     noise_part = noise_span(noise)[:, None] * jitter
     counted = np.zeros(n, np.float32)  # the chosen cards' speed as the bot counts it
+    if J == 0:  # no hand holds a playable card (a database whose decks are empty): nothing to choose
+        return chosen, total, count
     for step in range(int(gear.max(initial=0))):
         slots = gear.astype(np.int32) - step
         active = slots > 0

@@ -26,8 +26,33 @@ FACT_COUNTS = {"basic speed cards": 12, "starting upgrades": 3, "Legend cards": 
 
 ID_LISTS = ("cards", "tracks")  # list sections whose items errors name by id
 
-NonNeg = Annotated[int, Field(ge=0)]
-Pos = Annotated[int, Field(ge=1)]
+# --- limits -------------------------------------------------------------------
+# Every number has a range a designer could want and the engine can play: the
+# compiled tables and the race state are narrow integers (compile.py, state.py),
+# and the sums and products of these limits must fit them (checked, with the
+# reasoning, in tests/test_limits_heat.py, which also plays a database with every
+# field at its largest). docs/heat.md, "Limits", lists them for designers.
+MAX_ROUNDS = 200  # round and turn counters are int16; a race that cannot finish stops after this many rounds
+MAX_GEARS = 8  # gear is int8; a round plays up to `gears` cards, whose effects add up in int8 fields
+MAX_AMOUNT = 10  # an op's amount on one card: 8 cards x 10 (+ 20 from the rules) stays within int8's 127
+MAX_RULE = 20  # the rules' Heat costs, Cooldown, Stress, slipstream and Adrenaline numbers (int8 tables)
+MAX_SPEED = 20  # printed speeds and choices (int8)
+MAX_FLIPS = 10  # "+" symbols on a card (int8)
+MAX_HAND = 20  # Heat returns to the Engine only from the hand: 20 a turn keeps Heat paid over a race in int16
+MAX_COPIES = 20  # copies of a card in a deck or the Garage pool (int16 piles; the log has a row per copy)
+MAX_CARDS = 200  # card kinds: every pile is (races, cars, kinds)
+MAX_LAPS = 10  # a race of 10 x 200 spaces plus the longest move (about 2,100) keeps positions in int16
+MAX_SPACES = 200  # and below course.FAR (10,000), the corner line nobody reaches
+MAX_CORNERS = 30  # corners a lap: next_corner is int8; each corner is two columns of the games log
+MAX_LIMIT = 100  # corner limits, Legend speeds and corner bonuses (int8)
+MAX_TRACK_CARDS = 30  # Heat in each Engine, Stress in each deck (int16)
+MAX_DRAFT = 20  # Garage upgrades each and extra cards revealed: the pick number is int8 (20 x 6 cars)
+MAX_STRESS_SUPPLY = 1_000  # Stress in the box (int16)
+MAX_TRACKS = 50
+MAX_LEGEND_CARDS = 100
+
+RuleNumber = Annotated[int, Field(ge=0, le=MAX_RULE)]
+Gear = Annotated[int, Field(ge=1, le=MAX_GEARS)]
 Id = Annotated[str, Field(pattern=ID_PATTERN)]
 CardType = Literal[V.CARD_TYPES]  # type: ignore[valid-type]
 Tier = Literal[V.TIERS]  # type: ignore[valid-type]
@@ -41,23 +66,61 @@ def _speed(value: Any) -> int | tuple[int, ...] | None:
     """
     if value is None or _is_speed(value):
         return value
+    if _is_int(value):
+        _in_range(value, 0, MAX_SPEED)
     if not isinstance(value, list):
-        got = "a mapping" if isinstance(value, dict) else repr(value)
         raise PydanticCustomError(
-            "speed", "expected a speed (0 or more), a list of speeds to choose from, or null; got {got}", {"got": got}
+            "speed",
+            "expected a speed (0 to {most}), a list of speeds to choose from, or null; got {got}",
+            {"most": MAX_SPEED, "got": _describe(value)},
         )
     if not value:
         raise PydanticCustomError("speed", "an empty list offers no speed to choose from", {})
     for item in value:
         if not _is_speed(item):
-            raise PydanticCustomError("speed", "{got} in the list is not a speed (0 or more)", {"got": repr(item)})
+            raise PydanticCustomError(
+                "speed", "{got} in the list is not a speed (0 to {most})", {"got": _describe(item), "most": MAX_SPEED}
+            )
     if len(set(value)) < len(value):
         raise PydanticCustomError("speed", "a speed appears twice in the list", {})
     return tuple(value)
 
 
+def _describe(value: Any) -> str:
+    """A wrong value in a message: its repr, or what kind of thing it is."""
+    if value is None:
+        return "nothing (null)"
+    return "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else repr(value)
+
+
+def _in_range(value: int, low: int, high: int) -> int:
+    """`value`, or the error the shared translation words for a pydantic bound."""
+    if value < low:
+        raise PydanticCustomError("greater_than_equal", "at least", {"ge": low})
+    if value > high:
+        raise PydanticCustomError("less_than_equal", "at most", {"le": high})
+    return value
+
+
+def _stress_supply(value: Any) -> int | str:
+    """A number of Stress cards or the word unlimited, in one message (not one per member of a union)."""
+    if value == "unlimited":
+        return value
+    if not _is_int(value):
+        raise PydanticCustomError(
+            "stress_supply",
+            "expected a number of Stress cards (0 to {most}) or unlimited, got {got}",
+            {"most": MAX_STRESS_SUPPLY, "got": _describe(value)},
+        )
+    return _in_range(value, 0, MAX_STRESS_SUPPLY)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _is_speed(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return _is_int(value) and 0 <= value <= MAX_SPEED
 
 
 Speed = Annotated[Any, AfterValidator(_speed)]
@@ -67,43 +130,45 @@ Speed = Annotated[Any, AfterValidator(_speed)]
 
 
 class Adrenaline(Strict):
-    last_cars_upto_4: NonNeg  # cars that get Adrenaline when 2 to 4 started
-    last_cars_5_6: NonNeg  # ... when 5 or 6 started
-    speed: NonNeg
-    cooldown: NonNeg
+    last_cars_upto_4: Annotated[int, Field(ge=0, le=6)]  # cars that get Adrenaline when 2 to 4 started
+    last_cars_5_6: Annotated[int, Field(ge=0, le=6)]  # ... when 5 or 6 started
+    speed: RuleNumber
+    cooldown: RuleNumber
     mode: Literal[V.ADRENALINE_MODES] = "either"  # type: ignore[valid-type]
 
 
 class GarageDraft(Strict):
-    upgrades_each: NonNeg
+    upgrades_each: Annotated[int, Field(ge=0, le=MAX_DRAFT)]
     order: Literal[V.DRAFT_ORDERS] = "snake"  # type: ignore[valid-type]
-    revealed_extra: NonNeg = 3  # cards revealed each draft round: the players plus this many
+    # cards revealed each draft round: the players plus this many
+    revealed_extra: Annotated[int, Field(ge=0, le=MAX_DRAFT)] = 3
 
 
 class Grid(Strict):
     cars_per_space: Annotated[int, Field(ge=1, le=2)]  # a space has two lanes
-    pole_space: Annotated[int, Field(le=-1)]  # the grid stands behind the start/finish line
+    # the grid stands behind the start/finish line (and after the last corner: a track check)
+    pole_space: Annotated[int, Field(ge=-MAX_SPACES, le=-1)]
 
 
 class Rules(Strict):
     track: Id = "usa"  # the track raced (an id under tracks)
     garage_module: bool = False  # draft Garage upgrades instead of the starting upgrades
-    hand_size: Pos
-    gears: Pos
-    starting_gear: Pos
-    spin_out_gear: Pos
-    shift_two_heat: NonNeg
-    cooldown_by_gear: list[NonNeg]
-    boost_heat: NonNeg
-    boost_gears: list[Pos] = [1, 2, 3, 4]
+    hand_size: Annotated[int, Field(ge=1, le=MAX_HAND)]
+    gears: Gear
+    starting_gear: Gear  # and at most `gears` (cross-checked)
+    spin_out_gear: Gear
+    shift_two_heat: RuleNumber
+    cooldown_by_gear: list[RuleNumber]
+    boost_heat: RuleNumber
+    boost_gears: list[Gear] = [1, 2, 3, 4]
     adrenaline: Adrenaline
-    slipstream: NonNeg
-    spin_out_stress_by_gear: list[NonNeg]
-    max_rounds: Pos
+    slipstream: RuleNumber
+    spin_out_stress_by_gear: list[RuleNumber]
+    max_rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)]  # a scenario's max_rounds: lands here too
     max_cars: Annotated[int, Field(ge=2, le=6)]  # adrenaline only knows "up to 4" and "5 or 6"
     # Readings the excerpt leaves open (docs/rules.md); the defaults are ours.
     aggressive_legends: bool = False  # Legends may cross one extra corner line a move (Aggressive Legends)
-    stress_supply: NonNeg | Literal["unlimited"] = "unlimited"  # Stress in the box (37 in the published one)
+    stress_supply: Annotated[Any, AfterValidator(_stress_supply)] = "unlimited"  # in the box (37 published)
     garage_draft: GarageDraft
     grid: Grid
 
@@ -117,44 +182,46 @@ class CardModel(Strict):
     type: CardType
     tier: Tier | None = None
     group: Id | None = None
-    count: NonNeg | None  # null only for Stress: the track sets its copies
+    count: Annotated[int, Field(ge=0, le=MAX_COPIES)] | None  # null only for Stress: the track sets its copies
     speed: Speed
-    flips: NonNeg = 0
+    flips: Annotated[int, Field(ge=0, le=MAX_FLIPS)] = 0
     effects: list[dict[Any, Any]] = []
     approximate: bool = False
 
 
 class CornerModel(Strict):
-    limit: Pos
-    gap: Pos
-    legend_line: Pos
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)]
+    gap: Annotated[int, Field(ge=1, le=MAX_SPACES)]
+    legend_line: Annotated[int, Field(ge=1, le=MAX_SPACES)]  # and less than the previous corner's gap (cross-checked)
 
 
 class TrackModel(Strict):
     id: Id
     name: str
-    laps: Pos
-    spaces: Annotated[int, Field(ge=2)]
-    heat: NonNeg
-    stress: NonNeg
-    finish_line: Pos
-    corners: Annotated[list[CornerModel], Field(min_length=1)]
+    laps: Annotated[int, Field(ge=1, le=MAX_LAPS)]
+    spaces: Annotated[int, Field(ge=2, le=MAX_SPACES)]
+    heat: Annotated[int, Field(ge=0, le=MAX_TRACK_CARDS)]
+    stress: Annotated[int, Field(ge=0, le=MAX_TRACK_CARDS)]
+    finish_line: Annotated[int, Field(ge=1, le=MAX_SPACES)]  # and before the last corner (cross-checked)
+    corners: Annotated[list[CornerModel], Field(min_length=1, max_length=MAX_CORNERS)]
 
 
 class LegendModel(Strict):
-    speed: Pos
-    corner_bonus: NonNeg
+    speed: Annotated[int, Field(ge=1, le=MAX_LIMIT)]
+    corner_bonus: Annotated[int, Field(ge=0, le=MAX_LIMIT)]
 
 
 class DatabaseModel(Strict):
     rules: dict[Any, Any]
-    cards: list[Any]
-    tracks: list[Any]
-    legends: list[Any]
+    cards: Annotated[list[Any], Field(max_length=MAX_CARDS)]
+    tracks: Annotated[list[Any], Field(max_length=MAX_TRACKS)]
+    legends: Annotated[list[Any], Field(max_length=MAX_LEGEND_CARDS)]  # not empty (cross-checked)
 
 
 def _op_model(op: V.OpSpec) -> type[Strict]:
-    amount = Annotated[int, AfterValidator(_nonzero)] if op.signed else Pos
+    amount = Annotated[int, Field(ge=-MAX_AMOUNT if op.signed else 1, le=MAX_AMOUNT)]
+    if op.signed:
+        amount = Annotated[amount, AfterValidator(_nonzero)]
     fields: dict[str, Any] = {"op": (Literal[op.name], ...), "amount": (amount, ...)}
     return create_model(f"{op.name.title().replace('_', '')}Effect", __base__=Strict, **fields)
 
@@ -269,6 +336,8 @@ def validate_database(doc: YamlDoc) -> Database:
     problems += _card_checks(cards, doc, label)
     problems += _track_checks(tracks, rules, doc, label)
     problems += _garage_checks(cards, rules, doc)
+    if not legends:  # what the Legend cars draw from, one card a round
+        problems.append(doc.problem(("legends",), "no Legend cards: a Legend car draws one every round"))
     raise_first(problems)
     db = Database(
         source=doc.source,
@@ -293,12 +362,19 @@ def _effects(card: CardModel, doc: YamlDoc, where, label) -> tuple[tuple[Effect,
     effects, problems = [], []
     for j, raw in enumerate(card.effects):
         path = (*where, "effects", j)
-        op_name = raw.get("op")
-        if op_name is None:
+        if "op" not in raw:
             problems.append(doc.problem(path, "required field missing", label((*path, "op"))))
             continue
+        op_name = raw["op"]
+        known = ", ".join(V.OPS)
+        if not isinstance(op_name, str):  # a mapping or a list is no word, and cannot be looked up
+            problems.append(
+                doc.problem(
+                    (*path, "op"), f"expected an op (known: {known}), got {_describe(op_name)}", label((*path, "op"))
+                )
+            )
+            continue
         if op_name not in V.OPS:
-            known = ", ".join(V.OPS)
             problems.append(
                 doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))
             )
@@ -338,8 +414,8 @@ def _rules_checks(rules: Rules, doc: YamlDoc) -> list[Problem]:
 
 def _card_checks(cards, doc: YamlDoc, label) -> list[Problem]:
     problems = duplicate_ids([(("cards", i), c.id) for i, c, _ in cards], doc, label)
-    for i, card, _ in cards:
-        for name, message in _card_shape(card):
+    for i, card, effects in cards:
+        for name, message in [*_card_shape(card), *_op_totals(card, effects)]:
             path = ("cards", i, name)
             problems.append(doc.problem(path, message, label(path)))
     for card_type in ("heat", "stress"):
@@ -369,6 +445,20 @@ def _card_shape(card: CardModel) -> list[tuple[str, str]]:
     if card.tier in V.GARAGE_TIERS and card.group is None:
         out.append(("group", "a Garage upgrade needs a group (e.g. brakes, tires)"))
     return out
+
+
+def _op_totals(card: CardModel, effects: tuple[Effect, ...]) -> list[tuple[str, str]]:
+    """A card that repeats an op plays the sum of its amounts, which must stay
+    within one amount's range (compiled as one int8 column per op)."""
+    totals: dict[str, int] = {}
+    for effect in effects:
+        totals[effect.op] = totals.get(effect.op, 0) + effect.amount
+    low = {op: -MAX_AMOUNT if V.OPS[op].signed else 1 for op in totals}
+    return [
+        ("effects", f"the {op} amounts add up to {total} ({low[op]} to {MAX_AMOUNT} on one card)")
+        for op, total in totals.items()
+        if abs(total) > MAX_AMOUNT
+    ]
 
 
 def _a(word: str) -> str:
