@@ -59,11 +59,13 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
     rows = np.arange(G)
     shuffled_cars = shuffled(match, G, 6)  # the Speed-8 pile: which car is up in each round
     car_order = shuffled_cars if car_order is None else car_order
-    power_order = shuffled(match, G, len(tables.powers.ids))
-    won_power = np.zeros((G, N, len(tables.powers.ids)), bool)
+    P = len(tables.powers.ids)
+    power_order = shuffled(match, G, P)  # the power pile: fewer than six cards leave the last cars without one
+    won_power = np.zeros((G, N, P + 1), bool)  # the last column: a car sold without a power card
     q = st.bots  # (G, N)
     for r in range(6):
-        car, power = car_order[:, r], power_order[:, r]
+        car = car_order[:, r]
+        power = power_order[:, r] if r < P else np.full(G, -1, np.int64)
         has_car = (st.owner[:, :, None] == np.arange(N)[None, None, :]).any(axis=1)  # (G, N)
         carless = ~has_car
         # Every player must end with a car: once the cars left equal the players
@@ -72,7 +74,7 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
         eligible = np.where(only_carless[:, None], carless, True)
         bid_of = cards.bid[:, car].T.astype(np.int32)  # (G, C): each card's bid for this car
         holds = st.hand > 0  # (G, N, C)
-        worth = bots.value[q] + bots.hand[q] * hand_share(match, st, car) + bots.power_value[q, power[:, None]]
+        worth = bots.value[q] + bots.hand[q] * hand_share(match, st, car) + match.power_worth[q, power[:, None]]
         want = bots.bid[q] * worth  # (G, N) $M it is willing to pay
         b = np.broadcast_to(bid_of[:, None, :], (G, N, C))
         under = b <= want[:, :, None]
@@ -95,7 +97,7 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
         st.car_power[rows, car] = power
         st.paid[rows, winner] += pay.astype(np.int16)
         st.hand[rows, winner, tables.speed8_card[car]] += 1
-        won_power[rows, winner, power] = True
+        won_power[rows, winner, power] = True  # power -1 (none) marks the last column
         if match.events is not None:
             match.events.add("auction", rows, winner, tables.speed8_card[car], 0, pick=r + 1, price=pay)
         if match.rec.on:
@@ -103,17 +105,21 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
 
             def text(j: int, r=r, car=car, power=power, winner=winner, amount=amount, eligible=eligible) -> str:
                 bids = ", ".join(f"player {n} {amount[j, n]}" if eligible[j, n] else f"player {n} -" for n in range(N))
+                power_card = f"with {tables.powers.ids[power[j]]}" if power[j] >= 0 else "without a power card"
                 return (
-                    f"  auction {r + 1}: the {names[car[j]]} car with {tables.powers.ids[power[j]]}; bids {bids}; "
+                    f"  auction {r + 1}: the {names[car[j]]} car {power_card}; bids {bids}; "
                     f"player {winner[j]} buys it for ${pay[j]}M"
                 )
 
             match.rec.say(rows, text)
-    keep_power(match, st, won_power)
+    keep_power(match, st, won_power[:, :, :P])
 
 
 def keep_power(match: Match, st: State, won: np.ndarray) -> None:
     """A player with several power cards keeps the one it values most."""
+    if won.shape[2] == 0:  # a database without power cards: nobody keeps one
+        st.power[:] = -1
+        return
     q = st.bots
     value = match.bots.power_value[q] + noise_span(match.bots.noise[q])[:, :, None] * chance.uniform(
         match.rng, won.shape

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from pydantic import Field
@@ -15,25 +15,36 @@ from .. import profiles
 from . import vocabulary as V
 from .compile import Tables
 
+# The most a weight may be: every score a bot adds up (a car's worth in $M, a
+# card's value in spaces, a bet's rows) stays a few thousand at most, finite in
+# float32 and far below the noise the random bot (noise 1) adds (about 10**6
+# a unit of score), which is what makes its choices uniform. Values in $M and
+# rows match the database's limits (schema.MAX_MONEY, schema.MAX_ROWS).
+MAX_WEIGHT = 1000.0
+MAX_BID_SHARE = 10.0  # `bid`: the share of a car's worth a bot bids (0.45 to 0.9 in bots.yaml)
+MAX_RIVAL = 100.0  # `rival`: how much a rival's space counts against a card (own: 1)
+
+Weight = Annotated[float, Field(ge=-MAX_WEIGHT, le=MAX_WEIGHT)]
+
 
 class PowerWeights(Strict):
-    aggressive: float
-    cunning: float
-    determined: float
-    strategic: float
-    tricky: float
-    unpredictable: float
+    aggressive: Weight  # $M a power card adds to a car's worth (negative: a card it would rather not have)
+    cunning: Weight
+    determined: Weight
+    strategic: Weight
+    tricky: Weight
+    unpredictable: Weight
 
 
 class Profile(Strict):
     model_config = Strict.model_config | {"strict": False}  # YAML `1` is a fine float
     noise: float = Field(ge=0, le=1)
-    value: float = Field(ge=0)
-    hand: float = Field(ge=0)
-    bid: float = Field(ge=0)
-    rival: float = Field(ge=0)
+    value: float = Field(ge=0, le=MAX_WEIGHT)
+    hand: float = Field(ge=0, le=MAX_WEIGHT)
+    bid: float = Field(ge=0, le=MAX_BID_SHARE)
+    rival: float = Field(ge=0, le=MAX_RIVAL)
     jam: float = Field(ge=0, le=1)
-    loyalty: float = Field(ge=0)
+    loyalty: float = Field(ge=0, le=MAX_WEIGHT)
     foresight: float = Field(ge=0, le=1)
     powers: PowerWeights
 

@@ -55,13 +55,13 @@ def chunk_tables(
     won = position == 1
     winner = won.argmax(axis=1)
     cash = money(st, tables)
-    powers = np.array(tables.powers.ids, dtype=object)
+    powers = np.array([*tables.powers.ids, None], dtype=object)  # a power index of -1 (none) reads None
     per_car = {}
     for c, colour in enumerate(tables.cars):
         per_car[f"{colour}_owner"] = st.owner[:, c]
         per_car[f"{colour}_price"] = st.price[:, c]
         per_car[f"{colour}_auction"] = st.sold[:, c]
-        per_car[f"{colour}_power"] = powers[st.car_power[:, c]]
+        per_car[f"{colour}_power"] = pa.array(powers[st.car_power[:, c]], pa.string())  # null: sold without one
         per_car[f"{colour}_start"] = st.start[:, c]
         per_car[f"{colour}_place"] = pa.array(st.place[:, c], mask=st.place[:, c] == 0)
     games = pa.table(
@@ -70,7 +70,9 @@ def chunk_tables(
             "chunk": np.full(G, chunk, np.int32),
             "n_players": np.full(G, N, np.int8),
             "rounds": st.turns.astype(np.int16),  # cards played in the race
-            "finished": np.ones(G, bool),  # a game of Downforce always ends (stalled cars just earn nothing)
+            # false where rules.max_turns cut the race; it is scored there all the same: the cars still
+            # racing earn nothing, like stalled ones, and the richest player wins
+            "finished": ~st.cut,
             "winner_seat": winner.astype(np.int8),
             "winner_bot": names[seats[np.arange(G), winner]],
             "track": np.full(G, tables.tracks[tables.rules.track].id, dtype=object),
@@ -100,7 +102,7 @@ def chunk_tables(
             "cars": pa.ListArray.from_arrays(offsets, pa.array(colours[c_], pa.string())),
             "n_cars": owns.sum(axis=2).astype(np.int8).ravel(),
             "best_place": pa.array(best.astype(np.int8).ravel(), mask=(best == 99).ravel()),
-            "power": np.where(st.power >= 0, powers[np.maximum(st.power, 0)], None).ravel(),
+            "power": pa.array(powers[st.power].ravel(), pa.string()),
             "cards_played": st.played.sum(axis=2).astype(np.int16).ravel(),
         }
     )

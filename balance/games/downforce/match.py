@@ -25,7 +25,10 @@ class Match:
     track: TrackTable = field(init=False)
     colour_speed: np.ndarray = field(init=False)  # (C, 6) float32: how far each card moves each colour
     deck_speed: np.ndarray = field(init=False)  # (6,) float32: spaces of each colour on all the box's speed cards
-    power_kind: np.ndarray = field(init=False)  # (P,) int8: vocabulary.POWERS index of each power card
+    # A power index of -1 (none kept, or a car sold without one) reads the last entry of these:
+    power_kind: np.ndarray = field(init=False)  # (P + 1,) int8: vocabulary.POWERS index of each power card; -1
+    power_bonus: np.ndarray = field(init=False)  # (P + 1,) int8: each power card's bonus; 0
+    power_worth: np.ndarray = field(init=False)  # (Q, P + 1) float32: each bot's worth of each power card; 0
 
     def __post_init__(self) -> None:
         cards = self.tables.cards
@@ -36,13 +39,16 @@ class Match:
             speed[np.flatnonzero(named), cards.car[named, m]] += cards.speed[named, m]
         self.colour_speed = speed
         self.deck_speed = cards.count.astype(np.float32) @ speed
-        self.power_kind = self.tables.powers.kind
+        powers = self.tables.powers
+        self.power_kind = np.append(powers.kind, -1).astype(np.int8)
+        self.power_bonus = np.append(powers.bonus, 0).astype(np.int8)
+        self.power_worth = np.pad(self.bots.power_value, ((0, 0), (0, 1)))
 
     def has_power(self, power: np.ndarray, name: str) -> np.ndarray:
         """(shape of power) bool: the kept power index is the named kind (-1: none)."""
         kind = list(V.POWERS).index(name)
-        return (power >= 0) & (self.power_kind[np.maximum(power, 0)] == kind)
+        return self.power_kind[power] == kind
 
     def bonus(self, power: np.ndarray) -> np.ndarray:
         """The kept power card's bonus (0 for none or a power without one)."""
-        return np.where(power >= 0, self.tables.powers.bonus[np.maximum(power, 0)], 0)
+        return self.power_bonus[power]

@@ -302,7 +302,9 @@ def next_player(st: State) -> np.ndarray:
 
 
 def play_race(match: Match, st: State, after_turn: Callable[[State, np.ndarray], None] | None = None) -> State:
-    """Turns until every car has finished or nobody can play (or rules.max_turns)."""
+    """Turns until every car has finished or nobody can play, or until
+    rules.max_turns cuts the race (`cut`): the cars still racing then earn
+    nothing, like stalled ones (log.money)."""
     N = st.hand.shape[1]
     for _ in range(match.tables.rules.max_turns):
         player = next_player(st)
@@ -324,5 +326,7 @@ def play_race(match: Match, st: State, after_turn: Callable[[State, np.ndarray],
         st.current[g] = (p + 1) % N
         if after_turn is not None:
             after_turn(st, g)
+    # A race still running after the last allowed turn, with a card to play, was cut by the cap.
+    st.cut[:] = st.running & (next_player(st) >= 0) & (st.finishers < 6)
     st.running[:] = False
     return st

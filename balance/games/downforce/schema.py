@@ -23,13 +23,29 @@ from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
 
 # The rulebook's components: counts that differ are warnings, not errors.
-# (One Speed-8 card per car is also an error: the auction reveals each car by it.)
+# (One Speed-8 card per car is also an error: the auction reveals each car by it.
+# With fewer than six power cards the last cars are auctioned without one.)
 RULEBOOK_COUNTS = {"regular speed cards": 42, "Speed-8 cards": 6, "power cards": 6}
 
+# --- limits: the most a game can play (docs/downforce.md, "Limits") ----------------------
+# Each is generous for a design (the box's own values in brackets) and keeps
+# the engine's narrow arrays (compile.py, state.py) from wrapping.
+MAX_MONEY = 1000  # $M of one prize or bet payout [12]: a player's money, prizes + bets - bids, is logged int16
+MAX_SPEED = 20  # spaces of one car on a card [8]: card speeds and bids are int8; a car's lost spaces int16
+MAX_BONUS = 10  # a power's extra spaces [1]: int8; with MAX_SPEED and MAX_DECK the lost-move tally stays int16
+MAX_COPIES = 100  # copies of one card [1]: a hand is an int8 count per card
+MAX_CARD_KINDS = 200  # speed_cards entries [42]: each turn scores every kind for every game (n, kinds, cars)
+MAX_DECK = 250  # regular speed cards in all [42]: the deal draws them one by one, and the race plays each once
+MAX_TURNS = 1000  # rules.max_turns [200]: more than any race plays (MAX_DECK + 6 Speed-8 cards); logged int16
+MAX_ROWS = 1000  # rows of a track [52]: rows are int16 and stay below race.FINISHED_ROW
+MAX_SPACES = 4 * MAX_ROWS  # spaces of an explicit map [162]: the board is a (games, spaces) array
+MAX_LANE = 15  # an explicit space's lane [3]: int8, and the inside-lane tie-break (0.01 a lane) stays under 1
+MAX_TRACKS = 100  # tracks [2]: every track is compiled
 
-NonNeg = Annotated[int, Field(ge=0)]
-Pos = Annotated[int, Field(ge=1)]
 Id = Annotated[str, Field(pattern=ID_PATTERN)]
+Money = Annotated[int, Field(ge=0, le=MAX_MONEY)]
+Row = Annotated[int, Field(ge=0, le=MAX_ROWS)]
+Rows = Annotated[int, Field(ge=1, le=MAX_ROWS)]  # a count of rows, or a row past the first
 
 # List sections whose items are named by their id in messages (speed_cards.s07.moves.2.car).
 ID_LISTS = ("speed_cards", "speed8_cards", "powers", "tracks", "spaces")
@@ -45,21 +61,21 @@ class Players(Strict):
 
 class Rules(Strict):
     track: Id  # the track raced (an id under tracks)
-    prizes: list[NonNeg]  # $M by finishing place, 1st first
-    bet_payouts: list[list[NonNeg]]  # $M by betting line, then by the bet car's place (1st, 2nd, 3rd)
+    prizes: list[Money]  # $M by finishing place, 1st first
+    bet_payouts: list[list[Money]]  # $M by betting line, then by the bet car's place (1st, 2nd, 3rd)
     wild_bids: bool = True  # a wild on a bid card bids for a car the card does not show (ours)
-    max_turns: Pos  # a safety cap on card plays in one race
+    max_turns: Annotated[int, Field(ge=1, le=MAX_TURNS)]  # a safety cap on card plays in one race
     players: Players
 
 
 class MoveModel(Strict):
     car: str  # a colour under cars, or wild (checked against the file's cars)
-    speed: Pos
+    speed: Annotated[int, Field(ge=1, le=MAX_SPEED)]
 
 
 class CardModel(Strict):
     id: Id
-    count: NonNeg = 1  # copies in the box
+    count: Annotated[int, Field(ge=0, le=MAX_COPIES)] = 1  # copies in the box
     moves: Annotated[list[MoveModel], Field(min_length=1)]  # printed order, top to bottom
 
 
@@ -69,42 +85,45 @@ class Speed8Model(Strict):
 
 
 class SegmentModel(Strict):
-    rows: Pos
+    rows: Rows
     lanes: Annotated[int, Field(ge=V.MIN_LANES, le=V.MAX_LANES)]
     curve: bool = False  # curved spaces (not rectangular: the Determined power cares)
 
 
 class SpaceModel(Strict):
     id: Id
-    row: NonNeg  # how far along the track the space's front end lies
-    lane: NonNeg  # across the track, 0 = inside (for drawing and traces)
+    row: Row  # how far along the track the space's front end lies
+    lane: Annotated[int, Field(ge=0, le=MAX_LANE)]  # across the track, 0 = inside (for drawing and traces)
     curve: bool = False
     next: list[Id] = []  # the spaces a car may enter from here
+
+
+Spaces = Annotated[list[SpaceModel], Field(min_length=1, max_length=MAX_SPACES)]
 
 
 class TrackModel(Strict):
     id: Id
     name: str
     grid: Annotated[list[SegmentModel], Field(min_length=1)] | None = None  # lane segments in driving order...
-    start_rows: Pos | None = None  # ...whose first rows hold the starting spaces
-    spaces: Annotated[list[SpaceModel], Field(min_length=1)] | None = None  # or an explicit map...
+    start_rows: Rows | None = None  # ...whose first rows hold the starting spaces
+    spaces: Spaces | None = None  # or an explicit map...
     start: list[Id] | None = None  # ...with its starting spaces, pole first
-    betting_lines: list[NonNeg]  # rows; a car crosses line k when it first enters a row >= it
-    finish: Pos  # row; a car finishes when it enters a row >= it
+    betting_lines: list[Row]  # rows; a car crosses line k when it first enters a row >= it
+    finish: Rows  # row; a car finishes when it enters a row >= it
 
 
 class DatabaseModel(Strict):
     rules: dict[Any, Any]
     cars: list[Id]
-    speed_cards: list[Any]
+    speed_cards: Annotated[list[Any], Field(max_length=MAX_CARD_KINDS)]
     speed8_cards: list[Any]
     powers: list[dict[Any, Any]]
-    tracks: list[Any]
+    tracks: Annotated[list[Any], Field(max_length=MAX_TRACKS)]
 
 
 def _power_model(spec: V.PowerSpec) -> type[Strict]:
     fields: dict[str, Any] = {"id": (Literal[spec.id], ...), "name": (str, ...), "text": (str, ...)}
-    fields |= {param: (Pos, ...) for param in spec.params}
+    fields |= {param: (Annotated[int, Field(ge=1, le=MAX_BONUS)], ...) for param in spec.params}
     return create_model(f"{spec.id.title()}Power", __base__=Strict, **fields)
 
 
@@ -217,6 +236,7 @@ def validate_database(doc: YamlDoc) -> Database:
     problems += _rules_checks(rules, doc)
     problems += _car_checks(cars, doc)
     problems += _card_checks(cards, eights, cars, doc, label)
+    problems += _deck_checks(cards, rules, doc)
     problems += duplicate_ids([(("powers", i), p.id) for i, p in powers], doc, label)
     built, more = _tracks(tracks, doc, label)
     problems += more
@@ -246,6 +266,8 @@ def _powers(raws: list[dict[Any, Any]], doc: YamlDoc, label) -> tuple[list[tuple
         power_id = raw.get("id")
         if power_id is None:
             problems.append(doc.problem(path, "required field missing", label(path)))
+        elif not isinstance(power_id, str):  # a list or a mapping cannot name a power (nor be looked up)
+            problems.append(doc.problem(path, f"expected text, got {_kind(power_id)}", label(path)))
         elif power_id not in POWER_MODELS:
             known = ", ".join(V.POWERS)
             problems.append(doc.problem(path, f"unknown power {power_id!r} (known: {known})", label(path)))
@@ -255,6 +277,13 @@ def _powers(raws: list[dict[Any, Any]], doc: YamlDoc, label) -> tuple[list[tuple
             if power is not None:
                 out.append((i, power))
     return out, problems
+
+
+def _kind(value: Any) -> str:
+    """A value of the wrong type in words, as the schema's type errors say it."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return {dict: "a mapping", list: "a list"}.get(type(value), repr(value))
 
 
 # --- rules, cars, cards ---------------------------------------------------------------
@@ -336,6 +365,23 @@ def _card_shape(card: CardModel | Speed8Model, cars: tuple[str, ...]) -> list[tu
         # A wild picks a colour not on the card, so a card moves each car at most once.
         out.append((("moves",), f"{len(card.moves)} cars on one card; there are {V.N_CARS}"))
     return out
+
+
+def _deck_checks(cards, rules: Rules, doc: YamlDoc) -> list[Problem]:
+    """The regular cards are dealt out equally before the auction: at least one
+    to each player (a bid is a card from the hand), at most MAX_DECK in all."""
+    total = sum(card.count for _, card in cards)
+    players = rules.players.max
+    if total > MAX_DECK:
+        message = f"{total} regular speed cards in all (counts added up); at most {MAX_DECK}"
+        return [doc.problem(("speed_cards",), message)]
+    if total < players:
+        message = (
+            f"{total} regular speed cards in all; the deal gives each of up to {players} players "
+            "(rules.players.max) at least one to bid with"
+        )
+        return [doc.problem(("speed_cards",), message)]
+    return []
 
 
 def _speed8_checks(eights, cars: tuple[str, ...], doc: YamlDoc, label) -> list[Problem]:
@@ -433,6 +479,9 @@ def _grid(t: TrackModel) -> tuple[list[Space], tuple[str, ...], list[tuple[tuple
     """Expand the segments into spaces: each row has its segment's lanes, and a
     space's forward neighbours are the next row's lanes l-1, l, l+1 that exist."""
     grid = t.grid or []
+    total = sum(s.rows for s in grid)
+    if total > MAX_ROWS:  # checked before the rows are expanded into spaces
+        return [], (), [(("grid",), f"{total} rows in all (segment rows added up); at most {MAX_ROWS}")]
     out = []
     for j in range(1, len(grid)):
         before, after = grid[j - 1].lanes, grid[j].lanes

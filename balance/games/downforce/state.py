@@ -37,6 +37,7 @@ class State:
     current: np.ndarray  # (G,) int8: the player whose turn it is
     turns: np.ndarray  # (G,) int16: cards played in the race
     running: np.ndarray  # (G,) bool
+    cut: np.ndarray  # (G,) bool: rules.max_turns stopped the race with a car still racing and a card to play
     # --- bookkeeping ---
     bots: np.ndarray  # (G, N) int16: profile index of each player's bot
     moved: np.ndarray  # (G, 6) int16: spaces each car moved in the race (tally)
@@ -68,6 +69,7 @@ def empty_state(G: int, N: int, C: int, S: int, P: int = 6) -> State:
         current=np.zeros(G, i8),
         turns=np.zeros(G, i16),
         running=np.ones(G, bool),
+        cut=np.zeros(G, bool),
         bots=np.zeros((G, N), i16),
         moved=np.zeros((G, 6), i16),
         lost=np.zeros((G, 6), i16),

@@ -27,11 +27,15 @@ def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     position = standings(st, tables)[row]
     result = []
     for car in np.argsort(np.where(st.place[row] > 0, st.place[row], 99)):
-        where = f"place {st.place[row, car]}" if st.place[row, car] else "stalled"
+        unplaced = "still racing" if st.cut[row] else "stalled"  # the cap cut the race, or it ended by itself
+        where = f"place {st.place[row, car]}" if st.place[row, car] else unplaced
         result.append(f"  {tables.cars[car]} (player {st.owner[row, car]}): {where}")
     for p in np.argsort(position):
         result.append(
             f"  {position[p]}. player {p} ({names[p]}): ${cash['money'][row, p]}M = prizes {cash['prizes'][row, p]}"
             f" + bets {cash['bets'][row, p]} - bids {cash['bids'][row, p]}"
         )
-    return "\n".join([*head, *t.lines, f"Result after {st.turns[row]} cards:", *result]) + "\n"
+    ending = f"Result after {st.turns[row]} cards" + (
+        " (cut by rules.max_turns: the cars still racing earn nothing)" if st.cut[row] else ""
+    )
+    return "\n".join([*head, *t.lines, f"{ending}:", *result]) + "\n"

@@ -41,7 +41,7 @@ MAX_NEXT = 3
 @dataclass(frozen=True)
 class PowerSpec:
     id: str
-    params: tuple[str, ...]  # numbers the card's entry must give (each at least 1)
+    params: tuple[str, ...]  # numbers the card's entry must give (each 1 to schema.MAX_BONUS)
     doc: str
 
 
