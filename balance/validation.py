@@ -65,6 +65,11 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
+def _bound(limit: Any) -> Any:
+    """A limit as a designer writes it: 100, not 100.0."""
+    return int(limit) if isinstance(limit, float) and limit.is_integer() else limit
+
+
 def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...] = (), label=None) -> Problem:
     """One pydantic error → one readable problem.
 
@@ -98,11 +103,11 @@ def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...
     elif kind in _TYPE_WORDS:
         message = f"expected {_TYPE_WORDS[kind]}, got {_describe(value)}"
     elif kind == "greater_than_equal":
-        message = f"must be at least {ctx['ge']}, got {_describe(value)}"
+        message = f"must be at least {_bound(ctx['ge'])}, got {_describe(value)}"
     elif kind == "greater_than":
-        message = f"must be more than {ctx['gt']}, got {_describe(value)}"
+        message = f"must be more than {_bound(ctx['gt'])}, got {_describe(value)}"
     elif kind == "less_than_equal":
-        message = f"must be at most {ctx['le']}, got {_describe(value)}"
+        message = f"must be at most {_bound(ctx['le'])}, got {_describe(value)}"
     elif kind == "string_pattern_mismatch" and ctx.get("pattern") == NAME_PATTERN:
         message = (
             f"{_describe(value)} must be a plain name: letters, digits, _ . and -, starting with a letter or digit"

@@ -263,7 +263,7 @@ def campaign(count: int, seed: int, files: list[Path] | None = None, seconds: in
     games = {v: k for k, v in DATABASES.items()}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for file in files or [*DATABASES.values(), *SCENARIOS]:
+        for file in [f.resolve() for f in files or [*DATABASES.values(), *SCENARIOS]]:
             original = file.read_text()
             for _ in range(count):
                 text, what = mutate(original, rng)
@@ -302,6 +302,7 @@ def main() -> None:
             continue
         shown.add(failure.key())
         print(f"\n[{groups[failure.key()]}x] {failure.key()}\n    {failure.file}: {failure.mutation}")
+    raise SystemExit(1 if failures else 0)
 
 
 if __name__ == "__main__":

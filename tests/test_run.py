@@ -4,6 +4,7 @@ is not overwritten; a crash names its chunk; the logs follow docs/logs.md."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -461,3 +462,50 @@ def test_a_seed_past_64_bits_works_in_strength_as_in_run():
     seats = bonus_seat(2**70 + 5, ids, 4)
     assert ((seats >= 0) & (seats < 4)).all() and len(set(seats.tolist())) == 4
     assert (bonus_seat(2**64 + 7, ids, 4) == bonus_seat(7, ids, 4)).all()
+
+
+def test_killing_the_parent_alone_leaves_no_foreign_games_in_a_later_run(tmp_path):
+    """Issue 17 item 3, as the out-of-memory killer does it: `kill -9` of the
+    `balance run` parent alone leaves its loky workers playing their chunks; a
+    `--force` run with another seed and size that follows at once must end
+    holding its own games only, whatever the orphans finish afterwards."""
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("games: 30", "games: 4000").replace("chunk_size: 8", "chunk_size: 40"))
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "balance", "run", str(path), "--out", str(out), "--jobs", "2", "--quiet"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its workers share its process group: the test can clean them all up
+    )
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and len(list((out / "games").glob("part-*.parquet"))) < 4:
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)  # the parent alone
+        proc.wait()
+        orphans = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _group(p) == proc.pid]
+        result = run(path, RunOptions(out=out, jobs=1, games=200, seed=7, force=True))
+        time.sleep(3)  # the orphans finish the chunks they held, and try to write them
+        assert result.manifest["status"] == "complete"
+        got = tables(out)
+        assert got["games"]["game_id"].to_list() == list(range(200)), f"{len(orphans)} orphaned workers"
+        assert set(got["players"]["game_id"].unique().to_list()) == set(range(200))
+        run(path, RunOptions(out=tmp_path / "clean", jobs=1, games=200, seed=7))
+        assert_same(tables(tmp_path / "clean"), got)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _group(proc_dir: Path) -> int | None:
+    """The process group of /proc/PID (None when it ended meanwhile)."""
+    try:
+        return int((proc_dir / "stat").read_text().rsplit(")", 1)[1].split()[2])
+    except (OSError, IndexError, ValueError):
+        return None

@@ -418,7 +418,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     lap_bot = laps.lap_summary(run, by=("lap", "bot"))
     distribution = laps.lap_distribution(run)
     length = laps.game_length(run)
-    if not labels.length_unfinished:  # a Downforce race always ends
+    if not labels.length_unfinished:  # a game whose games always end (none today): no unfinished share
         length = length.drop("unfinished_share")
     lengths = laps.length_distribution(run)
     auction_charts, auction_tables, auction_lines = _auction_section(run, labels)

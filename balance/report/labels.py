@@ -77,9 +77,10 @@ DOWNFORCE = Labels(
     bot_caption="Each bot's games count once per seat it held. Results between bots measure the bots too: "
     "a bot's money depends on what the others bid.",
     length_xlabel="speed cards played in the race (all players together)",
-    length_caption="Speed cards played per race, until every car has finished or no card is left to play.",
+    length_caption="Speed cards played per race, until every car has finished or no card is left to play "
+    "(races cut by the turn cap, rules.max_turns, are left out).",
     length_finding="Races last {median} speed cards played",
-    length_unfinished="",  # a race always ends; stalled cars are a finding of their own
+    length_unfinished="{share} cut by the turn cap",
     tallies_title="How each bot plays",
     cap="the turn cap, rules.max_turns",
     length_unit="speed cards played",
