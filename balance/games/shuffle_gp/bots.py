@@ -9,7 +9,7 @@ self-damage that would spin you out is avoided) are added in turn.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from pydantic import Field
@@ -19,6 +19,7 @@ from ...yamlio import YamlDoc
 from .. import profiles
 from . import vocabulary as V
 from .compile import Tables
+from .schema import MAX_TIRE
 
 FEATURES: tuple[str, ...] = ("aggression", "defence", "speed", "cards", "traps")
 ASSUMED_RIVALS = 2  # all_rivals effects counted as hitting this many (a 3-player race)
@@ -26,22 +27,29 @@ PERMANENT = 3  # a lasting card without a turn symbol counted as staying this ma
 CANCEL_WORTH = 1.5  # tire health an anytime cancel saves (an average attack)
 
 
+# The largest weight or threshold (the shipped ones are at most 3.5; "high = never" needs
+# no more): card worths stay finite in float32, so that no score is inf - inf = nan.
+MAX_WEIGHT = 1000
+Weight = Annotated[float, Field(ge=0, le=MAX_WEIGHT)]
+Chance = Annotated[float, Field(ge=0, le=1)]
+
+
 class Profile(Strict):
     model_config = Strict.model_config | {"strict": False}  # YAML `1` is a fine float
-    noise: float = Field(ge=0, le=1)
-    aggression: float = Field(ge=0)
-    defence: float = Field(ge=0)
-    speed: float = Field(ge=0)
-    cards: float = Field(ge=0)
-    traps: float = Field(ge=0)
-    cancel: float = Field(ge=0, le=1)
-    lead: float = Field(ge=0, le=1)
-    pit_stop: float = Field(ge=0)
-    redraw: float = Field(ge=0)
-    swap_below: int = Field(ge=0)
-    extra_play: float = Field(ge=0)
-    anytime: float = Field(ge=0)
-    drivers: dict[str, float] = Field(default_factory=dict)
+    noise: Chance
+    aggression: Weight
+    defence: Weight
+    speed: Weight
+    cards: Weight
+    traps: Weight
+    cancel: Chance
+    lead: Chance
+    pit_stop: Weight
+    redraw: Weight
+    swap_below: int = Field(ge=0, le=MAX_TIRE)  # a tire health (int8 column)
+    extra_play: Weight
+    anytime: Weight
+    drivers: dict[str, Annotated[float, Field(ge=-MAX_WEIGHT, le=MAX_WEIGHT)]] = Field(default_factory=dict)
 
 
 def builtin_profiles() -> dict[str, Profile]:

@@ -7,7 +7,7 @@ file order. A card's effects are M fixed slots, resolved in order: `op`,
 (amount). We chose padded slots over Horsepower's one-row-per-effect table
 and over Heat's one amount column per op because a card here may repeat an op
 with different targets (Redline: draw distance, then damage yourself), the
-order matters (steal, then damage), and M is tiny (at most 3): the engine
+order matters (steal, then damage), and M is tiny (at most 4): the engine
 loops over the M slots and, in each, gathers the played cards' codes for a
 whole batch of games at once. Drivers' specialties are one op each, so they
 are (D,) columns.

@@ -19,7 +19,7 @@ from .. import chance
 from . import vocabulary as V
 from .match import REPLACE, TARGET, TRIGGER, TYPE, WHEN, Match
 from .moves import discard_down, discard_top, draw_cards, draw_distance_cards, modifier, refill
-from .state import State, total_distance
+from .state import PLAYS_MOST, SKIP_MOST, State, total_distance
 
 OPS = list(V.OPS)
 
@@ -125,14 +125,15 @@ def apply_op(m: Match, st: State, code: int, g, p, target, amount, rival, trig, 
             swap_top(m, st, g[rows], p[rows], t)
     elif name == "skip_turn":
         for rows, t in each_target():
-            st.skip[g[rows], t] += amount[rows].astype(np.int8)
+            st.skip[g[rows], t] = np.minimum(st.skip[g[rows], t] + amount[rows], SKIP_MOST)
             m.say(g[rows], lambda j, t=t, a=amount[rows]: f"    seat {t[j]} will skip {a[j]} turn(s)")
     elif name == "draw_ability":
         draw_cards(m, st, g, p, amount)
         discard_down(m, st, g, p)
     elif name == "extra_play":
         mine = st.current[g] == p  # plays only count on your own turn (a trap's owner gains nothing)
-        st.plays_left[g[mine]] += amount[mine].astype(np.int8)
+        # a play phase plays at most PLAYS_MOST: more left would change nothing (and wrap the int8)
+        st.plays_left[g[mine]] = np.minimum(st.plays_left[g[mine]] + amount[mine], PLAYS_MOST)
     elif name == "remove_equip":
         for rows, t in each_target():
             remove_equip(m, st, g[rows], p[rows], t, amount[rows])

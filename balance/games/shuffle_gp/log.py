@@ -20,9 +20,10 @@ def finish_order(st: State, tables: Tables) -> np.ndarray:
     (rulebook "Winning"); ours: a tie after both (the rulebook's foot race)
     goes to the earlier seat from the first player."""
     G, P = st.tire.shape
-    dist = total_distance(st, tables.distance.value.astype(np.int32)).astype(np.int64)
+    dist = total_distance(st, tables.distance.value.astype(np.int32))
     order = (np.arange(P)[None, :] - st.first[:, None].astype(np.int64)) % P
-    key = (dist * 64 + st.trophies) * P + (P - 1 - order)
+    # trophies held never pass the box's: ranked under distance by a place above them
+    key = (dist * (tables.rules.trophies + 1) + st.trophies) * P + (P - 1 - order)
     return np.argsort(np.argsort(-key, axis=1), axis=1) + 1
 
 
@@ -49,7 +50,7 @@ def chunk_tables(
             "winner_seat": pa.array(winner.astype(np.int8), mask=~finished),
             "winner_bot": pa.array(np.where(finished, names[seats[np.arange(G), winner]], None)),
             "first_seat": st.first.astype(np.int8),
-            "spin_outs": st.spin_outs.sum(axis=1).astype(np.int16),
+            "spin_outs": st.spin_outs.sum(axis=1).astype(np.int32),
         }
     )
     players = pa.table(
@@ -71,7 +72,7 @@ def chunk_tables(
             "damage_dealt": st.damage_dealt.ravel(),
             "damage_taken": st.damage_taken.ravel(),
             "damage_absorbed": st.absorbed.ravel(),
-            "cards_played": st.played.sum(axis=2).astype(np.int16).ravel(),
+            "cards_played": st.played.sum(axis=2).astype(np.int32).ravel(),
             "cancels": st.cancels.ravel(),
             "anytime_plays": st.anytime_plays.ravel(),
             "trophies_won": st.trophies_won.ravel(),

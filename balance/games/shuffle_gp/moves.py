@@ -71,7 +71,7 @@ def draw_distance_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np
     st.height[g, p] = h + 1
     value = m.values[kind]
     bonus = np.maximum(modifier(m, st, g, p, "distance_bonus"), -value)
-    st.bonus[g, p] += bonus.astype(np.int16)
+    st.bonus[g, p] += bonus
     st.distance_drawn[g, p] += 1
     m.say(g, lambda j: f"    seat {p[j]} draws a distance card: {value[j]}" + (f" ({bonus[j]:+d})" if bonus[j] else ""))
     return got
@@ -90,7 +90,7 @@ def discard_top(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: int | np.n
         at = (st.bottom_head[gg].astype(np.int64) + st.bottom[gg].sum(axis=1)) % st.bottom_order.shape[1]
         st.bottom_order[gg, at] = kind  # the ring's tail: after every card already under
         st.bottom[gg, kind] += 1
-        st.distance_lost[gg, pp] += m.values[kind].astype(np.int16)
+        st.distance_lost[gg, pp] += m.values[kind]
         m.say(gg, lambda j: f"    seat {pp[j]} loses its top distance card ({m.values[kind[j]]}) under the deck: {why}")
 
 
@@ -126,7 +126,7 @@ def keep_value(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
 def discard_down(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> None:
     """Discard the least valued cards until the hand is down to the hand size."""
     size = m.tables.rules.hand_size
-    for _ in range(8):
+    for _ in range(int((st.hand[g, p].sum(axis=1) - size).max(initial=0))):  # one card a step
         over = st.hand[g, p].sum(axis=1) > size
         if not over.any():
             return

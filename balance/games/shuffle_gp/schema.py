@@ -27,8 +27,31 @@ RULEBOOK_DECK = 12  # ability cards per driver
 RULEBOOK_DISTANCE = 50
 
 
-NonNeg = Annotated[int, Field(ge=0)]
-Pos = Annotated[int, Field(ge=1)]
+# --- limits: what a designer may want and the engine can play (docs/shuffle_gp.md, "Limits") ---
+# Each bounds an array's dtype, an allocation or a loop; the message says the limit.
+MAX_PLAYERS = 8  # a scenario's own limit on `players`
+MAX_DRIVERS = 24  # driver codes are int8; every player's zones are (games, players, card kinds)
+MAX_DECK_ENTRIES = 20  # card entries in one driver's deck: card kinds K = drivers x entries
+MAX_COPIES = 20  # copies of one card in its driver's deck
+MAX_EFFECTS = 4  # the M effect slots of the (K, M) effect columns
+MAX_TURN_SYMBOLS = 20  # equip, nerf and trap countdowns are int8
+MAX_HAND = 10  # the anytime window loops over a hand once per player and turn
+MAX_TIRE = V.HEALTH  # tire health, the co-pilot's and each shield slot are int8
+MAX_EQUIP_SLOTS = 8  # (games, players, slots) equips, looped over at every hit
+MAX_TRACKERS = 20  # more than the cards with a turn symbol that can be out at once changes nothing
+MAX_PER_TURN = 10  # distance cards drawn and ability plays in a turn (a play phase plays at most 16)
+MAX_TROPHIES = 100  # trophies and their costs: the finish order ranks trophies under distance
+MAX_DISCARD = 10  # top distance cards lost at a spin-out or a pit stop: one step each
+MAX_TURNS = 1000  # the turn cap: a race that cannot end stops within seconds (logged as int16)
+MAX_DISTANCE_KINDS = 100  # distance stacks hold kind codes as int8
+MAX_DISTANCE_VALUE = V.POINTS
+MAX_DISTANCE_CARDS = 200  # stacks are (games, players, distance cards in the box)
+
+
+def _range(low: int, high: int) -> Any:
+    return Annotated[int, Field(ge=low, le=high)]
+
+
 Id = Annotated[str, Field(pattern=ID_PATTERN)]
 CardType = Literal[V.CARD_TYPES]  # type: ignore[valid-type]
 Trigger = Literal[V.TRIGGERS]  # type: ignore[valid-type]
@@ -41,26 +64,26 @@ ID_LISTS = ("drivers", "cards")
 
 
 class Players(Strict):
-    min: Annotated[int, Field(ge=2)]
-    max: Annotated[int, Field(ge=2)]
+    min: _range(2, MAX_PLAYERS)
+    max: _range(2, MAX_PLAYERS)
 
 
 class Rules(Strict):
     players: Players
-    drivers_each: Pos  # a driver and a co-pilot
-    hand_size: Pos
-    tire_health: Pos
-    equip_slots: NonNeg
-    turn_trackers: NonNeg  # per player
-    distance_per_turn: Pos
-    plays_per_turn: Pos
-    trophies: NonNeg  # in the box
-    trophy_swap: Pos  # trophies spent to swap driver and co-pilot
-    trophy_extra_play: Pos  # trophies spent to play one more ability card
-    spin_out_trophy: Pos  # trophies to each player who caused a spin-out
-    spin_out_discard: NonNeg  # top distance cards a spun-out player discards
-    pit_stop_discard: NonNeg  # top distance cards a pit stop costs
-    max_turns: Pos  # a safety cap on turns in one race, all players together
+    drivers_each: Annotated[int, Field(ge=2)]  # a driver and a co-pilot: 2 (more is a cross check)
+    hand_size: _range(1, MAX_HAND)
+    tire_health: _range(1, MAX_TIRE)
+    equip_slots: _range(1, MAX_EQUIP_SLOTS)  # every deck holds an equip card: it needs a slot
+    turn_trackers: _range(0, MAX_TRACKERS)  # per player
+    distance_per_turn: _range(1, MAX_PER_TURN)
+    plays_per_turn: _range(1, MAX_PER_TURN)
+    trophies: _range(0, MAX_TROPHIES)  # in the box
+    trophy_swap: _range(1, MAX_TROPHIES)  # trophies spent to swap driver and co-pilot
+    trophy_extra_play: _range(1, MAX_TROPHIES)  # trophies spent to play one more ability card
+    spin_out_trophy: _range(1, MAX_TROPHIES)  # trophies to each player who caused a spin-out
+    spin_out_discard: _range(0, MAX_DISCARD)  # top distance cards a spun-out player discards
+    pit_stop_discard: _range(0, MAX_DISCARD)  # top distance cards a pit stop costs
+    max_turns: _range(1, MAX_TURNS)  # a safety cap on turns in one race, all players together
     # Readings the rulebook leaves open (docs/rules.md); the defaults follow its words.
     spin_out_trophies: Literal["final_blow", "all_damagers"] = "final_blow"  # who gets a spin-out's trophy
     first_player_ties: Literal["redeal", "lowest_seat"] = "redeal"  # equal highest distance cards at setup
@@ -69,8 +92,8 @@ class Rules(Strict):
 
 
 class DistanceModel(Strict):
-    value: Pos
-    count: NonNeg
+    value: _range(1, MAX_DISTANCE_VALUE)
+    count: _range(0, MAX_DISTANCE_CARDS)  # the whole deck too (a cross check)
     name: str
 
 
@@ -78,11 +101,11 @@ class CardModel(Strict):
     id: Id
     name: str
     type: CardType
-    count: Pos  # copies in the driver's deck
-    turns: NonNeg = 0  # turn symbols: equips, nerfs and traps expire after this many; 0 = until removed
+    count: _range(1, MAX_COPIES)  # copies in the driver's deck
+    turns: _range(0, MAX_TURN_SYMBOLS) = 0  # turn symbols: equips, nerfs, traps expire after this many; 0: never
     trigger: Trigger | None = None  # traps only
     cancels: str | None = None  # anytime only (checked against vocabulary.CANCELS with a plain message)
-    effects: list[dict[Any, Any]] = []
+    effects: Annotated[list[dict[Any, Any]], Field(max_length=MAX_EFFECTS)] = []
     text: str
 
 
@@ -90,13 +113,13 @@ class DriverModel(Strict):
     id: Id
     name: str
     specialty: dict[Any, Any]
-    cards: Annotated[list[Any], Field(min_length=1)]
+    cards: Annotated[list[Any], Field(min_length=1, max_length=MAX_DECK_ENTRIES)]
 
 
 class DatabaseModel(Strict):
     rules: dict[Any, Any]
-    distance: Annotated[list[Any], Field(min_length=1)]
-    drivers: Annotated[list[Any], Field(min_length=1)]
+    distance: Annotated[list[Any], Field(min_length=1, max_length=MAX_DISTANCE_KINDS)]
+    drivers: Annotated[list[Any], Field(min_length=1, max_length=MAX_DRIVERS)]
 
 
 def _nonzero(value: int) -> int:
@@ -105,7 +128,11 @@ def _nonzero(value: int) -> int:
     return value
 
 
-_AMOUNT_TYPES = {"count": Pos, "signed": Annotated[int, AfterValidator(_nonzero)]}
+def _amount_type(op: V.OpSpec) -> Any:
+    """A count: 1 to the op's largest; signed: not 0, within the largest either way."""
+    if op.amount == "count":
+        return _range(1, op.most)
+    return Annotated[int, Field(ge=-op.most, le=op.most), AfterValidator(_nonzero)]
 
 
 def _op_model(op: V.OpSpec, specialty: bool) -> type[Strict]:
@@ -114,7 +141,7 @@ def _op_model(op: V.OpSpec, specialty: bool) -> type[Strict]:
     fields: dict[str, Any] = {"name": (str, ...), "when": (str, ...)} if specialty else {}
     fields |= {"op": (Literal[op.name], ...), "target": (str | None, None)}
     if op.amount != "none":
-        fields["amount"] = (_AMOUNT_TYPES[op.amount], ... if op.default is None else op.default)
+        fields["amount"] = (_amount_type(op), ... if op.default is None else op.default)
     if specialty:
         fields["text"] = (str, ...)
     suffix = "Specialty" if specialty else "Effect"
@@ -217,7 +244,7 @@ def validate_database(doc: YamlDoc) -> Database:
     problems += more
     raise_first(problems)
     problems += _rules_checks(rules, len(top.drivers), doc)
-    problems += _distance_checks(distance, doc)
+    problems += _distance_checks(distance, rules, doc)
     problems += _driver_checks(drivers, doc, label)
     raise_first(problems)
     db = Database(
@@ -307,6 +334,10 @@ def _effect(raw: dict[Any, Any], path, models, card_type: str | None, when: str 
     op_name = raw.get("op")
     if op_name is None:
         return None, [doc.problem(path, "required field missing", label((*path, "op")))]
+    if isinstance(op_name, dict | list):  # unhashable: not a word to look up
+        what = "a mapping" if isinstance(op_name, dict) else "a list"
+        message = f"expected one op name, got {what} (known: {', '.join(V.OPS)})"
+        return None, [doc.problem((*path, "op"), message, label((*path, "op")))]
     if op_name not in V.OPS:
         known = ", ".join(V.OPS)
         return None, [doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))]
@@ -370,6 +401,9 @@ def _rules_checks(rules: Rules, n_drivers: int, doc: YamlDoc) -> list[Problem]:
     if need > n_drivers:
         message = f"{players.max} players need {need} drivers ({rules.drivers_each} each); the file has {n_drivers}"
         problems.append(doc.problem(("rules", "players", "max"), message))
+    elif rules.drivers_each != 2:  # the draft gives each player exactly two
+        message = f"must be at most 2 (a driver and a co-pilot: the draft deals two each), got {rules.drivers_each}"
+        problems.append(doc.problem(("rules", "drivers_each"), message))
     for name in ("trophy_swap", "trophy_extra_play"):
         cost = getattr(rules, name)
         if cost > rules.trophies:
@@ -378,7 +412,7 @@ def _rules_checks(rules: Rules, n_drivers: int, doc: YamlDoc) -> list[Problem]:
     return problems
 
 
-def _distance_checks(distance: list[tuple[int, DistanceModel]], doc: YamlDoc) -> list[Problem]:
+def _distance_checks(distance: list[tuple[int, DistanceModel]], rules: Rules, doc: YamlDoc) -> list[Problem]:
     problems, first_seen = [], {}
     for k, card in distance:
         if card.value in first_seen:
@@ -386,6 +420,16 @@ def _distance_checks(distance: list[tuple[int, DistanceModel]], doc: YamlDoc) ->
             problems.append(doc.problem(("distance", k, "value"), message))
         else:
             first_seen[card.value] = doc.line_of(("distance", k, "value"))
+    total = sum(card.count for _, card in distance)
+    if total > MAX_DISTANCE_CARDS:
+        message = f"{total} distance cards in all; at most {MAX_DISTANCE_CARDS} (each player's stack can hold them all)"
+        problems.append(doc.problem(("distance",), message))
+    elif total < rules.players.max:  # Setup: one card dealt to each player decides who goes first
+        message = (
+            f"{total} distance cards in all; {rules.players.max} players need at least {rules.players.max}"
+            " (one is dealt to each at setup, and the race draws from them)"
+        )
+        problems.append(doc.problem(("distance",), message))
     return problems
 
 

@@ -23,7 +23,7 @@ from .bots import FEATURES
 from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_then_spring, spring
 from .match import LOP, TYPE, Match
 from .moves import best_swap, discard_top, draw_cards, keep_value, modifier, refill
-from .state import State
+from .state import PLAYS_MOST, State
 
 PIT, REDRAW, PASS = 0, 1, 2  # the options after the K cards: column K + these
 NOISE_SPREAD = 4.0  # a noisy bot's random score spans this many points of card worth
@@ -195,7 +195,7 @@ def play_phase(m: Match, st: State, g, p, cards_only: bool = False) -> None:
     """Ability plays while plays are left (an extra_play card adds to them).
     `cards_only`: the plays must be ability cards (the two-trophy extra play:
     "play an extra ability card"), not a pit stop, a discard-and-draw or a pass."""
-    for _ in range(16):
+    for _ in range(PLAYS_MOST):
         go = st.plays_left[g] > 0
         if not go.any():
             return

@@ -61,6 +61,14 @@ TYPES_BY_KIND: dict[str, tuple[str, ...]] = {"instant": ("action", "trap", "anyt
 # car the card sits on, - hurts it), or none (the op takes no amount).
 AMOUNTS: tuple[str, ...] = ("count", "signed", "none")
 
+# The largest amount of each op (docs/shuffle_gp.md, "Limits"); a signed amount
+# is bounded either way. Ops that repeat a step `amount` times (draw, discard,
+# steal, skip, remove...) take at most REPEATS: the engine loops over the steps.
+REPEATS = 10
+HEALTH = 100  # the largest tire health (schema.MAX_TIRE), and of damage and heal: more changes nothing
+SHIELD = 30  # a card's shields are summed into an int8 slot (127): 4 effects x 30
+POINTS = 1000  # a distance card's largest value (schema.MAX_DISTANCE_VALUE), and of a distance_bonus
+
 
 @dataclass(frozen=True)
 class OpSpec:
@@ -71,14 +79,15 @@ class OpSpec:
     default: int | None  # the amount when left out; None = required (or no amount)
     only: tuple[str, ...] | None  # card types that may carry it, where narrower than its kind's
     doc: str
+    most: int  # the largest amount (either way for a signed one); 0 for ops without an amount
 
     @property
     def types(self) -> tuple[str, ...]:
         return self.only or TYPES_BY_KIND[self.kind]
 
 
-def _op(name, kind, targets, amount, default, doc, only=None) -> OpSpec:
-    return OpSpec(name, kind, targets, amount, default, only, doc)
+def _op(name, kind, targets, amount, default, doc, only=None, most=REPEATS) -> OpSpec:
+    return OpSpec(name, kind, targets, amount, default, only, doc, 0 if amount == "none" else most)
 
 
 OPS: dict[str, OpSpec] = {
@@ -92,9 +101,16 @@ OPS: dict[str, OpSpec] = {
             None,
             "Each target loses `amount` tire health (after its damage_reduction, then its shields); "
             "at 0 it spins out and whoever dealt the blow takes a trophy.",
+            most=HEALTH,
         ),
         _op(
-            "heal", "instant", (), "count", None, "You regain `amount` tire health, never above full (no over-healing)."
+            "heal",
+            "instant",
+            (),
+            "count",
+            None,
+            "You regain `amount` tire health, never above full (no over-healing).",
+            most=HEALTH,
         ),
         _op(
             "steal_card",
@@ -164,6 +180,7 @@ OPS: dict[str, OpSpec] = {
             "Absorbs up to `amount` damage in all (FAQ); what is left draws tire health down. Spent, the "
             "card is discarded.",
             only=("equip",),
+            most=SHIELD,
         ),
         _op(
             "distance_bonus",
@@ -173,6 +190,7 @@ OPS: dict[str, OpSpec] = {
             None,
             "Each distance card the car's player draws scores `amount` more distance points (less if "
             "negative; a card never scores below 0).",
+            most=POINTS,
         ),
         _op(
             "damage_bonus",
@@ -181,6 +199,7 @@ OPS: dict[str, OpSpec] = {
             "signed",
             None,
             "Each damage effect the car's player deals hits each target for `amount` more (less if negative).",
+            most=HEALTH,
         ),
         _op(
             "damage_reduction",
@@ -189,6 +208,7 @@ OPS: dict[str, OpSpec] = {
             "signed",
             None,
             "Each damage effect the car's player takes is `amount` less (more if negative), before shields.",
+            most=HEALTH,
         ),
         _op(
             "no_ability_play",
