@@ -131,7 +131,9 @@ _PREPARED: dict[str, Any] = {}  # per worker process: the scenario prepared once
 
 
 def _prepared(scenario: Scenario) -> Any:
-    key = scenario.source + scenario.model.model_dump_json()
+    # the database's content is part of the key: a file edited between two runs in one
+    # process (a notebook, the mutator) is prepared again
+    key = scenario.source + scenario.model.model_dump_json() + database_hash(scenario)
     if key not in _PREPARED:
         _PREPARED.clear()
         _PREPARED[key] = get_game(scenario.model.game).prepare(scenario)

@@ -100,6 +100,8 @@ def problem_from_error(doc: YamlDoc, err: dict[str, Any], prefix: tuple[Any, ...
         word = _CHOICE_WORDS.get(word, word)
         known = ctx["expected"].replace("'", "").replace(" or ", ", ")
         message = f"{_describe(value)} is not a known {word} (known: {known})"
+    elif kind == "int_parsing_size":
+        message = f"{_describe(value)} is too large a number"
     elif kind in _TYPE_WORDS:
         message = f"expected {_TYPE_WORDS[kind]}, got {_describe(value)}"
     elif kind == "greater_than_equal":

@@ -509,3 +509,22 @@ def _group(proc_dir: Path) -> int | None:
         return int((proc_dir / "stat").read_text().rsplit(")", 1)[1].split()[2])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def test_a_database_edited_between_two_runs_in_one_process_is_played_as_edited(tmp_path):
+    """The worker's cache of prepared scenarios was keyed by the scenario alone:
+    in one process (a notebook, the mutator, --jobs 1) a run after an edit of
+    the card database played the database as it was before the edit."""
+    from balance import runner
+
+    cards = tmp_path / "cards.yaml"
+    cards.write_text((ROOT / "cards.yaml").read_text())
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", "cards: cards.yaml"))
+    run(path, RunOptions(out=tmp_path / "before", jobs=1))
+    cards.write_text(cards.read_text().replace("  die_sides: 6 ", "  die_sides: 12 "))
+    run(path, RunOptions(out=tmp_path / "edited", jobs=1))
+    runner._PREPARED.clear()
+    run(path, RunOptions(out=tmp_path / "fresh", jobs=1))
+    assert_same(tables(tmp_path / "edited"), tables(tmp_path / "fresh"))
+    assert not tables(tmp_path / "edited")["games"].equals(tables(tmp_path / "before")["games"])
