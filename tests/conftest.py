@@ -7,6 +7,25 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards.yaml"
 
+# A small Horsepower scenario for the run-directory tests: 30 games in 4 chunks.
+SCENARIO = f"""name: tiny
+game: horsepower
+cards: {ROOT / "cards.yaml"}
+players: 3
+bots: [racer, economist, random]
+games: 30
+seed: 5
+chunk_size: 8
+"""
+
+
+@pytest.fixture
+def scenario(tmp_path):
+    """SCENARIO written as tmp_path/tiny.yaml."""
+    path = tmp_path / "tiny.yaml"
+    path.write_text(SCENARIO)
+    return path
+
 
 @pytest.fixture(scope="session")
 def cards_text() -> str:

@@ -21,25 +21,8 @@ from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 from balance.yamlio import MAX_BYTES, load_yaml
 
-from .conftest import ROOT
+from .conftest import ROOT, SCENARIO
 from .mutants import time_limit
-
-SCENARIO = f"""name: tiny
-game: horsepower
-cards: {ROOT / "cards.yaml"}
-players: 3
-bots: [racer, economist, random]
-games: 30
-seed: 5
-chunk_size: 8
-"""
-
-
-@pytest.fixture
-def scenario(tmp_path):
-    path = tmp_path / "tiny.yaml"
-    path.write_text(SCENARIO)
-    return path
 
 
 def cli(*args) -> tuple[int, str, str]:

@@ -21,24 +21,7 @@ from balance.errors import UserError
 from balance.runner import ChunkFailed, RunOptions, part_path, run
 from balance.scenario import load_scenario
 
-from .conftest import ROOT
-
-SCENARIO = f"""name: tiny
-game: horsepower
-cards: {ROOT / "cards.yaml"}
-players: 3
-bots: [racer, economist, random]
-games: 30
-seed: 5
-chunk_size: 8
-"""
-
-
-@pytest.fixture
-def scenario(tmp_path):
-    path = tmp_path / "tiny.yaml"
-    path.write_text(SCENARIO)
-    return path
+from .conftest import ROOT, SCENARIO
 
 
 def tables(out) -> dict[str, pl.DataFrame]:
