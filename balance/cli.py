@@ -33,9 +33,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,  # a traceback is a toolkit bug: keep it plain and complete
 )
-# markup off: every string printed holds user text (names, paths) that may read as rich markup ("[/]")
-out = Console(highlight=False, markup=False)
-err = Console(stderr=True, highlight=False, markup=False)
+# markup and emoji codes off: every string printed holds user text (names, paths) that may read as rich
+# markup ("[/]") or an emoji code (":100:", which also ends a "file:100: field" error line)
+out = Console(highlight=False, markup=False, emoji=False)
+err = Console(stderr=True, highlight=False, markup=False, emoji=False)
 
 DEFAULT_CARDS = Path("cards.yaml")
 GameOption = Annotated[str, typer.Option("--game", "-g", help=f"Which game's database: {', '.join(GAMES)}.")]
@@ -256,11 +257,13 @@ def run(
     try:
         result = run_scenario(scenario, options, on_progress)
     except ChunkFailed as exc:
-        progress.stop()
+        if first:
+            progress.stop()
         err.print(f"error: {exc}", markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
     finally:
-        progress.stop()
+        if first:  # a bar never drawn is not stopped: stopping prints a line break where stderr is not a terminal
+            progress.stop()
     m = result.manifest
     if only_chunk is not None:
         out.print(f"chunk {only_chunk} done; logs in {result.out}")

@@ -12,6 +12,7 @@ from .analysis import tallies
 from .analysis.compare import compare_runs
 from .errors import Problem, UserError
 from .games import get_game
+from .limits import MAX_GAMES
 from .logs import load_manifest, load_run, studied_cards
 from .report.charts import forest_plot
 from .report.labels import labels_for
@@ -67,8 +68,12 @@ def compare(
     for _, each in [("baseline", scenario), *variants]:  # every variant checked before any game runs
         game.prepare(resolve_scenario(each, RunOptions()))
     metric, key = parse_headline(headline, scenario.bot_names)
-    if until_ci is not None and until_ci <= 0:
-        raise UserError(Problem("--until-ci", None, "until_ci", f"must be more than 0, got {until_ci}"))
+    if until_ci is not None and not 0 < until_ci < 1:  # a width of a difference of rates; nan too
+        raise UserError(Problem("--until-ci", None, "until_ci", f"must be between 0 and 1, got {until_ci}"))
+    if max_games is not None and not 1 <= max_games <= MAX_GAMES:
+        raise UserError(
+            Problem("--max-games", None, "max_games", f"must be between 1 and {MAX_GAMES:,}, got {max_games:,}")
+        )
     out = Path(out) if out else Path("runs") / f"{scenario.name}-compare"
     chunk = scenario.model.chunk_size
     n = scenario.model.games

@@ -31,8 +31,9 @@ BYTES_PER_PLAYER_CARD = 128
 BYTES_PER_WORKER = 200 * 2**20
 
 
-def check_plan(games: int, chunk_size: int, source: str = "--games") -> None:
-    """A plan of games in chunks that a run directory can hold."""
+def check_plan(games: int, chunk_size: int, source: str = "--games", raise_what: str = "--chunk-size") -> None:
+    """A plan of games in chunks that a run directory can hold (`raise_what`:
+    what the message asks to raise, the option or the scenario's field)."""
     chunks = -(-games // chunk_size)
     if chunks > MAX_CHUNKS:
         raise UserError(
@@ -41,7 +42,7 @@ def check_plan(games: int, chunk_size: int, source: str = "--games") -> None:
                 None,
                 "chunk_size",
                 f"{games:,} games in chunks of {chunk_size:,} make {chunks:,} chunks; at most {MAX_CHUNKS:,}: "
-                "raise --chunk-size",
+                f"raise {raise_what}",
             )
         )
 

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import socket
+import stat
 import time
 import traceback
 import uuid
@@ -37,7 +38,7 @@ from .allocator import tune_allocator
 from .errors import Problem, UserError
 from .games import get_game
 from .limits import check_jobs, check_memory, check_plan
-from .logs import read_manifest
+from .logs import RUN_ID_KEY, read_manifest, resume_command
 from .scenario import Scenario, ScenarioModel, check_scenario, load_scenario, scenario_model
 from .seeding import chunk_plan, chunk_rng
 from .validation import field_bounds
@@ -78,9 +79,6 @@ def part_path(out: Path, table: str, chunk: int) -> Path:
     return out / table / f"part-{chunk:06d}.parquet"
 
 
-RUN_ID_KEY = b"balance_run_id"  # each part's Parquet metadata: the run that wrote it
-
-
 def write_part(out: Path, table: str, chunk: int, data: pa.Table, run_id: str | None = None) -> None:
     """Atomically: a temporary name in the same folder, then a rename; stamped
     with the run's identity (a dead run's orphaned worker must not pass its
@@ -91,18 +89,23 @@ def write_part(out: Path, table: str, chunk: int, data: pa.Table, run_id: str | 
     if run_id is not None:
         data = data.replace_schema_metadata({**(data.schema.metadata or {}), RUN_ID_KEY: run_id.encode()})
     try:
-        pq.write_table(data, tmp, compression="zstd")
+        # page checksums: a part whose data is damaged while its footer is sound is found on --resume
+        pq.write_table(data, tmp, compression="zstd", write_page_checksum=True)
         os.replace(tmp, final)
     except BaseException:  # a full disk mid-write: no half part left behind
         tmp.unlink(missing_ok=True)
         raise
 
 
-def part_ok(path: Path, run_id: str | None, rows: int | None = None) -> bool:
+def part_ok(path: Path, run_id: str | None, rows: int | None = None, deep: bool = False) -> bool:
     """A part a run may keep: readable, written by run `run_id` (None: a run
-    from before parts were stamped), and with `rows` rows where given."""
+    from before parts were stamped), and with `rows` rows where given; `deep`:
+    every page read and its checksum checked (on --resume, where parts may
+    have been damaged since they were written), not only the footer."""
     try:
         meta = pq.read_metadata(path)
+        if deep:
+            pq.read_table(path, page_checksum_verification=True)
     except (OSError, pa.ArrowException):
         return False
     if rows is not None and meta.num_rows != rows:
@@ -110,10 +113,10 @@ def part_ok(path: Path, run_id: str | None, rows: int | None = None) -> bool:
     return run_id is None or (meta.metadata or {}).get(RUN_ID_KEY) == run_id.encode()
 
 
-def chunk_done(out: Path, chunk: int, run_id: str | None = None, size: int | None = None) -> bool:
+def chunk_done(out: Path, chunk: int, run_id: str | None = None, size: int | None = None, deep: bool = False) -> bool:
     """Every table's part of the chunk is there and sound (the games part holds
     the chunk's `size` games)."""
-    return all(part_ok(part_path(out, t, chunk), run_id, size if t == "games" else None) for t in TABLES)
+    return all(part_ok(part_path(out, t, chunk), run_id, size if t == "games" else None, deep) for t in TABLES)
 
 
 def current_run(out: Path) -> str | None:
@@ -230,20 +233,32 @@ class RunLock:
 
 
 def acquire_lock(out: Path) -> RunLock:
-    """Take the run directory, or refuse it with the live holder's pid."""
+    """Take the run directory, or refuse it with the live holder's pid. The
+    lock file is opened without following a symbolic link and must be a
+    regular file: a .lock planted as a link would have us truncate its
+    target, a FIFO would not hold a lock."""
     path = out / LOCK
     for _ in range(20):
         try:
-            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
+            fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
         except OSError as exc:
-            raise UserError(
-                Problem(str(out), None, "--out", f"cannot write the run directory ({exc.strerror})")
-            ) from None
+            what = (
+                "is a symbolic link; remove it" if exc.errno == errno.ELOOP else f"cannot be written ({exc.strerror})"
+            )
+            raise UserError(Problem(str(out), None, "--out", f"the run directory's lock {path} {what}")) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise UserError(Problem(str(out), None, "--out", f"{path} is not a regular file; remove it"))
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             raise UserError(Problem(str(out), None, "--out", _holder(path))) from None
+        except OSError as exc:  # a file system without locks
+            os.close(fd)
+            raise UserError(
+                Problem(str(out), None, "--out", f"cannot lock the run directory here ({exc.strerror or exc})")
+            ) from None
         try:
             current = os.stat(path).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError:
@@ -440,21 +455,25 @@ def run(
         kinds = sum(len(v) for v in manifest["catalog"].values() if isinstance(v, list))
         workers = 1 if options.only_chunk is not None else min(options.jobs or os.cpu_count() or 1, len(plan))
         check_memory(scenario.model.chunk_size, scenario.model.players, kinds, workers)
-    make_run_dir(out)
-    lock = acquire_lock(out)
-    client = None
+    # the scheduler first: an address nobody answers at leaves no run directory behind
+    client = connect_dask(options.scheduler) if options.backend == "dask" and options.only_chunk is None else None
+    try:
+        make_run_dir(out)
+        lock = acquire_lock(out)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
     start = time.perf_counter()
     try:
-        if options.backend == "dask" and options.only_chunk is None:
-            client = connect_dask(options.scheduler)
         _check_existing(out, manifest, options)
         old = read_manifest(out)
         if old is not None and options.resume:
             manifest["started"] = old.get("started", manifest["started"])
             manifest["run_id"] = old.get("run_id")  # its parts are stamped with it (None: a run from before stamps)
         run_id = manifest["run_id"]
-        _write_or_explain(out, manifest, plan, scenario)
-        todo = [c for c in range(len(plan)) if not chunk_done(out, c, run_id, plan[c][1])]
+        _write_or_explain(out, manifest, plan)
+        todo = [c for c in range(len(plan)) if not chunk_done(out, c, run_id, plan[c][1], deep=options.resume)]
         # parts there but unreadable, short or another run's: played again
         bad = [c for c in todo if any(part_path(out, t, c).exists() for t in TABLES)]
         if options.only_chunk is not None:
@@ -480,7 +499,7 @@ def run(
             raise
         except OSError as exc:  # the disk filled, the folder went away or read-only
             _record_failure(out, manifest, "failed", f"{exc.strerror or exc}")
-            raise UserError(_write_problem(out, exc, plan, scenario, run_id)) from None
+            raise UserError(_write_problem(out, exc, plan, manifest)) from None
         except BaseException as exc:
             _record_failure(out, manifest, "failed", f"{type(exc).__name__}: {exc}")
             raise
@@ -493,7 +512,7 @@ def run(
 
             games = pl.scan_parquet(sorted((out / "games").glob("part-*.parquet")), glob=False)
             manifest["unfinished_games"] = int(games.filter(~pl.col("finished")).select(pl.len()).collect().item())
-        _write_or_explain(out, manifest, plan, scenario)
+        _write_or_explain(out, manifest, plan)
     finally:
         if client is not None:
             client.close()
@@ -591,27 +610,28 @@ def _record_failure(out: Path, manifest: dict[str, Any], status: str, reason: st
         write_manifest(out, manifest)
 
 
-def _write_or_explain(out: Path, manifest: dict[str, Any], plan, scenario: Scenario) -> None:
+def _write_or_explain(out: Path, manifest: dict[str, Any], plan) -> None:
     try:
         write_manifest(out, manifest)
     except OSError as exc:
-        raise UserError(_write_problem(out, exc, plan, scenario, manifest.get("run_id"))) from None
+        raise UserError(_write_problem(out, exc, plan, manifest)) from None
 
 
-def _write_problem(out: Path, exc: OSError, plan, scenario: Scenario, run_id: str | None) -> Problem:
+def _write_problem(out: Path, exc: OSError, plan, manifest: dict[str, Any]) -> Problem:
     """A write that failed (a full disk, a folder made read-only): what was
     kept, and the command that finishes the run."""
     for table in TABLES:  # a part cut short by the failure is never left to look whole
         for tmp in (out / table).glob(".part-*.tmp"):
             tmp.unlink(missing_ok=True)
-    kept = sum(1 for c in range(len(plan)) if chunk_done(out, c, run_id, plan[c][1]))
-    what = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+    kept = sum(1 for c in range(len(plan)) if chunk_done(out, c, manifest.get("run_id"), plan[c][1]))
+    full = exc.errno == errno.ENOSPC
+    what = "the disk is full" if full else f"cannot write here ({exc.strerror or exc})"
+    then = "free space, then finish with" if full else "finish with"
     return Problem(
         str(out),
         None,
         "write",
-        f"{what}: {kept} of {len(plan)} chunks are saved whole; free space, then finish with "
-        f"balance run {scenario.source} --resume" + (f" --out {out}" if out != Path("runs") / scenario.name else ""),
+        f"{what}: {kept} of {len(plan)} chunks are saved whole; {then} {resume_command(manifest, out)}",
     )
 
 

@@ -169,7 +169,7 @@ def scenario_model(doc: YamlDoc) -> ScenarioModel:
 def check_scenario(model: ScenarioModel, doc: YamlDoc) -> None:
     """What the model alone cannot check: one bot per seat, a bonus card only where the game has one."""
     try:
-        check_plan(model.games, model.chunk_size)
+        check_plan(model.games, model.chunk_size, raise_what="chunk_size")
     except UserError as exc:
         raise UserError(doc.problem(("chunk_size",), exc.problem.message)) from None
     if isinstance(model.bots, list) and len(model.bots) != model.players:

@@ -37,6 +37,9 @@ class SweepResult:
     crossing: float | None
 
 
+MAX_VALUES = 1000  # values one sweep may take
+
+
 def parse_values(text: str) -> list[float | int]:
     """`1..6`, `1,3,5` or `0.5:2.0:0.25` -> the values, in order; one-line errors."""
 
@@ -47,26 +50,37 @@ def parse_values(text: str) -> list[float | int]:
         try:
             return int(s)
         except ValueError:
-            try:
-                return float(s)
-            except ValueError:
-                raise bad(f"{s!r} is not a number") from None
+            pass
+        try:
+            value = float(s)
+        except ValueError:
+            raise bad(f"{s!r} is not a number") from None
+        if not math.isfinite(value):
+            raise bad(f"{s!r} is not a finite number")
+        return value
+
+    def count_ok(count: float) -> int:
+        # each value is a whole run of games: a typo (1..10**12, a step of 1e-12) must not plan millions
+        if not count <= MAX_VALUES:  # infinite counts too
+            raise bad(f"{count:,.0f} values; a sweep takes at most {MAX_VALUES}")
+        return int(count)  # floor: a last value past stop is not taken
 
     text = text.strip()
     if ".." in text:
         lo, hi = (number(p) for p in text.split("..", 1))
         if not (isinstance(lo, int) and isinstance(hi, int)):
             raise bad("a..b takes integers")
-        values = list(range(lo, hi + 1))
+        values = list(range(lo, lo + count_ok(hi - lo + 1)))
     elif ":" in text:
         parts = [number(p) for p in text.split(":")]
-        if len(parts) != 3 or parts[2] <= 0:
+        if len(parts) != 3 or not parts[2] > 0:
             raise bad("start:stop:step needs a positive step")
         start, stop, step = parts
-        count = int(math.floor((stop - start) / step + 1e-9)) + 1
-        values = [round(start + i * step, 10) for i in range(max(count, 0))]
+        count = count_ok(max((stop - start) / step + 1e-9, -1.0) + 1)
+        values = [round(start + i * step, 10) for i in range(count)]
     else:
         values = [number(p) for p in text.split(",") if p.strip()]
+        count_ok(len(values))
     if not values:
         raise bad("no values")
     return values

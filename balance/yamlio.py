@@ -87,7 +87,7 @@ def _kind_problem(info: os.stat_result) -> str | None:
         kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
         return f"is {kind}, not a regular file; expected a YAML file"
     if info.st_size > MAX_BYTES:
-        return f"is {info.st_size / 2**20:,.0f} MiB; a YAML file here may be at most {MAX_BYTES // 2**20} MiB"
+        return f"is {info.st_size / 2**20:,.1f} MiB; a YAML file here may be at most {MAX_BYTES // 2**20} MiB"
     return None
 
 
@@ -204,7 +204,8 @@ def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: Any) -> Any:
             if isinstance(key_node, yaml.ScalarNode):
                 key = key_node.value if key_node.tag in _WORD_KEY_TAGS else loader.construct_object(key_node)
             if not isinstance(key, (str, int)) or isinstance(key, bool):
-                raise UserError(doc.problem(path, "mapping keys must be plain words or numbers"))
+                line = key_node.start_mark.line + 1  # the key's own line, not its mapping's
+                raise UserError(Problem(doc.source, line, dotted(path), "mapping keys must be plain words or numbers"))
             child = (*path, key)
             if key in out:
                 first = doc.key_lines.get(child)

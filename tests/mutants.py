@@ -220,8 +220,11 @@ def scenario_for(game: str, cards: Path) -> str:
     return yaml.safe_dump(data, sort_keys=False)
 
 
-def check_database(game: str, text: str, folder: Path, seconds: int = 20) -> tuple[str, str, str] | None:
-    """(stage, kind, where) of the first thing wrong with a database mutant, or None."""
+def check_database(
+    game: str, text: str, folder: Path, seconds: int = 20, report: bool = False
+) -> tuple[str, str, str] | None:
+    """(stage, kind, where) of the first thing wrong with a database mutant, or
+    None; `report`: a mutant that runs also gets `balance report`."""
     path = folder / "mutant.yaml"
     path.write_text(text)
     bad = judge(["validate", "--game", game, str(path)], seconds)
@@ -232,7 +235,11 @@ def check_database(game: str, text: str, folder: Path, seconds: int = 20) -> tup
         return None
     scenario = folder / "scenario.yaml"
     scenario.write_text(scenario_for(game, path))
-    return _run_stage(scenario, folder, seconds)
+    bad = _run_stage(scenario, folder, seconds)
+    if bad or not report:
+        return bad
+    bad = judge(["report", str(folder / "run"), "--out", str(folder / "report")], seconds * 3)
+    return ("report", *bad) if bad else None
 
 
 def check_scenario(text: str, folder: Path, seconds: int = 20) -> tuple[str, str, str] | None:
@@ -254,9 +261,12 @@ def _run_stage(scenario: Path, folder: Path, seconds: int) -> tuple[str, str, st
     return ("run", *bad) if bad else None
 
 
-def campaign(count: int, seed: int, files: list[Path] | None = None, seconds: int = 20) -> tuple[int, list[Failure]]:
+def campaign(
+    count: int, seed: int, files: list[Path] | None = None, seconds: int = 20, report_every: int = 0
+) -> tuple[int, list[Failure]]:
     """`count` mutants of each file (every database and scenario by default):
-    (mutants tried, failures)."""
+    (mutants tried, failures). `report_every` N: every Nth database mutant
+    also gets `balance report` when it runs (a report takes seconds)."""
     rng = np.random.default_rng(seed)
     failures: list[Failure] = []
     tried = 0
@@ -269,7 +279,8 @@ def campaign(count: int, seed: int, files: list[Path] | None = None, seconds: in
                 text, what = mutate(original, rng)
                 tried += 1
                 if file in games:
-                    bad = check_database(games[file], text, folder, seconds)
+                    report = report_every > 0 and tried % report_every == 0
+                    bad = check_database(games[file], text, folder, seconds, report)
                 else:
                     bad = check_scenario(text, folder, seconds)
                 if bad:
@@ -290,10 +301,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=int, default=20, help="time limit of one command")
     parser.add_argument("--memory-gib", type=float, default=8.0)
+    parser.add_argument("--report-every", type=int, default=0, help="report every Nth database mutant that runs")
     parser.add_argument("files", nargs="*", type=Path)
     args = parser.parse_args()
     limit_memory(args.memory_gib)
-    tried, failures = campaign(args.count, args.seed, args.files or None, args.seconds)
+    tried, failures = campaign(args.count, args.seed, args.files or None, args.seconds, args.report_every)
     groups = Counter(f.key() for f in failures)
     print(f"{tried} mutants, {len(failures)} failures, {len(groups)} distinct")
     shown = set()

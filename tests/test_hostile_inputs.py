@@ -36,7 +36,7 @@ def cli(*args) -> tuple[int, str, str]:
 def one_line(*args) -> str:
     code, _, stderr = cli(*args)
     assert code == 2, stderr
-    lines = stderr.strip().splitlines()
+    lines = stderr.splitlines()  # not stripped: an empty line before the error counts too
     assert len(lines) == 1 and lines[0].startswith("error: "), stderr
     return lines[0]
 
@@ -275,13 +275,17 @@ def test_disk_full_mid_run_keeps_whole_parts_and_says_how_to_finish(tmp_path, sc
     monkeypatch.setattr(runner.pq, "write_table", full_disk)
     out = tmp_path / "run"
     with pytest.raises(UserError) as info:
-        run(scenario, RunOptions(out=out, jobs=1))
+        run(scenario, RunOptions(out=out, jobs=1, games=28, chunk_size=7))
     assert "the disk is full: 2 of 4 chunks are saved whole" in str(info.value)
-    assert "--resume" in str(info.value) and "\n" not in str(info.value)
+    assert "\n" not in str(info.value)
     assert not list(out.rglob("*.tmp")) and json.loads((out / "manifest.json").read_text())["status"] == "failed"
+    # the command it gives finishes the run: with the games and chunk size given on the command line
+    command = str(info.value).split("finish with ")[1]
+    assert command == f"balance run {scenario} --resume --out {out} --games 28 --chunk-size 7 --seed 5"
     monkeypatch.setattr(runner.pq, "write_table", real)
-    result = run(scenario, RunOptions(out=out, jobs=1, resume=True))
-    assert sorted(result.ran_chunks) == [2, 3] and result.manifest["status"] == "complete"
+    code, _, stderr = cli(*command.split()[1:])
+    assert code == 0, stderr
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
 
 
 def test_a_real_full_file_system(tmp_path, scenario):
@@ -304,9 +308,7 @@ def test_a_real_full_file_system(tmp_path, scenario):
         view.mkdir()
         subprocess.run(["mount", "--bind", str(mount / "run"), str(view)], check=True)
         subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], check=True)
-        assert "cannot write the run directory (Read-only file system)" in one_line(
-            "run", scenario, "--out", view, "--resume", "-q"
-        )
+        assert "cannot be written (Read-only file system)" in one_line("run", scenario, "--out", view, "--resume", "-q")
         assert "--out: cannot be made (Read-only file system)" in one_line("run", scenario, "--out", view / "x", "-q")
         subprocess.run(["umount", str(view)], check=True)
     finally:
@@ -403,3 +405,165 @@ def test_csv_cells_never_start_a_formula(tmp_path):
             numeric = table[column].str.contains(r"^-?[0-9.e+-]+$|^$|^-?inf$|^NaN$").fill_null(True).all()
             if not numeric:
                 assert not table[column].str.contains(r"^[=+\-@]").fill_null(False).any(), (csv.name, column)
+
+
+# --- found by an audit of the first fixes ------------------------------------------------------
+
+
+def test_emoji_codes_in_user_text_are_printed_as_is(tmp_path):
+    """Rich turned ":100:" into an emoji: an error on line 100 lost its line."""
+    path = tmp_path / "cards.yaml"
+    lines = (ROOT / "cards.yaml").read_text().splitlines()
+    assert lines[99] == "  - id: v8_block"
+    lines[99] = "  - id: V8_block"  # not snake_case: an error on line 100
+    path.write_text("\n".join(lines) + "\n")
+    assert f"{path}:100: " in one_line("validate", path)
+    named = tmp_path / "named.yaml"
+    named.write_text((ROOT / "cards.yaml").read_text().replace("name: Twin Turbo", 'name: ":100:"'))
+    code, stdout, _ = cli("cards", "--db", named, "--type", "engine")
+    assert code == 0 and ":100:" in stdout
+
+
+def test_the_most_laps_a_database_takes_get_a_report(tmp_path):
+    """16 laps (the limit) ran, then report failed: 10 colours for the lap lines."""
+    cards = tmp_path / "cards.yaml"
+    text = (
+        (ROOT / "cards.yaml")
+        .read_text()
+        .replace("  laps: 3 ", "  laps: 16 ")
+        .replace("max_rounds: 200", "max_rounds: 500")
+    )
+    cards.write_text(text.replace("lap: 3", "lap: 16"))
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", "cards: cards.yaml").replace("30", "40"))
+    run(path, RunOptions(out=tmp_path / "run", jobs=1, chunk_size=40))
+    code, _, stderr = cli("report", tmp_path / "run", "--out", tmp_path / "rep")
+    assert code == 0, stderr
+    assert (tmp_path / "rep" / "lap_times.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_sweep_values_are_bounded_and_finite():
+    from balance.sweep import parse_values
+
+    for text, message in (
+        ("1..1000000000000", "1,000,000,000,000 values; a sweep takes at most 1000"),
+        ("0:1:1e-12", "values; a sweep takes at most 1000"),
+        ("0:1e300:1e-300", "inf values"),
+        ("0:inf:1", "'inf' is not a finite number"),
+        ("nan:1:0.1", "'nan' is not a finite number"),
+    ):
+        with time_limit(5), pytest.raises(UserError, match=message):
+            parse_values(text)
+    assert parse_values("0:1:0.3") == [0.0, 0.3, 0.6, 0.9] and parse_values("1..3") == [1, 2, 3]
+
+
+def test_a_chunk_with_a_part_missing_is_not_read_and_the_page_says_so(tmp_path, scenario):
+    """A players part deleted by hand (or a disk that filled between a chunk's
+    parts) made the report count the chunk's games but not its players."""
+    from balance import load_run
+
+    out = tmp_path / "run"
+    run(scenario, RunOptions(out=out, jobs=1))
+    (out / "players" / "part-000001.parquet").unlink()
+    frames = load_run(out)
+    assert frames["games"].collect().height == frames["players"].collect().height / 3 == 22
+    code, stdout, stderr = cli("report", out, "--out", tmp_path / "rep")
+    assert code == 0, stderr
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "its logs hold 22 of the 30 games planned" in page
+    assert "Parts of 1 more chunk(s) are on disk but not read (chunk 1: no players part)" in page
+
+
+def test_a_part_damaged_inside_is_named_by_report_and_replayed_by_resume(tmp_path, scenario):
+    """Bytes flipped in a part's data (its footer sound) crashed report with
+    polars "out of specification" and passed --resume's check."""
+    from balance.runner import part_path
+
+    out = tmp_path / "run"
+    run(scenario, RunOptions(out=out, jobs=1))
+    part = part_path(out, "cards", 1)
+    data = bytearray(part.read_bytes())
+    for i in range(40, 48):
+        data[i] ^= 0xFF
+    part.write_bytes(bytes(data))
+    line = one_line("report", out, "--out", tmp_path / "rep")
+    assert "cards/part-000001.parquet: cards: is not a readable part" in line and "--resume" in line
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["status"] = "failed"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    result = run(scenario, RunOptions(out=out, jobs=1, resume=True))
+    assert result.ran_chunks == [1] and result.manifest["status"] == "complete"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"games": "x"},
+        {"games": 1e400},
+        {"scenario": []},
+        {"catalog": []},
+        {"catalog": {"cards": 5}},
+        {"cards_file": 5},
+        {"game": 5},
+        {"chunks": 5},
+        {"chunks": [[0, "8"]]},
+        {"run_id": 5},
+    ],
+    ids=lambda change: "-".join(f"{k}={v}" for k, v in change.items()),
+)
+def test_a_manifest_with_fields_of_the_wrong_type_is_one_line(tmp_path, scenario, change):
+    out = tmp_path / "run"
+    run(scenario, RunOptions(out=out, jobs=1))
+    manifest = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**manifest, **change}).replace("Infinity", "1e400"))
+    assert "is not a run manifest" in one_line("report", out, "--out", tmp_path / "rep")
+    assert "is not a run manifest" in one_line("run", scenario, "--out", out, "--resume")
+
+
+def test_a_lock_file_that_is_a_link_or_a_fifo_is_refused(tmp_path, scenario):
+    """A .lock planted as a symbolic link had its target emptied; a FIFO gave
+    a traceback, and made report hang."""
+    from balance.logs import lock_held
+
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me")
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / ".lock").symlink_to(precious)
+    assert "is a symbolic link; remove it" in one_line("run", scenario, "--out", linked)
+    assert precious.read_text() == "keep me"
+    piped = tmp_path / "piped"
+    run(scenario, RunOptions(out=piped, jobs=1))
+    (piped / ".lock").unlink(missing_ok=True)
+    os.mkfifo(piped / ".lock")
+    assert "is not a regular file; remove it" in one_line("run", scenario, "--out", piped, "--force")
+    with time_limit(10):
+        assert not lock_held(piped)
+
+
+def test_compare_bounds_its_numbers(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO + "variants:\n  - {name: cheap, overrides: {rules.purchase_cost: 2}}\n")
+    assert "until_ci: must be between 0 and 1, got nan" in one_line("compare", path, "--until-ci", "nan")
+    assert "max_games: must be between 1 and 1,000,000,000" in one_line(
+        "compare", path, "--until-ci", "0.1", "--max-games", 10**20
+    )
+
+
+def test_messages_say_what_they_mean(tmp_path, scenario):
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as handle:
+        handle.truncate(17_000_000)
+    assert "is 16.2 MiB; a YAML file here may be at most 16 MiB" in one_line("validate", big)
+    keyed = tmp_path / "keyed.yaml"
+    keyed.write_text("rules: {}\n1.5: x\n")
+    assert f"{keyed}:2: " in one_line("validate", keyed)
+    scenario.write_text(SCENARIO.replace("games: 30", "games: 5000000").replace("chunk_size: 8", "chunk_size: 1"))
+    with pytest.raises(UserError, match="raise chunk_size$"):
+        load_scenario(scenario)
+    subprocess_line = subprocess.run(
+        [sys.executable, "-m", "balance", "run", str(tmp_path / "nosuch.yaml"), "--games", "5"],
+        capture_output=True,
+        text=True,
+    )
+    assert subprocess_line.stderr.startswith("error: ") and subprocess_line.stderr.count("\n") == 1

@@ -92,7 +92,8 @@ def lap_time_distributions(
             share,
             marker="o",
             ms=3,
-            color=PALETTE[i],
+            color=PALETTE[i % len(PALETTE)],  # more laps than colours (up to 16): colours repeat dashed
+            ls="-" if i < len(PALETTE) else "--",
             label=f"lap {lap} (n={part['laps'].sum():,})",
         )
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))

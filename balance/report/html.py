@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
 
 from .. import __version__
 from ..analysis import cards as card_analysis
 from ..analysis import cars, drivers, laps, tallies, winrate
 from ..analysis.supply import debris_supply
 from ..errors import Problem, UserError
-from ..logs import load_manifest, load_run, studied_cards
+from ..logs import find_unreadable_part, load_manifest, load_run, run_parts, studied_cards
 from ..validation import NAME_PATTERN
 from . import charts
 from .findings import car_findings, draft_lines, driver_findings, findings, seat_meaning, supply_lines
@@ -365,7 +366,23 @@ def report_folder_name(name: Any, run_dir: Path) -> str:
 
 
 def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
-    run_dir = Path(run_dir)
+    """The report of the run in `run_dir`, into `out` (default reports/<scenario name>).
+    Every part is read whole first, its pages' checksums checked: a damaged
+    part is named in one line, never read as other numbers."""
+    problem = find_unreadable_part(run_dir) if Path(run_dir).is_dir() else None
+    if problem is not None:
+        raise UserError(problem)
+    try:
+        return _build_report(Path(run_dir), out)
+    except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
+        # a part whose footer is sound but whose data is not: name it rather than fail deep in polars
+        problem = find_unreadable_part(run_dir)
+        if problem is not None:
+            raise UserError(problem) from None
+        raise
+
+
+def _build_report(run_dir: Path, out: str | Path | None) -> Report:
     manifest = load_manifest(run_dir)
     run = load_run(run_dir)
     scenario = manifest.get("scenario", {})
@@ -373,7 +390,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     out = Path(out) if out else Path("reports") / report_folder_name(scenario.get("name"), run_dir)
     make_report_dir(out)
     present = int(run["games"].select(pl.len()).collect().item())
-    status = run_status(manifest, present, run_dir, labels)
+    status = run_status(manifest, present, run_dir, labels, run_parts(run_dir, manifest).left_out)
     header = _header(manifest, run_dir, labels, present)
     if not run["players"].select(pl.col("won").any()).collect().item():
         return _no_winner_report(run, out, header, labels, present, status, run_dir)

@@ -41,7 +41,7 @@ def write_csv(table: pl.DataFrame, path: Path) -> Path:
         .otherwise(pl.col(c).cast(pl.String))
         .alias(c)
         for c, dtype in table.schema.items()
-        if dtype in (pl.String, pl.Categorical)
+        if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
     )
     tmp = path.with_name(f".{path.name}.tmp")
     table.write_csv(tmp)

@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from ..logs import lock_held
+from ..logs import lock_held, resume_command
 from .labels import Labels
 
 # What each status in a manifest means to whoever reads the page.
@@ -19,25 +19,34 @@ _STATUS_WORDS = {
 }
 
 
-def run_status(manifest: dict[str, Any], present: int, run_dir: Path, labels: Labels) -> str | None:
+def run_status(
+    manifest: dict[str, Any], present: int, run_dir: Path, labels: Labels, left_out: list[str] | None = None
+) -> str | None:
     """One sentence for the top of the page when the run is not whole (None when
-    it is): its status, the games its logs hold of those planned, and the
-    command that finishes it."""
+    it is): its status, the games its logs hold of those planned, the chunks
+    found on disk but not read (`left_out`: half written, another run's) and
+    the command that finishes it."""
     status = manifest.get("status")
     planned = int(manifest.get("games") or 0)
-    if status == "complete" and present == planned:
+    left_out = left_out or []
+    if status == "complete" and present == planned and not left_out:
         return None
     if status == "running":
         state = "is still being written by another process" if lock_held(run_dir) else "stopped before it finished"
+    elif status == "complete":
+        state = "is missing parts it once had"
     else:
         state = _STATUS_WORDS.get(status, f"has status {status!r}")
     reason = manifest.get("error")
     because = f" ({str(reason)[:160]})" if reason and status == "failed" else ""
-    scenario = manifest.get("scenario_file") or "SCENARIO"
+    skipped = ""
+    if left_out:
+        listed = "; ".join(left_out[:3]) + ("; ..." if len(left_out) > 3 else "")
+        skipped = f" Parts of {len(left_out)} more chunk(s) are on disk but not read ({listed})."
     return (
         f"This run {state}{because}: its logs hold {present:,} of the {planned:,} {labels.games} planned, and "
-        f"every figure on this page is about those {present:,}. Finish it with: balance run {scenario} "
-        f"--resume --out {run_dir}"
+        f"every figure on this page is about those {present:,}.{skipped} Finish it with: "
+        f"{resume_command(manifest, run_dir)}"
     )
 
 
