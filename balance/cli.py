@@ -431,6 +431,85 @@ def sweep(
     out.print(f"table: {result.out / 'sweep.csv'}; chart: {result.out / 'sweep.png'}")
 
 
+@app.command()
+@user_errors
+def tune(
+    scenario: Annotated[Path, typer.Argument(help="The scenario: its field of bots, one per seat.")],
+    bot: Annotated[str, typer.Option("--bot", help="The profile to tune (it takes its first seat in the field).")],
+    games_per_eval: Annotated[
+        int, typer.Option("--games-per-eval", help="Games every candidate of a round plays first (one chunk).")
+    ] = 256,
+    budget: Annotated[int, typer.Option("--budget", help="Games the search may spend.")] = 200_000,
+    population: Annotated[int, typer.Option("--population", help="Candidates a round.")] = 16,
+    confirm_games: Annotated[
+        Optional[int],
+        typer.Option("--confirm-games", help="Held-out games, tuned against the start (default: budget/10)."),
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-tune-<bot>).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted tune.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Start over in a folder that holds a tune.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Search a bot profile's values for its win rate in the scenario's field, then confirm on fresh games."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from .tune import TuneOptions
+    from .tune import tune as run_tune
+
+    command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""
+    options = TuneOptions(
+        bot, games_per_eval, budget, population, confirm_games, seed, jobs, out_dir, resume, force, command
+    )
+    progress = Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
+        TextColumn("{task.fields[best]}", markup=False),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        disable=quiet,
+    )
+    task = progress.add_task(f"tune {bot}", total=None, best="", rate="")
+    shown: list[int] = []
+
+    def on_progress(done, total, round_, rounds, centre, what, started) -> None:
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        best = f"centre {centre:.1%}" if centre is not None else ""
+        words = f"tune {bot}: round {round_ + 1}/{rounds}" if what == "round" else f"tune {bot}: {what}"
+        progress.update(
+            task,
+            description=words,
+            completed=done,
+            total=max(total, done),
+            best=best,
+            rate=f"{(done - (shown or [done])[0]) / elapsed:,.0f} games/s",
+        )
+        if not shown:
+            shown.append(done)
+            progress.start()
+
+    try:
+        result = run_tune(scenario, options, on_progress)
+    finally:
+        if shown:
+            progress.stop()
+    from .tune.output import verdict
+
+    out.print(
+        f"{result.rounds} round(s), {result.games:,} games in the search, {result.confirm_games:,} held out",
+        soft_wrap=True,
+    )
+    out.print(verdict(result), soft_wrap=True)
+    out.print(f"profile: {result.out / 'tuned.yaml'}; page: {result.index}")
+
+
 def main() -> None:
     """The console script: a usage mistake (an unknown option, a value that is
     not a number) is one line too, naming the help to read."""

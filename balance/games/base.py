@@ -25,6 +25,10 @@ class Game:
     prepare: Callable[[Any], Any]  # scenario -> everything a chunk needs, validated (raises UserError)
     play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng) -> log tables
     catalog: Callable[[Any], dict[str, Any]]  # prepared -> the cards and Playbooks in play, for the manifest
+    # the bots: profiles as data, a pydantic model; profiles(overrides, doc) -> name -> profile, the
+    # built-in ones with a scenario's bot_profiles merged in (balance tune searches the model's values)
+    profile_model: Any = None
+    profiles: Callable[..., dict[str, Any]] | None = None
     database_file: str = "cards.yaml"  # what a scenario without `cards:` looks for, beside it or above
     # the database path of the cap on a game's length; a scenario's max_rounds: sets it where it counts rounds
     round_cap: str = "rules.max_rounds"

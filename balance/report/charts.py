@@ -658,3 +658,24 @@ def driver_card_added(cards: pl.DataFrame, path: Path) -> Path:
     fig.supxlabel("win rate of its holders who played it minus those who did not, points (95%; orange: significant)")
     fig.suptitle("Ability cards: win rate added when played, among the players who held it")
     return _save(fig, path)
+
+
+def learning_curve(curve: pl.DataFrame, path: Path, bot: str, start: float | None = None) -> Path:
+    """A tune's rounds: the search's centre (all of each round's games: the
+    honest curve), the round's best survivor (picked on those games: biased
+    up) and the median candidate on the round's first chunk, with intervals."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    x = curve["round"].to_numpy() + 1
+    ax.fill_between(x, curve["centre_low"].to_numpy(), curve["centre_high"].to_numpy(), color=PALETTE[0], alpha=0.2)
+    ax.plot(x, curve["centre"].to_numpy(), marker="o", ms=3, color=PALETTE[0], label="centre of the search (95%)")
+    ax.plot(x, curve["best"].to_numpy(), ls="--", color=PALETTE[2], label="round's best survivor (picked: biased up)")
+    ax.plot(x, curve["median"].to_numpy(), ls=":", color=PALETTE[7], label="median candidate, first chunk")
+    if start is not None:
+        ax.axhline(start, color=PALETTE[3], lw=1.2, label=f"starting profile, held out ({start:.1%})")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.set_xlabel("round")
+    ax.set_ylabel(f"win rate of {bot}'s seat")
+    ax.set_title(f"Tuning {bot}: win rate by round")
+    ax.legend(fontsize=8, loc="lower right")
+    return _save(fig, path)

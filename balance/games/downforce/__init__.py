@@ -12,6 +12,7 @@ from functools import partial
 
 from ..base import Game
 from ..chunks import logged_chunk
+from .bots import Profile, resolve_profiles
 from .chunk import catalog, play_chunk, prepare
 from .compile import compile_database, summarize
 from .log import chunk_tables
@@ -28,6 +29,8 @@ GAME = Game(
     prepare=prepare,
     play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     catalog=catalog,
+    profile_model=Profile,
+    profiles=resolve_profiles,
     round_cap="rules.max_turns",  # card plays in a race, not rounds
     database_file="downforce.yaml",
     strength=False,  # no bonus-card experiment yet

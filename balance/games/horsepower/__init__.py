@@ -8,6 +8,7 @@ from functools import partial
 from ..base import Game, Summary
 from ..chunks import logged_chunk
 from . import vocabulary as V
+from .bots import Profile, resolve_profiles
 from .chunk import catalog, play_chunk, prepare
 from .compile import compile_database
 from .log import chunk_tables
@@ -37,4 +38,6 @@ GAME = Game(
     prepare=prepare,
     play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     catalog=catalog,
+    profile_model=Profile,
+    profiles=resolve_profiles,
 )

@@ -1,0 +1,100 @@
+"""Games played in memory for experiments that compare many variants of a
+scenario on common random numbers (`balance tune`): each task is one chunk of
+one variant, and what comes back is one seat's result in each of its games,
+not a run directory.
+
+Chunk c of an experiment always plays with the generator of (seed, c) and the
+games c x size .. (c + 1) x size - 1 (so the seat rotation too): every
+variant that plays chunk c plays the very same deals, and two variants'
+results pair game by game.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow.compute as pc
+
+from .games import get_game
+from .runner import _prepared
+from .scenario import Scenario
+from .seeding import chunk_rng
+
+
+@dataclass(frozen=True)
+class Task:
+    """One chunk of one variant: `who` is the bot whose seat is measured."""
+
+    key: int  # the caller's name for the variant
+    scenario: Scenario
+    who: str
+    seed: int
+    chunk: int
+    size: int
+
+
+def play_task(task: Task) -> tuple[int, int, np.ndarray]:
+    """(key, chunk, (size,) bool: did `who` win each game, in game order). In a worker."""
+    scenario = task.scenario
+    game = get_game(scenario.model.game)
+    first = task.chunk * task.size
+    rng = chunk_rng(task.seed, task.chunk, task.chunk + 1)  # keyed by the chunk alone: runs extend
+    tables = game.play_chunk(_prepared(scenario), scenario, task.chunk, first, task.size, rng)
+    players = tables["players"]
+    mine = players.filter(pc.equal(players["bot"], task.who))
+    order = np.argsort(mine["game_id"].to_numpy(), kind="stable")
+    won = mine["won"].to_numpy(zero_copy_only=False)[order]
+    if len(won) != task.size:  # the measured bot sits in exactly one seat of every game
+        raise ValueError(f"{task.who!r} sits in {len(won)} seats of {task.size} games")
+    return task.key, task.chunk, won.astype(bool)
+
+
+def play(tasks: list[Task], jobs: int | None, on_task: Callable[[Task], None] | None = None) -> Iterable:
+    """Each task's (key, chunk, wins), in any order, over `jobs` processes."""
+    import joblib
+
+    jobs = jobs or os.cpu_count() or 1
+    by_id = {(t.key, t.chunk): t for t in tasks}
+    if jobs == 1 or len(tasks) == 1:
+        results = map(play_task, tasks)
+    else:
+        results = joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
+            joblib.delayed(play_task)(t) for t in tasks
+        )
+    for key, chunk, won in results:
+        if on_task is not None:
+            on_task(by_id[(key, chunk)])
+        yield key, chunk, won
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A win rate from `n` games, with its 95% Wilson interval."""
+
+    rate: float
+    low: float
+    high: float
+    n: int
+
+
+def estimate(won: np.ndarray) -> Estimate:
+    from .analysis.stats import wilson
+
+    n = len(won)
+    wins = int(won.sum())
+    low, high = wilson(np.array([wins]), np.array([n]))
+    return Estimate(wins / n if n else math.nan, float(low[0]), float(high[0]), n)
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> Estimate:
+    """The difference of two win rates on the same games (a - b), with the 95%
+    normal interval of the mean of the game-by-game differences."""
+    d = a.astype(np.float64) - b.astype(np.float64)
+    n = len(d)
+    mean = float(d.mean())
+    half = 1.96 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return Estimate(mean, mean - half, mean + half, n)
