@@ -435,7 +435,13 @@ def sweep(
 @user_errors
 def tune(
     scenario: Annotated[Path, typer.Argument(help="The scenario: its field of bots, one per seat.")],
-    bot: Annotated[str, typer.Option("--bot", help="The profile to tune (it takes its first seat in the field).")],
+    bot: Annotated[
+        Optional[str], typer.Option("--bot", help="The profile to tune (it takes its first seat in the field).")
+    ] = None,
+    all_bots: Annotated[
+        bool, typer.Option("--all", help="Tune every bot of the field in turn (iterated best response).")
+    ] = False,
+    rounds: Annotated[int, typer.Option("--rounds", help="With --all: passes over the field.")] = 1,
     games_per_eval: Annotated[
         int, typer.Option("--games-per-eval", help="Games every candidate of a round plays first (one chunk).")
     ] = 256,
@@ -460,9 +466,11 @@ def tune(
     from .tune import TuneOptions
     from .tune import tune as run_tune
 
+    if (bot is None) == (not all_bots):
+        raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""
     options = TuneOptions(
-        bot, games_per_eval, budget, population, confirm_games, seed, jobs, out_dir, resume, force, command
+        bot or "", games_per_eval, budget, population, confirm_games, seed, jobs, out_dir, resume, force, command
     )
     progress = Progress(
         TextColumn("{task.description}", markup=False),
@@ -479,10 +487,13 @@ def tune(
     task = progress.add_task(f"tune {bot}", total=None, best="", rate="")
     shown: list[int] = []
 
-    def on_progress(done, total, round_, rounds, centre, what, started) -> None:
+    bot_name = [""]
+
+    def on_progress(done, total, round_, rounds_, centre, what, started) -> None:
         elapsed = max(time.perf_counter() - started, 1e-9)
         best = f"centre {centre:.1%}" if centre is not None else ""
-        words = f"tune {bot}: round {round_ + 1}/{rounds}" if what == "round" else f"tune {bot}: {what}"
+        who = bot_name[0] if all_bots else bot
+        words = f"tune {who}: round {round_ + 1}/{rounds_}" if what == "round" else f"tune {who}: {what}"
         progress.update(
             task,
             description=words,
@@ -495,6 +506,27 @@ def tune(
             shown.append(done)
             progress.start()
 
+    if all_bots:
+        from .tune.field import tune_field
+        from .tune.output import points
+
+        def on_tune(what: str) -> None:
+            progress.update(task, description=f"tune {what}")
+            bot_name[0] = what
+
+        try:
+            field = tune_field(scenario, options, rounds, on_progress=on_progress, on_tune=on_tune)
+        finally:
+            if shown:
+                progress.stop()
+        for row in field.rows:
+            out.print(
+                f"  {row['pass']}: {row['bot']} {points(row['gain'])} points ({points(row['gain_low'])} to "
+                f"{points(row['gain_high'])}){' adopted' if row['adopted'] else ''}",
+                soft_wrap=True,
+            )
+        out.print(f"profiles: {field.out / 'field.yaml'}; page: {field.index}")
+        return
     try:
         result = run_tune(scenario, options, on_progress)
     finally:

@@ -165,3 +165,35 @@ def test_a_bad_profile_value_or_a_pool_is_one_line(tmp_path):
     with pytest.raises(UserError, match="one bot per seat, not a pool"):
         tune(path, small(tmp_path, "t", bot="miser"))
     assert not (tmp_path / "t").exists()
+
+
+def test_tune_all_tunes_each_bot_in_turn_and_measures_exploitability(tmp_path, monkeypatch):
+    """Iterated best response over the field's distinct bots (random is the
+    floor, not tuned); a finished tune resumed gives its result without playing."""
+    from balance.tune.field import tune_field
+
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL.replace("bots: [balanced, miser]", "bots: [balanced, miser, random]").replace("2", "3"))
+    options = small(tmp_path, "all", bot="", budget=300)
+    field = tune_field(path, options, passes=1)
+    assert field.bots == ["balanced", "miser"]
+    assert [(r["pass"], r["bot"]) for r in field.rows] == [
+        (1, "balanced"),
+        (1, "miser"),
+        ("exploitability", "balanced"),
+        ("exploitability", "miser"),
+    ]
+    assert set(field.exploit) == {"balanced", "miser"}
+    adopted = {r["bot"] for r in field.rows if r["adopted"]}
+    assert set(field.profiles) == adopted
+    assert yaml.safe_load((field.out / "field.yaml").read_text()) == field.profiles
+    assert "exploitability" in (field.out / "index.html").read_text()
+
+    import balance.experiment as experiment
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a finished tune played again")
+
+    monkeypatch.setattr(experiment, "play_task", no_games)
+    again = tune_field(path, TuneOptions(**{**vars(options), "resume": True}), passes=1)
+    assert again.rows == field.rows

@@ -104,8 +104,12 @@ def round_seed(seed: int, round_: int) -> int:
 # --- the tune ---------------------------------------------------------------------------------
 
 
-def tune(path: str | Path, options: TuneOptions, on_progress: Callable[..., None] | None = None) -> TuneResult:
-    """Tune `options.bot` in the scenario at `path`; see the module's docstring."""
+def tune(
+    path: str | Path | Scenario, options: TuneOptions, on_progress: Callable[..., None] | None = None
+) -> TuneResult:
+    """Tune `options.bot` in the scenario at `path` (or one already loaded);
+    see the module's docstring. A tune whose state holds its result (it ran to
+    the end) gives that result again on --resume without playing."""
     scenario = resolve_scenario(path, RunOptions(seed=options.seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if isinstance(scenario.model.bots, BotPool):
@@ -135,7 +139,9 @@ def tune(path: str | Path, options: TuneOptions, on_progress: Callable[..., None
         "games_per_eval": options.games_per_eval,
         "population": options.population,
         "budget": options.budget,
+        "confirm_games": options.confirm_games,
         "params": [p.name for p in params],
+        "bot_profiles": json.loads(json.dumps(scenario.model.bot_profiles, default=str)),  # the field's profiles
     }
     dist = Distribution.start(params)
     state = _open(out, settings, options)
@@ -158,7 +164,7 @@ def tune(path: str | Path, options: TuneOptions, on_progress: Callable[..., None
 
     report(used, "round")
     r = len(curve)
-    while r == 0 or used + per_round <= options.budget:
+    while "result" not in state and (r == 0 or used + per_round <= options.budget):
         rng = np.random.default_rng(np.random.SeedSequence([seed, r, 1]))
         candidates = [dist.centre(), *dist.sample(rng, options.population - 1)]
         results = _race(
@@ -203,14 +209,19 @@ def tune(path: str | Path, options: TuneOptions, on_progress: Callable[..., None
         report(used, "round")
 
     tuned = dist.centre()
-    report(used, "confirmation")
-    holdout = round_seed(seed, HOLDOUT)
-    tasks = [
-        Task(key, scenario_of(values), name, holdout, c, options.games_per_eval)
-        for key, values in ((0, tuned), (1, start))
-        for c in range(chunks)
-    ]
-    won = _collect(tasks, options.jobs, chunks, lambda g: report(used + g, "confirmation"))
+    if "result" in state:
+        held = {k: Estimate(**v) for k, v in state["result"].items()}
+    else:
+        report(used, "confirmation")
+        holdout = round_seed(seed, HOLDOUT)
+        tasks = [
+            Task(key, scenario_of(values), name, holdout, c, options.games_per_eval)
+            for key, values in ((0, tuned), (1, start))
+            for c in range(chunks)
+        ]
+        won = _collect(tasks, options.jobs, chunks, lambda g: report(used + g, "confirmation"))
+        held = {"gain": paired(won[0], won[1]), "tuned": estimate(won[0]), "start": estimate(won[1])}
+        _save(out, settings, dist, curve, rows, used, {k: vars(v) for k, v in held.items()})
     profile = profile_values(start_profile, params, tuned)
     result = TuneResult(
         out,
@@ -218,17 +229,18 @@ def tune(path: str | Path, options: TuneOptions, on_progress: Callable[..., None
         start,
         tuned,
         profile,
-        paired(won[0], won[1]),
-        estimate(won[0]),
-        estimate(won[1]),
+        held["gain"],
+        held["tuned"],
+        held["start"],
         len(curve),
         options.population,
         used,
-        len(won[0]),
+        held["tuned"].n,
         curve,
         rows,
     )
-    result.index = write_outputs(result, scenario, options.command or f"balance tune {path} --bot {options.bot}")
+    asked = options.command or f"balance tune {scenario.source} --bot {options.bot}"
+    result.index = write_outputs(result, scenario, asked)
     return result
 
 
@@ -329,8 +341,10 @@ def _open(out: Path, settings: dict[str, Any], options: TuneOptions) -> dict[str
     return state
 
 
-def _save(out: Path, settings, dist: Distribution, curve, rows, used: int) -> None:
+def _save(out: Path, settings, dist: Distribution, curve, rows, used: int, result: dict | None = None) -> None:
     state = {"settings": settings, "distribution": dist.to_json(), "curve": curve, "candidates": rows, "games": used}
+    if result is not None:  # the confirmation's figures: the tune ran to the end
+        state["result"] = result
     tmp = out / f".{STATE}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(state))
     tmp.replace(out / STATE)
