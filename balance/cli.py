@@ -456,6 +456,9 @@ def tune(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-tune-<bot>).")
     ] = None,
+    fix: Annotated[
+        Optional[str], typer.Option("--fix", help="Values held at the start's, comma-separated (e.g. weights.drive).")
+    ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted tune.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Start over in a folder that holds a tune.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -469,8 +472,9 @@ def tune(
     if (bot is None) == (not all_bots):
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""
+    fixed = tuple(name.strip() for name in (fix or "").split(",") if name.strip())
     options = TuneOptions(
-        bot or "", games_per_eval, budget, population, confirm_games, seed, jobs, out_dir, resume, force, command
+        bot or "", games_per_eval, budget, population, confirm_games, seed, jobs, out_dir, resume, force, command, fixed
     )
     progress = Progress(
         TextColumn("{task.description}", markup=False),

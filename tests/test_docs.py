@@ -49,3 +49,14 @@ def test_every_heat_bot_field_and_profile_is_documented():
     for name in builtin_profiles():
         assert name in rows or f"`{name}`" in section, name
     assert "**Garage draft**" in section and "`draft` weights" in section
+
+
+def test_every_horsepower_bot_field_is_documented():
+    from balance.games.horsepower.bots import Profile
+
+    section = (ROOT / "docs" / "bots.md").read_text().split("## Profile fields")[1].split("\n## ")[0]
+    for name, field in Profile.model_fields.items():
+        if name == "weights":
+            assert "`weights.drive`" in section
+        else:
+            assert f"| `{field.alias or name}` |" in section, name

@@ -111,6 +111,17 @@ def test_a_tiny_tune_is_the_same_whatever_the_jobs(tmp_path):
     assert (one.out / "candidates.csv").read_text() == (two.out / "candidates.csv").read_text()
 
 
+def test_fixed_values_stay_at_the_start_and_leave_the_search(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL)
+    result = tune(path, small(tmp_path, "t", bot="miser", fixed=("bid", "powers.tricky")))
+    assert "bid" not in result.tuned and "powers.tricky" not in result.tuned
+    assert "bid" not in pl.read_csv(result.out / "candidates.csv").columns
+    profile = yaml.safe_load((result.out / "tuned.yaml").read_text())["miser"]
+    assert profile["bid"] == 0.45 and profile["powers"]["tricky"] == 0.8
+    assert profile["hand"] == result.tuned["hand"] != 5.2  # the others moved
+
+
 def test_an_interrupted_tune_resumes_to_the_same_result(tmp_path, monkeypatch):
     import balance.tune as tuning
 
@@ -146,6 +157,7 @@ def test_an_interrupted_tune_resumes_to_the_same_result(tmp_path, monkeypatch):
         (["--bot", "miser", "--population", "2"], "population: must be between 4 and 256, got 2"),
         (["--bot", "miser", "--games-per-eval", "1"], "games-per-eval: must be between 8"),
         (["--bot", "miser", "--jobs", "1000"], "jobs: must be between 1 and"),
+        (["--bot", "miser", "--fix", "weights.speed"], "'weights.speed' is not a value of miser (known:"),
     ],
 )
 def test_mistakes_are_one_line_before_any_game(tmp_path, args, message):

@@ -50,6 +50,7 @@ class TuneOptions:
     resume: bool = False
     force: bool = False
     command: str = ""  # how the tune was asked for, written beside the tuned profile
+    fixed: tuple[str, ...] = ()  # values held at the start's (names as in candidates.csv, e.g. weights.drive)
 
 
 @dataclass
@@ -119,6 +120,13 @@ def tune(
     _check_numbers(options)
     start_profile = profiles[options.bot]
     params = search_space(game.profile_model, start_profile)
+    unknown = [name for name in options.fixed if name not in {p.name for p in params}]
+    if unknown:
+        known = ", ".join(p.name for p in params)
+        raise UserError(
+            Problem("--fix", None, "fix", f"{unknown[0]!r} is not a value of {options.bot} (known: {known})")
+        )
+    params = [p for p in params if p.name not in options.fixed]
     if not params:
         raise UserError(Problem("--bot", None, "bot", f"{options.bot!r} has no value to tune"))
     name = candidate_name(options.bot, list(profiles))

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import chance
 from ..rows import put_rows, row_any, take_rows
+from .bots import SITUATIONS, VARIANTS
 from .context import Ctx
 from .effects import situation, targets
 from .state import State, flat
@@ -61,15 +62,38 @@ def aimless_loss(
             victims &= take_rows(st.coins, idx) > 0
         aimless[:, a] = ~row_any(victims)
     q, row = _profile_row(ctx, st, idx, actor)
-    loss = np.einsum("na,nja->nj", aimless, bots.card_aimed[:, cards][q])
+    variant = row % VARIANTS
+    loss = np.einsum("na,nja->nj", aimless, bots.card_aimed[:, :, cards][q, variant])
     return loss, (loss > 0) & (ctx.values.own[:, cards][row] - loss <= 0)
 
 
 def _profile_row(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(n,) the actor's profile and its row of ctx.values (by profile and lap)."""
+    """(n,) the actor's profile and its row of ctx.values (by profile, lap and
+    the variant its situation picks; variant 0 where no profile has situation
+    terms, so the built-in bots pay nothing for them)."""
     at = idx * st.bots.shape[1] + actor  # one flat index: cheaper than [idx, actor]
     q = flat(st.bots)[at]
-    return q, ctx.values.row(q, flat(st.lap)[at])
+    variant = situation_variants(ctx, st, idx)[np.arange(len(idx)), actor] if ctx.bots.situational else 0
+    return q, ctx.values.row(q, flat(st.lap)[at], variant)
+
+
+def situation_variants(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
+    """(n, P) every seat's variant (bots.VARIANTS) in games `idx`: behind when
+    the leader among the others is at least its profile's behind_gap spaces
+    ahead, leading when ahead of them all, else level; and whether its coins
+    reach its profile's rich_at."""
+    L = ctx.tables.rules.track_length
+    done = (take_rows(st.lap, idx).astype(np.int32) - 1) * L + take_rows(st.pos, idx)  # (n, P) spaces raced
+    q = take_rows(st.bots, idx)
+    P = done.shape[1]
+    # the best of the others, for every seat: the best and second best of the row
+    top2 = np.sort(done, axis=1)[:, -2:] if P > 1 else np.concatenate([done, done], axis=1)
+    best_other = np.where(done == top2[:, 1:2], top2[:, 0:1], top2[:, 1:2])
+    behind = best_other - done >= ctx.bots.behind_gap[q]
+    leading = done > best_other
+    situation = np.where(behind, SITUATIONS.index("behind"), np.where(leading, SITUATIONS.index("leading"), 0))
+    rich = take_rows(st.coins, idx) >= ctx.bots.rich_at[q]
+    return 2 * situation + rich
 
 
 def card_value_of(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, card: np.ndarray) -> np.ndarray:

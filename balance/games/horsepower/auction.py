@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
-from .actions import reveal_part
+from .actions import reveal_part, situation_variants
 from .context import Ctx
 from .state import State
 
@@ -31,7 +31,8 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     q = st.bots[idx]  # (n, P)
     u = chance.uniform(ctx.rng, (P, 2, n))
     noise = ctx.bots.noise[q]
-    value = ctx.values.acquire[ctx.values.row(q, st.lap[idx]), card[:, None]] + noise * u[:, 0].T
+    variant = situation_variants(ctx, st, idx) if ctx.bots.situational else 0
+    value = ctx.values.acquire[ctx.values.row(q, st.lap[idx], variant), card[:, None]] + noise * u[:, 0].T
     coins = st.coins[idx].astype(np.int32)
     wish = (1 - noise) * ctx.bots.bid[q] * value + noise * u[:, 1].T * (coins + 1)
     limit = np.clip(np.floor(wish), 0, coins).astype(np.int32)

@@ -19,11 +19,18 @@ from ...yamlio import YamlDoc
 from .. import profiles
 from . import vocabulary as V
 from .compile import NONE, Tables
-from .limits import MAX_BAR, MAX_LAPS, MAX_WEIGHT
+from .limits import MAX_BAR, MAX_COINS, MAX_LAPS, MAX_TRACK, MAX_WEIGHT
 
 FEATURES: tuple[str, ...] = ("drive", "coins", "draw", "thinning", "attack", "defense", "tempo")
 F = {name: i for i, name in enumerate(FEATURES)}
 PIT_CHOICES = ("auto", "always", "never")
+# Where a player stands when it decides (issue 18): level with the race, at least
+# `behind_gap` spaces behind the leader, or leading; each with fewer coins in hand
+# than `rich_at`, or as many or more. A profile's situation terms scale its
+# weights in each; values are worked out once per (profile, lap, variant).
+SITUATIONS = ("level", "behind", "leading")
+VARIANTS = 2 * len(SITUATIONS)  # variant = situation * 2 + (coins >= rich_at)
+MAX_SCALE = 10.0  # the most a situation term multiplies a weight by
 
 
 # Values are float32 sums of weight x feature: every number finite (no .inf or
@@ -54,6 +61,14 @@ class Profile(Strict):
     scrap_below: float = Field(ge=-MAX_BAR, le=MAX_BAR)
     pit_stop: Literal["auto", "always", "never"]
     pit_laps_left: int = Field(ge=1, le=MAX_LAPS)  # more laps than a race has: never (pit_laps_left is 16-bit)
+    # Situation terms: multipliers on a feature's weight where the bot stands (SITUATIONS);
+    # 1 (the default, every built-in profile) plays exactly as the fixed weights do.
+    behind_gap: int = Field(default=15, ge=1, le=MAX_TRACK * MAX_LAPS)  # spaces behind the leader: "behind"
+    behind_drive: float = Field(default=1.0, ge=0, le=MAX_SCALE)  # drive, when behind
+    behind_attack: float = Field(default=1.0, ge=0, le=MAX_SCALE)  # attack, when behind
+    leading_defense: float = Field(default=1.0, ge=0, le=MAX_SCALE)  # defense, when leading
+    rich_at: int = Field(default=12, ge=0, le=MAX_COINS)  # coins in hand from which...
+    rich_coins: float = Field(default=1.0, ge=0, le=MAX_SCALE)  # ...coins are weighed by this
 
 
 def builtin_profiles() -> dict[str, Profile]:
@@ -81,13 +96,16 @@ class BotTable:
     scrap_below: np.ndarray  # (Q,)
     pit_stop: np.ndarray  # (Q,) int8: index into PIT_CHOICES
     pit_laps_left: np.ndarray  # (Q,) int
-    card_value: np.ndarray  # (Q, K) float32: value of owning / playing a card, first lap
-    card_coins: np.ndarray  # (Q, K) float32: the coins part of card_value (it fades by lap)
+    card_value: np.ndarray  # (Q, V, K) float32: value of owning / playing a card, first lap, by variant
+    card_coins: np.ndarray  # (Q, V, K) float32: the coins part of card_value (it fades by lap)
     one_shot: np.ndarray  # (K,) float32: 1, or the fraction of value kept by a card that scraps itself
     playbook_value: np.ndarray  # (Q, B) float32
     aims: tuple[tuple[int, str], ...]  # (A,) what a card's attack is aimed at: (TARGETS code, AIM_KINDS value)
-    card_aimed: np.ndarray  # (Q, K, A) float32: the part of card_value from rows with each aim
+    card_aimed: np.ndarray  # (Q, V, K, A) float32: the part of card_value from rows with each aim
     aimed_cards: np.ndarray  # (K,) bool: the card has rows aimed at opponents
+    behind_gap: np.ndarray  # (Q,) int32
+    rich_at: np.ndarray  # (Q,) int32
+    situational: bool  # some profile's situation terms are not all 1: decisions read the situation
 
 
 def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, players: int) -> BotTable:
@@ -96,8 +114,10 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, pl
     card_feat, one_shot = card_features(tables, players)
     aims, aimed_feat = aimed_features(tables, players)
     pb_feat = playbook_features(tables, players)
-    coin_only = np.zeros_like(weights)
-    coin_only[:, F["coins"]] = weights[:, F["coins"]]
+    scale = situation_scales(chosen)  # (Q, V, F)
+    scaled = weights[:, None, :] * scale  # (Q, V, F) the weights in each variant
+    coin_only = np.zeros_like(scaled)
+    coin_only[:, :, F["coins"]] = scaled[:, :, F["coins"]]
     return BotTable(
         names=tuple(names),
         noise=np.array([p.noise for p in chosen], dtype=np.float32),
@@ -110,14 +130,35 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, pl
         scrap_below=np.array([p.scrap_below for p in chosen], dtype=np.float32),
         pit_stop=np.array([PIT_CHOICES.index(p.pit_stop) for p in chosen], dtype=np.int8),
         pit_laps_left=np.array([p.pit_laps_left for p in chosen], dtype=np.int16),
-        card_value=(card_feat @ weights.T).T.astype(np.float32),
-        card_coins=(card_feat @ coin_only.T).T.astype(np.float32),
+        card_value=np.einsum("kf,qvf->qvk", card_feat, scaled).astype(np.float32),
+        card_coins=np.einsum("kf,qvf->qvk", card_feat, coin_only).astype(np.float32),
         one_shot=one_shot,
         playbook_value=((pb_feat @ weights.T).T * np.array([p.playbook for p in chosen])[:, None]).astype(np.float32),
         aims=aims,
-        card_aimed=np.einsum("kaf,qf->qka", aimed_feat, weights).astype(np.float32),
+        card_aimed=np.einsum("kaf,qvf->qvka", aimed_feat, scaled).astype(np.float32),
         aimed_cards=aimed_feat.any(axis=(1, 2)),
+        behind_gap=np.array([p.behind_gap for p in chosen], dtype=np.int32),
+        rich_at=np.array([p.rich_at for p in chosen], dtype=np.int32),
+        situational=bool((scale != 1).any()),
     )
+
+
+def situation_scales(chosen: list[Profile]) -> np.ndarray:
+    """(Q, V, F) float32: each profile's multiplier of each feature's weight in
+    each variant (SITUATIONS x coins in hand below or at least rich_at)."""
+    scale = np.ones((len(chosen), VARIANTS, len(FEATURES)), np.float32)
+    for q, p in enumerate(chosen):
+        for sit in range(len(SITUATIONS)):
+            for rich in (0, 1):
+                v = 2 * sit + rich
+                if SITUATIONS[sit] == "behind":
+                    scale[q, v, F["drive"]] *= p.behind_drive
+                    scale[q, v, F["attack"]] *= p.behind_attack
+                if SITUATIONS[sit] == "leading":
+                    scale[q, v, F["defense"]] *= p.leading_defense
+                if rich:
+                    scale[q, v, F["coins"]] *= p.rich_coins
+    return scale
 
 
 # --- what cards do, in spaces per play -------------------------------------

@@ -11,7 +11,7 @@ import numpy as np
 from ..events import Events
 from ..recorder import Recorder
 from . import vocabulary as V
-from .bots import BotTable
+from .bots import VARIANTS, BotTable
 from .compile import NONE, Tables
 
 OP = {name: i for i, name in enumerate(V.OPS)}
@@ -180,25 +180,28 @@ def _instant_steps(e, instant: np.ndarray, group_of: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class CardValues:
-    """The bots' card values before noise, by (profile, lap): actions.card_values
-    reads one row instead of recomputing the lap fade every call."""
+    """The bots' card values before noise, by (profile, lap, variant):
+    actions.card_values reads one row instead of recomputing the lap fade and
+    the situation's scaling every call."""
 
-    own: np.ndarray  # (Q * (laps + 1), K) float32: row q * (laps + 1) + lap
-    acquire: np.ndarray  # (Q * (laps + 1), K) float32: the same, one-shot cards discounted
-    per_profile: int  # laps + 1: rows per profile
+    own: np.ndarray  # (Q * (laps + 1) * V, K) float32: row (q * (laps + 1) + lap) * V + variant
+    acquire: np.ndarray  # (Q * (laps + 1) * V, K) float32: the same, one-shot cards discounted
+    per_profile: int  # laps + 1: laps per profile (lap 0 unused)
 
-    def row(self, q: np.ndarray, lap: np.ndarray) -> np.ndarray:
-        return q.astype(np.intp) * self.per_profile + lap
+    def row(self, q: np.ndarray, lap: np.ndarray, variant: np.ndarray | int = 0) -> np.ndarray:
+        return (q.astype(np.intp) * self.per_profile + lap) * VARIANTS + variant
 
 
 def build_card_values(bots: BotTable, laps: int) -> CardValues:
-    """Coins fade lap by lap towards each profile's `late_coins` (lap 0 is unused)."""
+    """Coins fade lap by lap towards each profile's `late_coins` (lap 0 is unused),
+    in each variant (bots.VARIANTS) of the profile's weights."""
     Q, per_profile = len(bots.noise), laps + 1
-    q = np.repeat(np.arange(Q), per_profile)
-    lap = np.tile(np.arange(per_profile, dtype=np.int8), Q)
+    q = np.repeat(np.arange(Q), per_profile * VARIANTS)
+    lap = np.tile(np.repeat(np.arange(per_profile, dtype=np.int8), VARIANTS), Q)
+    variant = np.tile(np.arange(VARIANTS), Q * per_profile)
     late = (lap.astype(np.float32) - 1) / max(laps - 1, 1)
     fade = (1 - (1 - bots.late_coins[q]) * late)[:, None]
-    own = bots.card_value[q] - bots.card_coins[q] * (1 - fade)
+    own = bots.card_value[q, variant] - bots.card_coins[q, variant] * (1 - fade)
     return CardValues(own=own, acquire=own * bots.one_shot[None, :], per_profile=per_profile)
 
 
