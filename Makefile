@@ -25,11 +25,13 @@ install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
 # The default scenario: check the cards, run it (replacing an earlier run of
-# it), build its report in reports/four-player-mixed/ and trace its first game.
+# it) and again with the tuned bots (balance strong), build its report in
+# reports/four-player-mixed/ and trace its first game.
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
 	$(BIN)/balance run $(DEFAULT) --force
+	$(BIN)/balance strong runs/four-player-mixed --force
 	$(BIN)/balance report runs/four-player-mixed --out reports/four-player-mixed
 	$(BIN)/balance trace $(DEFAULT) --seed 1 > reports/four-player-mixed/trace-seed1-game0.txt
 	@echo "open reports/four-player-mixed/index.html"

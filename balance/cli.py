@@ -101,7 +101,7 @@ def validate(
         for warning in summary.warnings:
             out.print(Text.assemble(("warning:", "yellow"), f" {warning}"), soft_wrap=True)
         verdict = "ok" if not summary.warnings else f"ok, {len(summary.warnings)} warning(s)"
-        out.print(f"{path}: {verdict}")
+        out.print(f"{path}: {verdict}", soft_wrap=True)  # one line, whatever the width: scripts read it
 
 
 @app.command()
@@ -372,10 +372,11 @@ def compare(
 def strength(
     scenario: Annotated[Path, typer.Argument(help="The scenario file.")],
     cards: Annotated[
-        Optional[str], typer.Option("--cards", help="Card ids, comma-separated (default: every Parts Deck card).")
+        Optional[str],
+        typer.Option("--cards", help="Item ids, comma-separated (default: every item the game can give a seat)."),
     ] = None,
     games: Annotated[
-        Optional[int], typer.Option("--games", "-n", help="Games per card (default: the scenario's).")
+        Optional[int], typer.Option("--games", "-n", help="Games per item (default: the scenario's).")
     ] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
@@ -383,7 +384,7 @@ def strength(
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-strength).")
     ] = None,
 ) -> None:
-    """Rank cards by experiment: an extra copy in one seat's starting deck, against the same games without."""
+    """Rank cards (powers, drivers) by experiment: one seat gets the item, against the same games without."""
     from .strength import strength as run_strength
 
     chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
@@ -429,6 +430,73 @@ def sweep(
         where = f"{result.crossing:.4g}" if result.crossing is not None else "not within the values swept"
         out.print(f"{result.metric} crosses {target:g} at {where}")
     out.print(f"table: {result.out / 'sweep.csv'}; chart: {result.out / 'sweep.png'}")
+
+
+@app.command()
+@user_errors
+def strong(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (balance run).")],
+    games: Annotated[
+        Optional[int], typer.Option("--games", "-n", help="Games of the tuned field (default: the run's).")
+    ] = None,
+    ladder_games: Annotated[
+        int, typer.Option("--ladder-games", help="Games for each profile of the skill ladder.")
+    ] = 8192,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted strong run.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace the strong run in RUN/strong/.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play the run's scenario again with the game's `tuned` profile in every seat (RUN/strong/), and a skill
+    ladder: one seat of each profile against `tuned`. The report shows both beside the run's figures."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .runner import RunOptions
+    from .strong import play_strong
+
+    options = RunOptions(games=games, jobs=jobs, resume=resume, force=force)
+    progress = Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=quiet,
+    )
+    task = progress.add_task("tuned field", total=None)
+    started: list[bool] = []
+
+    def start() -> None:
+        if not started:
+            started.append(True)
+            progress.start()
+
+    def on_progress(done: int, total: int) -> None:
+        start()
+        progress.update(task, completed=done, total=total)
+
+    def on_task(t) -> None:
+        start()
+        progress.update(task, description="skill ladder", advance=t.size)
+
+    def on_ladder_start(total: int) -> None:
+        progress.update(task, description="skill ladder", completed=0, total=total)
+
+    try:
+        result = play_strong(run_dir, options, ladder_games, on_progress, on_task, on_ladder_start)
+    finally:
+        if started:
+            progress.stop()
+    table = Table(title="skill ladder: one seat against tuned", title_justify="left")
+    for column in ("bot", "games", "win rate", "95% interval"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in result.ladder.iter_rows(named=True):
+        table.add_row(
+            row["bot"], f"{row['games']:,}", f"{row['win_rate']:.1%}", f"{row['ci_low']:.1%} - {row['ci_high']:.1%}"
+        )
+    out.print(table)
+    out.print(f"tuned field: {result.out}/; ladder: {result.out / 'ladder.csv'}; balance report {run_dir}")
 
 
 @app.command()

@@ -12,7 +12,7 @@ import polars as pl
 from .analysis.strength import receiving_seat_wins, strength_table
 from .errors import Problem, UserError
 from .games import get_game
-from .logs import load_manifest, load_run, studied_cards
+from .logs import load_run, studied_cards
 from .report.charts import strength_chart
 from .report.page import render, short, write_csv
 from .runner import RunOptions, resolve_scenario, run
@@ -26,6 +26,30 @@ class StrengthResult:
     index: Path
 
 
+def known(ids: list[str], shown: int = 12) -> str:
+    """Ids for an error line: the first `shown`, and how many more."""
+    more = f", and {len(ids) - shown} more" if len(ids) > shown else ""
+    return ", ".join(ids[:shown]) + more
+
+
+def with_item(scenario: Scenario, item: str) -> Scenario:
+    """The scenario with one seat of each game given `item` (bonus_card)."""
+    m = scenario.model
+    update = {"bonus_card": item, "name": f"{m.name}-{item}"}
+    return Scenario(scenario.source, m.model_copy(update=update), scenario.cards_path, scenario.doc, scenario.cards_doc)
+
+
+def strength_items(game, catalog: dict) -> list[dict[str, str]]:
+    """What the game's strength experiment can give a seat: its own list, or
+    the studied cards a deck can hold (Horsepower's Parts Deck)."""
+    if game.strength_items is not None:
+        return game.strength_items(catalog)
+    counts = {c["id"]: c["count"] for c in catalog["cards"]}
+    names = {c["id"]: c["name"] for c in catalog["cards"]}
+    how = "starts with one extra copy in its deck"
+    return [{"id": c, "name": names[c], "kind": "card", "how": how} for c in studied_cards(catalog) or [] if counts[c]]
+
+
 def strength(
     path: str | Path,
     cards: list[str] | None = None,
@@ -37,44 +61,42 @@ def strength(
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if not game.strength:
-        raise UserError(
-            scenario.doc.problem(("game",), f"balance strength is not available for {game.title} yet (only Horsepower)")
-        )
+        raise UserError(scenario.doc.problem(("game",), f"balance strength is not available for {game.title}"))
     prepared = game.prepare(scenario)
     catalog = game.catalog(prepared)
-    counts = {c["id"]: c["count"] for c in catalog["cards"]}
-    parts = [c for c in studied_cards(catalog) or [] if counts[c]]  # the studied cards a deck can hold
+    items = strength_items(game, catalog)
+    parts = [i["id"] for i in items]
     chosen = cards or parts
-    unknown = [c for c in chosen if c not in {x["id"] for x in catalog["cards"]}]
+    unknown = [c for c in chosen if c not in set(parts)]
     if unknown:
-        raise UserError(
-            Problem("--cards", None, "cards", f"no card with id {unknown[0]!r} (known: {', '.join(parts)})")
-        )
+        raise UserError(Problem("--cards", None, "cards", f"no item with id {unknown[0]!r} (known: {known(parts)})"))
+    m = scenario.model
+    # the game's own checks of an item (Heat: a field with Legends, who have no deck) before any game
+    game.prepare(with_item(scenario, chosen[0]))
     out = Path(out) if out else Path("runs") / f"{scenario.name}-strength"
     options = dict(games=games, seed=seed, jobs=jobs, force=True)
     run(scenario, RunOptions(out=out / "baseline", **options))
-    m = scenario.model
     base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
     with_card = {}
     for card in chosen:
-        variant = Scenario(
-            scenario.source,
-            m.model_copy(update={"bonus_card": card, "name": f"{m.name}-{card}"}),
-            scenario.cards_path,
-            scenario.doc,
-            scenario.cards_doc,
-        )
+        variant = with_item(scenario, card)
         run(variant, RunOptions(out=out / card, **options))
         with_card[card] = receiving_seat_wins(load_run(out / card), m.seed, m.players)
     table = strength_table(base, with_card)
-    names = {c["id"]: c["name"] for c in load_manifest(out / "baseline")["catalog"]["cards"]}
-    table = table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
+    names = {i["id"]: i["name"] for i in items}
+    kinds = {i["id"]: i["kind"] for i in items}
+    table = table.with_columns(
+        pl.col("card").replace_strict(names, default=None).alias("name"),
+        pl.col("card").replace_strict(kinds, default=None).alias("kind"),
+    )
     write_csv(table, out / "strength.csv")
     strength_chart(table, out / "strength.png")
     index = render(
         "strength.html.j2",
         out / "index.html",
         name=m.name,
+        game=game.title,
+        hows=list(dict.fromkeys((i["kind"], i["how"]) for i in items if i["id"] in chosen)),
         games=m.games,
         seed=m.seed,
         columns=table.columns,

@@ -160,10 +160,11 @@ def test_studied_cards_falls_back_to_the_parts_deck():
     assert studied_cards({}) is None
 
 
-def test_strength_says_at_once_that_heat_has_no_card_experiment(tmp_path):
+def test_strength_refuses_a_field_with_legends_before_any_race(tmp_path):
+    """A Legend has no deck to give a card to: refused before the baseline runs."""
     scenario = tmp_path / "usa.yaml"
     scenario.write_text(USA)
     result = CliRunner().invoke(app, ["strength", str(scenario), "--out", str(tmp_path / "s")])
-    assert result.exit_code == 2
-    assert "balance strength is not available for Heat: Pedal to the Metal yet" in result.stderr
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "a Legend has no deck" in result.stderr
     assert not (tmp_path / "s").exists(), "nothing was run"

@@ -91,13 +91,13 @@ def test_bot_profiles_override_fields(tmp_path):
         ),
         (BASE + "bot_profiles: {racer: {pit_stop: sometimes}}\n", 8, "bot_profiles.racer.pit_stop: 'sometimes' is not"),
         (BASE.replace(str(ROOT / "cards.yaml"), "nowhere.yaml"), 7, "cards: no such file"),
-        (  # a game without the bonus-card experiment refuses it when the scenario loads
-            BASE.replace("game: horsepower", "game: downforce").replace(
-                str(ROOT / "cards.yaml"), str(ROOT / "downforce.yaml")
-            )
+        (  # the bonus-card experiment's item must be one of the game's
+            BASE.replace("game: horsepower", "game: downforce")
+            .replace(str(ROOT / "cards.yaml"), str(ROOT / "downforce.yaml"))
+            .replace("[racer, random]", "[balanced, random]")
             + "bonus_card: speed_6\n",
             8,
-            "bonus_card: balance strength is not available for Downforce yet",
+            "bonus_card: no speed card or power card with id 'speed_6'",
         ),
     ],
 )

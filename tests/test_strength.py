@@ -42,14 +42,14 @@ def test_a_buffed_card_ranks_above_its_old_self(tmp_path):
     assert new_v8 > old_v8 + 0.05, (old_v8, new_v8)
     assert old["card"].to_list()[0] == "twin_turbo", "ranked: the planted strong card first"
     assert (tmp_path / "a" / "strength.png").read_bytes()[:4] == b"\x89PNG"
-    assert "Card strength by experiment" in (tmp_path / "a" / "index.html").read_text()
+    assert "Strength by experiment" in (tmp_path / "a" / "index.html").read_text()
 
 
 def test_unknown_cards_are_refused_before_any_game(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO)
     result = CliRunner().invoke(app, ["strength", str(path), "--cards", "warp_drive", "--out", str(tmp_path / "o")])
-    assert result.exit_code == 2 and "no card with id 'warp_drive'" in result.stderr
+    assert result.exit_code == 2 and "no item with id 'warp_drive'" in result.stderr
     assert not (tmp_path / "o").exists()
     with pytest.raises(Exception, match="bonus_card: no card with id 'nope'"):
         from balance.games.horsepower.chunk import prepare

@@ -152,7 +152,7 @@ def test_an_interrupted_tune_resumes_to_the_same_result(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--bot", "nobody"], "unknown bot 'nobody' (known: random, balanced, shark, miser)"),
+        (["--bot", "nobody"], "unknown bot 'nobody' (known: random, balanced, shark, miser, tuned)"),
         (["--bot", "shark"], "'shark' has no seat in"),
         (["--bot", "miser", "--population", "2"], "population: must be between 4 and 256, got 2"),
         (["--bot", "miser", "--games-per-eval", "1"], "games-per-eval: must be between 8"),
@@ -200,6 +200,16 @@ def test_tune_all_tunes_each_bot_in_turn_and_measures_exploitability(tmp_path, m
     assert set(field.profiles) == adopted
     assert yaml.safe_load((field.out / "field.yaml").read_text()) == field.profiles
     assert "exploitability" in (field.out / "index.html").read_text()
+    # `tuned`: the bot that wins most against the final field, as its profile stands there
+    rates = {r["bot"]: r["start_rate"] for r in field.rows if r["pass"] == "exploitability"}
+    bot = max(rates, key=rates.get)
+    shipped = yaml.safe_load((field.out / "tuned.yaml").read_text())["tuned"]
+    assert field.strongest[0] == bot and shipped == field.strongest[2]
+    if bot in field.profiles:
+        assert shipped == field.profiles[bot]
+    from balance.games import GAMES
+
+    GAMES["downforce"].profile_model.model_validate(shipped)  # a whole profile, as bots.yaml needs
 
     import balance.experiment as experiment
 

@@ -5,7 +5,13 @@ those who did not ("win rate added"), with Newcombe intervals and a
 Benjamini-Hochberg flag.
 
 These are associations, not causes: a card drafted by the strongest bot looks
-strong. `balance strength` (an experiment) is the causal measure.
+strong. So beside each difference (`added_{how}`) stands the same difference
+within each bot profile, combined with Mantel-Haenszel weights
+(`added_by_bot_{how}`, `added_by_bot_low_{how}`, `added_by_bot_high_{how}`,
+`p_by_bot_{how}`, `significant_by_bot_{how}`; stats.mantel_haenszel_diff): a
+card only the weakest bot takes no longer looks weak for it. Other confounders
+remain (seat, what else the player took); `balance strength` (an experiment)
+is the causal measure.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from .stats import benjamini_hochberg, newcombe_diff, two_proportion_p, wilson
+from .stats import benjamini_hochberg, mantel_haenszel_diff, newcombe_diff, two_proportion_p, wilson
 from .winrate import Run, as_run
 
 ACQUIRE = ("start", "draft", "buy", "auction", "free_auction")
@@ -27,7 +33,8 @@ PLAYBOOK_EVENTS = ("playbook_draft", "playbook_pit")
 
 def _player_card_flags(run: Run, playbooks: bool) -> pl.LazyFrame:
     """One row per (game, seat, card) with event counts, or per (game, seat,
-    Playbook). Plays, most of the events, are left out (counted per card apart)."""
+    Playbook), with the player's bot and whether they won. Plays, most of the
+    events, are left out (counted per card apart)."""
     ev = pl.col("event")
     wanted = ev.is_in(PLAYBOOK_EVENTS) if playbooks else ~ev.is_in([*PLAYBOOK_EVENTS, "play"])
     return (
@@ -47,7 +54,7 @@ def _player_card_flags(run: Run, playbooks: bool) -> pl.LazyFrame:
             (ev == "playbook_pit").sum().alias("pb_pits"),
             (ev == "start").sum().alias("starts"),
         )
-        .join(run["players"].select("game_id", "seat", "won"), on=["game_id", "seat"])
+        .join(run["players"].select("game_id", "seat", "won", pl.col("bot").cast(pl.String)), on=["game_id", "seat"])
     )
 
 
@@ -70,13 +77,71 @@ def _totals(run: Run) -> tuple[int, int, int]:
     return int(t[0]), int(t[1]), int(t[2])
 
 
+def _bot_totals(run: Run) -> pl.DataFrame:
+    """Player-games (of players holding cards) and wins per bot profile: the strata."""
+    players = _card_holders(run["players"]).with_columns(pl.col("bot").cast(pl.String))
+    return (
+        players.group_by("bot").agg(pl.len().alias("players"), pl.col("won").sum().alias("wins")).sort("bot").collect()
+    )
+
+
 def _with_and_won(condition: pl.Expr, name: str) -> tuple[pl.Expr, pl.Expr]:
     """Player-games where the condition holds, and how many of them won."""
     return condition.sum().alias(f"n_{name}"), (condition & pl.col("won")).sum().alias(f"wins_{name}")
 
 
-def _with_tests(table: pl.DataFrame, conditions: dict[str, str], total: int, total_wins: int) -> pl.DataFrame:
-    """For each condition column of counts: win rate with and without, the difference and its test."""
+def _by_bot_counts(
+    table: pl.DataFrame, key: str, per_bot: pl.DataFrame, bots: pl.DataFrame, name: str
+) -> tuple[np.ndarray, ...]:
+    """(wins with, players with, wins without, players without) a condition,
+    shaped (rows of table, bot profiles): from the counts per (key, bot) and the
+    totals per bot (_bot_totals). A card no player of a bot took has zeros there."""
+    rows = table.select(pl.col(key).cast(pl.String)).with_row_index("row")
+    strata = bots.select("bot").with_row_index("stratum")
+    cells = (
+        per_bot.select(pl.col(key).cast(pl.String), "bot", f"n_{name}", f"wins_{name}")
+        .join(rows, on=key)
+        .join(strata, on="bot")
+    )
+    at = cells["row"].to_numpy(), cells["stratum"].to_numpy()
+    n, k = np.zeros((len(rows), len(strata))), np.zeros((len(rows), len(strata)))
+    n[at], k[at] = cells[f"n_{name}"].to_numpy(), cells[f"wins_{name}"].to_numpy()
+    total, total_wins = bots["players"].to_numpy().astype(float), bots["wins"].to_numpy().astype(float)
+    return k, n, total_wins - k, total - n
+
+
+def _by_bot_tests(
+    table: pl.DataFrame, conditions: dict[str, str], key: str, per_bot: pl.DataFrame, bots: pl.DataFrame
+) -> dict[str, np.ndarray]:
+    """The by-bot columns of each condition: the Mantel-Haenszel difference over
+    bot profiles, its interval and p-value, and a Benjamini-Hochberg flag over
+    all these tests (a family apart from the pooled ones)."""
+    columns, p_values = {}, []
+    for name in conditions:
+        diff, low, high, p = mantel_haenszel_diff(*_by_bot_counts(table, key, per_bot, bots, name))
+        columns |= {
+            f"added_by_bot_{name}": diff,
+            f"added_by_bot_low_{name}": low,
+            f"added_by_bot_high_{name}": high,
+            f"p_by_bot_{name}": p,
+        }
+        p_values.append(p)
+    flags = benjamini_hochberg(np.concatenate(p_values)).reshape(len(conditions), -1)
+    for i, name in enumerate(conditions):
+        columns[f"significant_by_bot_{name}"] = flags[i]
+    return columns
+
+
+def _with_tests(
+    table: pl.DataFrame,
+    conditions: dict[str, str],
+    total: int,
+    total_wins: int,
+    by_bot: tuple[str, pl.DataFrame, pl.DataFrame] | None = None,
+) -> pl.DataFrame:
+    """For each condition column of counts: win rate with and without, the
+    difference and its test; with `by_bot` (the key column, the counts per
+    (key, bot) and _bot_totals), the difference within bot profiles as well."""
     columns = {}
     p_values = []
     for name in conditions:
@@ -102,6 +167,8 @@ def _with_tests(table: pl.DataFrame, conditions: dict[str, str], total: int, tot
     flags = benjamini_hochberg(np.concatenate(p_values)).reshape(len(conditions), -1)
     for i, name in enumerate(conditions):
         columns[f"significant_{name}"] = flags[i]
+    if by_bot is not None:
+        columns |= _by_bot_tests(table, conditions, *by_bot)
     return table.with_columns(pl.Series(name, values) for name, values in columns.items())
 
 
@@ -134,9 +201,10 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None, dealt: b
     by_deal = _with_and_won(pl.col("starts") > 0, "dealt") if dealt else ()
     # Every column is a sum over player-games, so the run can be summed a slice
     # of games at a time: memory stays that of one slice, whatever the run's size.
+    # Per (card, bot): the bots' rows are the strata of the by-bot differences.
     partials = [
         flags.filter(pl.col("game_id").is_between(lo, lo + GAMES_PER_SLICE, closed="left"))
-        .group_by("card")
+        .group_by("card", "bot")
         .agg(
             *_with_and_won(drafted, "drafted"),
             pl.col("pick").sum().alias("pick_sum"),
@@ -154,8 +222,9 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None, dealt: b
         .collect(engine="streaming")
         for lo in range(0, _game_id_end(run), GAMES_PER_SLICE)
     ]
+    per_bot = pl.concat(partials).group_by("card", "bot").sum()
     table = (
-        pl.concat(partials)
+        per_bot.drop("bot")
         .group_by("card")
         .sum()
         .with_columns(
@@ -190,7 +259,7 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None, dealt: b
         conditions = {"drafted": "drafted", "bought": "bought", "dealt": "dealt"}
     else:
         conditions = {"drafted": "drafted", "bought": "bought", "final": "in the final deck"}
-    return _with_tests(table, conditions, total, total_wins)
+    return _with_tests(table, conditions, total, total_wins, ("card", per_bot, _bot_totals(run)))
 
 
 def dealt_out(run: Run | str | Path, cards: list[str] | None = None) -> bool:
@@ -218,11 +287,12 @@ def logged_events(run: Run | str | Path, cards: list[str] | None = None) -> set[
 
 
 def _condition_columns(name: str) -> list[str]:
-    """The columns _with_tests and card_stats make for one condition (drafted, bought, final)."""
+    """The columns _with_tests and card_stats make for one condition (drafted, bought, final), by-bot ones too."""
     return [
         f"{c}_{name}"
         for c in ("n", "wins", "win_rate", "ci_low", "ci_high", "n_not", "win_rate_not", "added")
         + ("added_low", "added_high", "p", "significant")
+        + ("added_by_bot", "added_by_bot_low", "added_by_bot_high", "p_by_bot", "significant_by_bot")
     ]
 
 
@@ -262,18 +332,35 @@ def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> p
     run = as_run(run)
     total, total_wins, _ = _totals(run)
     drafted, pit = pl.col("pb_drafts") > 0, pl.col("pb_pits") > 0
-    table = (
+    per_bot = (
         _player_card_flags(run, playbooks=True)
-        .group_by("card")
+        .group_by("card", "bot")
         .agg(
             *_with_and_won(drafted, "drafted"),
-            pl.col("pick").mean().alias("mean_pick"),
+            pl.col("pick").sum().alias("pick_sum"),
+            pl.col("pick").count().alias("picks"),
             *_with_and_won(pit, "pit"),
             *_with_and_won(drafted | pit, "held"),
         )
         .rename({"card": "playbook"})
-        .sort("playbook")
         .collect(engine="streaming")
+    )
+    table = (
+        per_bot.drop("bot")
+        .group_by("playbook")
+        .sum()
+        .select(
+            "playbook",
+            "n_drafted",
+            "wins_drafted",
+            # null, as a mean of no picks, where the Playbook was never drafted
+            pl.when(pl.col("picks") > 0).then(pl.col("pick_sum") / pl.col("picks")).alias("mean_pick"),
+            "n_pit",
+            "wins_pit",
+            "n_held",
+            "wins_held",
+        )
+        .sort("playbook")
     )
     table = _add_absent(table, "playbook", catalog).with_columns(
         pl.lit(total).alias("player_games"),
@@ -281,4 +368,5 @@ def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> p
         (pl.col("n_pit") / total).alias("pit_rate"),
         ((pl.col("n_held") / total) < RARELY).alias("rarely_taken"),
     )
-    return _with_tests(table, {"drafted": "drafted", "pit": "taken at a Pit Stop", "held": "held"}, total, total_wins)
+    conditions = {"drafted": "drafted", "pit": "taken at a Pit Stop", "held": "held"}
+    return _with_tests(table, conditions, total, total_wins, ("playbook", per_bot, _bot_totals(run)))

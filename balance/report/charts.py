@@ -79,6 +79,20 @@ def bot_win_rates(bots: pl.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+def skill_ladder(ladder: pl.DataFrame, path: Path) -> Path:
+    """One seat of each profile against `tuned` (balance strong), strongest on top."""
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(ladder) + 1.8))
+    order = ladder.sort("win_rate", descending=True)
+    labels = [f"{b} (n={n:,})" for b, n in zip(order["bot"], order["games"], strict=True)]
+    colours = [PALETTE[0] if k == "tuned" else PALETTE[3] if k == "floor" else PALETTE[2] for k in order["kind"]]
+    _rate_bars(
+        ax, labels, order["win_rate"].to_numpy(), order["ci_low"].to_numpy(), order["ci_high"].to_numpy(), colours
+    )
+    ax.set_xlabel("win rate of one seat against tuned in the others (bars: 95% interval)")
+    ax.set_title("Skill ladder")
+    return _save(fig, path)
+
+
 def lap_time_distributions(
     distribution: pl.DataFrame, path: Path, xlabel: str = "turns to complete the lap (the player's own turns)"
 ) -> Path:

@@ -68,6 +68,9 @@ def findings(
             + (
                 ": the deal is random, so the card results below measure each card in these bots' hands."
                 if hows == ["dealt"]
+                else ": card results below compare players of the same bot profile, so a card is not blamed for "
+                "the bot that takes it; they remain associations (balance strength is the experiment)."
+                if any(f"significant_by_bot_{how}" in cards.columns for how in hows)
                 else ": card results below are shaped by which bots take which cards."
                 if hows
                 else "."
@@ -81,12 +84,13 @@ def findings(
     if rare:
         out.append(f"Almost never taken (under 1% of players): {', '.join(names.get(c, c) for c in rare)}.")
     if books is not None:
-        strong = books.filter(pl.col("significant_held")).sort("added_held", descending=True)
+        by = "by_bot_" if "significant_by_bot_held" in books.columns else ""  # within each bot profile
+        strong = books.filter(pl.col(f"significant_{by}held")).sort(f"added_{by}held", descending=True)
         for row in strong.head(3).iter_rows(named=True):
             out.append(
-                f"Playbook {names.get(row['playbook'], row['playbook'])}: {100 * row['added_held']:+.1f} points "
-                f"when held ({100 * row['added_low_held']:+.1f} to {100 * row['added_high_held']:+.1f}), "
-                f"n={row['n_held']:,}."
+                f"Playbook {names.get(row['playbook'], row['playbook'])}: {100 * row[f'added_{by}held']:+.1f} points "
+                f"when held ({100 * row[f'added_{by}low_held']:+.1f} to {100 * row[f'added_{by}high_held']:+.1f})"
+                f"{', within each bot profile' if by else ''}, n={row['n_held']:,}."
             )
     out.append(length_line(length, labels))
     return out
@@ -116,24 +120,33 @@ def _rounds(x: float | None) -> str:
 
 
 def _card_lines(cards: pl.DataFrame, hows: list[str], names: dict[str, str], top: int) -> list[str]:
-    """The cards whose win rate added (when drafted or bought) is significant, largest first."""
+    """The cards whose win rate added (when drafted or bought) is significant,
+    largest first: compared within each bot profile (Mantel-Haenszel) where the
+    table has that figure, so a card is not blamed for the bot that takes it."""
+    stratified = {how: f"significant_by_bot_{how}" in cards.columns and how != "dealt" for how in hows}
+
+    def columns(how: str) -> tuple[str, str]:
+        return ("_by_bot", "by_bot_") if stratified[how] else ("", "")
+
     rows = [
-        cards.filter(pl.col(f"significant_{how}")).select(
+        cards.filter(pl.col(f"significant_{columns(how)[1]}{how}")).select(
             "card",
             pl.lit(how).alias("how"),
-            pl.col(f"added_{how}").alias("added"),
-            pl.col(f"added_low_{how}").alias("low"),
-            pl.col(f"added_high_{how}").alias("high"),
+            pl.col(f"added{columns(how)[0]}_{how}").alias("added"),
+            pl.col(f"added{columns(how)[0]}_low_{how}").alias("low"),
+            pl.col(f"added{columns(how)[0]}_high_{how}").alias("high"),
             pl.col(f"n_{how}").alias("n"),
         )
         for how in hows
     ]
     significant = pl.concat(rows).sort(pl.col("added").abs(), descending=True).head(top)
+    within = " (compared within each bot profile)" if any(stratified.values()) else ""
     if significant.is_empty():
-        return ["No card's win rate added is significant after the Benjamini-Hochberg correction."]
+        return [f"No card's win rate added{within} is significant after the Benjamini-Hochberg correction."]
     return [
         f"{names.get(row['card'], row['card'])}: {100 * row['added']:+.1f} points of win rate when {row['how']} "
-        f"({100 * row['low']:+.1f} to {100 * row['high']:+.1f}), n={row['n']:,}."
+        f"({100 * row['low']:+.1f} to {100 * row['high']:+.1f})"
+        f"{', within each bot profile' if stratified[row['how']] else ''}, n={row['n']:,}."
         for row in significant.iter_rows(named=True)
     ]
 

@@ -22,7 +22,7 @@ from ..analysis.supply import debris_supply
 from ..errors import Problem, UserError
 from ..logs import find_unreadable_part, load_manifest, load_run, run_parts, studied_cards
 from ..validation import NAME_PATTERN
-from . import charts
+from . import charts, headline
 from .findings import car_findings, draft_lines, driver_findings, findings, seat_meaning, supply_lines
 from .labels import Labels, labels_for
 from .page import render, write_csv
@@ -69,6 +69,8 @@ CARD_COLUMNS = [
     "n_drafted",
     "win_rate_drafted",
     "added_drafted",
+    "added_by_bot_drafted",
+    "significant_by_bot_drafted",
     "significant_drafted",
     "n_bought",
     "added_bought",
@@ -421,14 +423,7 @@ def _build_report(run_dir: Path, out: str | Path | None) -> Report:
             run, catalog, labels, unique
         )
     else:
-        # a deck dealt out at random among the players (Downforce): the win rate of those dealt each card
-        card_table = card_analysis.card_stats(run, card_ids, dealt=card_analysis.dealt_out(run, card_ids))
-        if only:
-            card_table = card_table.filter(pl.col("card").is_in(card_ids or []))
-        # the events of the cards tabulated: Downforce's auction sells cars (their Speed-8 cards), not speed cards
-        events = card_analysis.logged_events(run, card_ids if only else None)
-        card_table = card_analysis.informative(card_table, events)
-        card_table = card_table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
+        card_table = headline.card_table(run, card_ids, only, names)
         card_charts, card_entry = _cards_section(card_table, labels.games.removesuffix("s"))
     lap_table = laps.lap_summary(run, by=("lap", "after") if pits else ("lap",))
     lap_seat = laps.lap_summary(run, by=("lap", "seat"))
@@ -534,6 +529,18 @@ def _build_report(run_dir: Path, out: str | Path | None) -> Report:
                 "Win rate of players holding each Playbook at the end, with 95% intervals.",
             )
         )
+    strong = headline.strong_section(run, run_dir, manifest, labels, driven, card_ids, only, unique)
+    if not strong["missing"]:
+        chart_specs.append(
+            (
+                "skill_ladder.png",
+                "Skill ladder",
+                charts.skill_ladder,
+                strong["ladder"],
+                "One seat of each profile against tuned in every other seat, seats rotated, on the same deals; "
+                "tuned: a seat of the all-tuned field. Bars: 95% Wilson intervals.",
+            )
+        )
     chart_paths, chart_entries = [], []
     for file, title, draw, data, caption in chart_specs:
         chart_paths.append(draw(data, out / file))
@@ -567,6 +574,15 @@ def _build_report(run_dir: Path, out: str | Path | None) -> Report:
             _Table("lap_times_by_bot.csv", "Lap times by bot", lap_bot),
         ]
     table_specs += [_Table("game_length.csv", labels.length_title, length), card_entry]
+    if not strong["missing"]:
+        table_specs += [
+            _Table("skill_ladder.csv", "Skill ladder: one seat against tuned", strong["ladder"]),
+            _Table(
+                "strong_play_positions.csv",
+                f"Win rate by {strong['seat_word']}: this field and the tuned field",
+                strong["positions"],
+            ),
+        ]
     if book_table is not None:
         table_specs.append(
             _Table(
@@ -622,6 +638,7 @@ def _build_report(run_dir: Path, out: str | Path | None) -> Report:
         note=DRIVERS_NOTE if driven else "",
         charts=chart_entries,
         tables=table_entries,
+        strong=strong,
     )
     return Report(out, index, chart_paths, table_paths, lines, status)
 

@@ -10,6 +10,7 @@ automata: neither is tuned.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -37,6 +38,7 @@ class FieldResult:
     rows: list[dict[str, Any]] = field(default_factory=list)  # one per tune: pass, bot, gain, adopted
     profiles: dict[str, Any] = field(default_factory=dict)  # the final field's tuned profiles (bot_profiles)
     exploit: dict[str, Estimate] = field(default_factory=dict)  # bot -> a fresh tune's held-out gain
+    strongest: tuple[str, Estimate, dict[str, Any]] | None = None  # (bot, its rate in the final field, profile)
     index: Path | None = None
 
     @property
@@ -100,8 +102,26 @@ def tune_field(
             fresh = one(bot, f"exploit-{bot}", 3_000_000 + i, current)
             result.exploit[bot] = fresh.gain
             result.rows.append(_row(0, fresh))
-    result.index = _write(result, scenario, passes)
+    result.strongest = _strongest(result, scenario)
+    result.index = _write(result, scenario, passes, options.command)
     return result
+
+
+def _strongest(result: FieldResult, scenario: Scenario) -> tuple[str, Estimate, dict[str, Any]] | None:
+    """The bot of the final field that wins most in it (the exploitability
+    tunes' held-out starting rate: each bot's final profile against the final
+    field), its rate and its profile: what a game ships as `tuned`."""
+    rates = {r["bot"]: r for r in result.rows if r["pass"] == "exploitability"}
+    if not rates:
+        return None
+    bot = max(rates, key=lambda b: rates[b]["start_rate"])
+    row = rates[bot]
+    rate = Estimate(row["start_rate"], row["start_low"], row["start_high"], row["confirm_games"])
+    profile = result.profiles.get(bot)
+    if profile is None:  # never adopted: the field's own profile
+        game = get_game(scenario.model.game)
+        profile = game.profiles(scenario.model.bot_profiles, scenario.doc)[bot].model_dump(mode="json")
+    return bot, rate, profile
 
 
 def with_profile(scenario: Scenario, bot: str, profile: dict[str, Any]) -> Scenario:
@@ -115,6 +135,8 @@ def _row(pass_: int, tuned: TuneResult) -> dict[str, Any]:
         "pass": pass_ or "exploitability",
         "bot": tuned.bot,
         "start_rate": tuned.start_rate.rate,
+        "start_low": tuned.start_rate.low,
+        "start_high": tuned.start_rate.high,
         "tuned_rate": tuned.tuned_rate.rate,
         "gain": tuned.gain.rate,
         "gain_low": tuned.gain.low,
@@ -126,8 +148,19 @@ def _row(pass_: int, tuned: TuneResult) -> dict[str, Any]:
     }
 
 
-def _write(result: FieldResult, scenario: Scenario, passes: int) -> Path:
+def _write(result: FieldResult, scenario: Scenario, passes: int, command: str) -> Path:
     out = result.out
+    strongest = ""
+    if result.strongest:
+        bot, rate, profile = result.strongest
+        strongest = (
+            f"# balance tune --all, {time.strftime('%Y-%m-%d')}: "
+            f"{command or f'balance tune {scenario.source} --all --rounds {passes}'}\n"
+            f"# the strongest bot of the final field: {bot}, winning {pct(rate.rate)} ({pct(rate.low)} to "
+            f"{pct(rate.high)}, n={rate.n:,}) in it; ready to paste into the game's bots.yaml as `tuned`\n"
+            + yaml.safe_dump({"tuned": profile}, sort_keys=False, default_flow_style=None)
+        )
+        (out / "tuned.yaml").write_text(strongest)
     write_csv(pl.DataFrame(result.rows), out / "field.csv")
     (out / "field.yaml").write_text(
         "# balance tune --all: the final field's tuned profiles, ready to paste under bot_profiles:\n"
@@ -166,5 +199,6 @@ def _write(result: FieldResult, scenario: Scenario, passes: int) -> Path:
         summary=summary,
         rows=shown,
         yaml=(out / "field.yaml").read_text(),
+        strongest=strongest,
         games=sum(r["search_games"] + 2 * r["confirm_games"] for r in result.rows),
     )

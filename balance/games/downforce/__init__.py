@@ -3,7 +3,8 @@
 
 downforce.yaml is checked by `schema`, compiled by `compile`; `engine.simulate`
 plays a batch (deal, auction, race, betting); `chunk` and `log` make a run's
-tables; `trace` tells one game.
+tables; `trace` tells one game; `balance strength` gives one seat a power or
+an extra speed card (docs/strength_downforce.md).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from functools import partial
 from ..base import Game
 from ..chunks import logged_chunk
 from .bots import Profile, resolve_profiles
-from .chunk import catalog, play_chunk, prepare
+from .chunk import catalog, play_chunk, prepare, strength_items
 from .compile import compile_database, summarize
 from .log import chunk_tables
 from .schema import load_database
@@ -33,5 +34,8 @@ GAME = Game(
     profiles=resolve_profiles,
     round_cap="rules.max_turns",  # card plays in a race, not rounds
     database_file="downforce.yaml",
-    strength=False,  # no bonus-card experiment yet
+    # balance strength: one seat of each game races with a power card or is dealt an extra speed card
+    # (docs/strength_downforce.md); powers first, then the regular speed cards
+    strength=True,
+    strength_items=strength_items,
 )

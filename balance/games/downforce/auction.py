@@ -14,18 +14,27 @@ import numpy as np
 from .. import chance
 from ..profiles import noise_span
 from .match import Match
-from .state import State
+from .state import Bonus, State
 
 
-def deal(match: Match, st: State) -> None:
+def deal(match: Match, st: State, bonus: Bonus | None = None) -> None:
     """The regular cards dealt out equally; the ones left over (2 with 4 or 5
-    players) go back to the box unseen."""
+    players) go back to the box unseen. A strength `bonus` card is one extra
+    copy in the receiving seat's hand, added after the deal (not drawn from the
+    deck), so every other hand is dealt exactly as without it."""
     cards = match.tables.cards
     G, N, C = st.hand.shape
     deck = np.ascontiguousarray(np.broadcast_to(np.where(cards.is_speed8, 0, cards.count), (G, C)).astype(np.int16))
     each = int(deck[0].sum()) // N
     for p in range(N):
         st.hand[:, p] = chance.draw_many(match.rng, deck, np.full(G, each))
+    if bonus is not None and bonus.card >= 0:
+        st.hand[np.arange(G), bonus.who, bonus.card] += 1
+        if match.rec.on:
+            match.rec.say(
+                np.arange(G),
+                lambda j: f"  strength bonus: player {bonus.who[j]} is dealt an extra {cards.ids[bonus.card]}",
+            )
     if match.events is not None:
         g, p, k = np.nonzero(st.hand)
         copies = st.hand[g, p, k]
@@ -51,8 +60,10 @@ def hand_share(match: Match, st: State, car: np.ndarray) -> np.ndarray:
     return mine / np.maximum(fair, 1e-6)
 
 
-def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) -> None:
-    """Six rounds; `car_order` (G, 6), if given, stacks the Speed-8 pile (tests)."""
+def run_auction(match: Match, st: State, car_order: np.ndarray | None = None, bonus: Bonus | None = None) -> None:
+    """Six rounds; `car_order` (G, 6), if given, stacks the Speed-8 pile (tests).
+    A strength `bonus` power changes only the power kept (keep_power): the
+    bids are the baseline's."""
     tables, bots = match.tables, match.bots
     cards = tables.cards
     G, N, C = st.hand.shape
@@ -112,11 +123,14 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None) ->
                 )
 
             match.rec.say(rows, text)
-    keep_power(match, st, won_power[:, :, :P])
+    keep_power(match, st, won_power[:, :, :P], bonus)
 
 
-def keep_power(match: Match, st: State, won: np.ndarray) -> None:
-    """A player with several power cards keeps the one it values most."""
+def keep_power(match: Match, st: State, won: np.ndarray, bonus: Bonus | None = None) -> None:
+    """A player with several power cards keeps the one it values most. A
+    strength `bonus` power replaces the receiving seat's kept one (a player
+    holds one power card, rulebook "Power Cards"); the others keep theirs, even
+    the same power (the bonus is a copy added to the game, like a bonus card)."""
     if won.shape[2] == 0:  # a database without power cards: nobody keeps one
         st.power[:] = -1
         return
@@ -126,6 +140,18 @@ def keep_power(match: Match, st: State, won: np.ndarray) -> None:
     )
     best = np.where(won, value, -np.inf).argmax(axis=2)
     st.power[:] = np.where(won.any(axis=2), best, -1)
+    if bonus is not None and bonus.power >= 0:
+        rows = np.arange(st.power.shape[0])
+        kept = st.power[rows, bonus.who].copy()
+        st.power[rows, bonus.who] = bonus.power
+        if match.rec.on:
+            ids = match.tables.powers.ids
+
+            def told(j: int) -> str:
+                instead = f"in place of {ids[kept[j]]}" if kept[j] >= 0 else "(it had won none)"
+                return f"  strength bonus: player {bonus.who[j]} holds {ids[bonus.power]} {instead}"
+
+            match.rec.say(rows, told)
     if match.events is not None:
         g, n = np.nonzero(st.power >= 0)
         match.events.add("power", g, n, st.power[g, n], 0)

@@ -1,6 +1,8 @@
 """One chunk of a Downforce scenario's games: what `balance run` does in a
 worker and `balance trace` does for one watched game. A scenario's `players`
-is the number of players (2 to 6); the track is `rules.track`."""
+is the number of players (2 to 6); the track is `rules.track`. A scenario's
+`bonus_card` (balance strength) names a power or a regular speed card that one
+seat of each game receives (docs/strength_downforce.md)."""
 
 from __future__ import annotations
 
@@ -8,14 +10,15 @@ import numpy as np
 
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
+from ...seeding import bonus_seat
 from ..chunks import Prepared, chunk_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
 from .bots import bot_table, resolve_profiles
-from .compile import compile_database
+from .compile import Tables, compile_database
 from .engine import simulate
 from .schema import validate_database
-from .state import State
+from .state import Bonus, State
 
 
 def prepare(scenario: Scenario) -> Prepared:
@@ -31,6 +34,10 @@ def prepare(scenario: Scenario) -> Prepared:
         )
     profiles = resolve_profiles(m.bot_profiles, scenario.doc)
     raise_first(unknown_bot_problems(scenario, list(profiles)))
+    if m.bonus_card is not None:
+        problem = bonus_problem(tables, m.bonus_card)
+        if problem:
+            raise UserError(scenario.doc.problem(("bonus_card",), problem))
     return Prepared(db, tables, bot_table(profiles, scenario.bot_names, tables), pool=not isinstance(m.bots, list))
 
 
@@ -49,6 +56,44 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     return {"cards": cards + powers}
 
 
+def bonus_problem(tables: Tables, item: str) -> str | None:
+    """What is wrong with a strength item id, in one line (None: nothing)."""
+    cards, powers = tables.cards, tables.powers
+    regular = [c for c, eight in zip(cards.ids, cards.is_speed8, strict=True) if not eight]
+    if item in regular and item in powers.ids:
+        return f"{item!r} names both a speed card and a power card: rename the speed card"
+    if item in cards.ids and item not in regular:
+        return f"{item!r} is a Speed-8 card (won with its car, never dealt): name a regular speed card or a power"
+    if item not in regular and item not in powers.ids:
+        return f"no speed card or power card with id {item!r}"
+    return None
+
+
+def make_bonus(tables: Tables, item: str, who: np.ndarray) -> Bonus:
+    """The engine's form of a valid strength item for the receiving seats `who` (G,)."""
+    if item in tables.powers.ids:
+        return Bonus(who, power=tables.powers.index(item))
+    return Bonus(who, card=tables.cards.index(item))
+
+
+def strength_items(catalog: dict) -> list[dict[str, str]]:
+    """What `balance strength` can give a seat, from a run's catalog: the power
+    cards, then the regular speed cards in the box (Speed-8 cards come with
+    their car, so a designer tunes them through the cars, not as a hand card)."""
+    entries = catalog["cards"]
+    powers = [
+        {"id": c["id"], "name": c["name"], "kind": "power", "how": "races with this power (in place of its own)"}
+        for c in entries
+        if c["type"] == "power"
+    ]
+    speed = [
+        {"id": c["id"], "name": c["name"], "kind": "speed card", "how": "is dealt one extra copy"}
+        for c in entries
+        if c["type"] == "speed" and c["count"]
+    ]
+    return powers + speed
+
+
 def play_chunk(
     prep: Prepared,
     scenario: Scenario,
@@ -59,4 +104,9 @@ def play_chunk(
     events: Events | None = None,
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events)
+    bonus = None
+    if scenario.model.bonus_card is not None:
+        # the receiving seat is a hash of (seed, game id): the same in the baseline run, where the analysis reads it
+        who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
+        bonus = make_bonus(prep.tables, scenario.model.bonus_card, who)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)

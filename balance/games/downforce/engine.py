@@ -13,7 +13,7 @@ from .bots import BotTable
 from .compile import Tables
 from .match import Match
 from .race import grid_cars, play_race
-from .state import State, empty_state
+from .state import Bonus, State, empty_state
 
 
 def simulate(
@@ -24,10 +24,14 @@ def simulate(
     rec: Recorder = NULL,
     after_turn: Callable[[State, np.ndarray], None] | None = None,
     events: Events | None = None,
+    bonus: Bonus | None = None,
 ) -> State:
     """Play len(seats) games; seats (G, N) gives each player's bot (an index
     into `bots`), player 0 first in the auction's seat order. `after_turn(state,
-    g)`, if given, runs after every card played (the rules checker)."""
+    g)`, if given, runs after every card played (the rules checker). `bonus`:
+    a strength experiment's item for one seat of each game (None: the game as
+    the rules deal it; the deal and the auction draw the same random numbers
+    either way)."""
     match = Match(tables, bots, rng, rec, events)
     seats = np.asarray(seats, dtype=np.int16)
     G, N = seats.shape
@@ -35,7 +39,7 @@ def simulate(
     st.bots[:] = seats
     if rec.on:
         rec.say(np.arange(G), lambda j: "Auction:")
-    deal(match, st)
-    run_auction(match, st)
+    deal(match, st, bonus)
+    run_auction(match, st, bonus=bonus)
     grid_cars(match, st)
     return play_race(match, st, after_turn)

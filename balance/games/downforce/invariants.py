@@ -9,9 +9,13 @@ from .compile import Tables
 from .state import State
 
 
-def violations(st: State, tables: Tables, before: np.ndarray | None = None) -> list[str]:
+def violations(
+    st: State, tables: Tables, before: np.ndarray | None = None, extra: np.ndarray | None = None
+) -> list[str]:
     """Every broken invariant, naming the first game that breaks it. `before`:
-    the cars' rows copied before the card, to check that no car moves back."""
+    the cars' rows copied before the card, to check that no car moves back.
+    `extra` (G, N): regular cards a player holds beyond the deal (a strength
+    bonus card, engine.simulate's `bonus`)."""
     out: list[str] = []
 
     def check(ok: np.ndarray, what: str) -> None:
@@ -25,6 +29,8 @@ def violations(st: State, tables: Tables, before: np.ndarray | None = None) -> l
     regular = ~cards.is_speed8
     dealt = int(cards.count[regular].sum()) // N
     held = (st.hand + st.played)[:, :, regular].sum(axis=2)
+    if extra is not None:
+        held = held - extra
     check((held == dealt).all(axis=1), "regular cards not conserved (hand + played = the deal)")
     owns = st.owner[:, None, :] == np.arange(N)[None, :, None]  # (G, N, 6)
     eights = (st.hand + st.played)[:, :, tables.speed8_card]  # (G, N, 6)

@@ -48,6 +48,16 @@ class State:
         return self.hand.shape[1]
 
 
+@dataclass(frozen=True)
+class Bonus:
+    """A `balance strength` item for one seat of each game (docs/strength_downforce.md):
+    exactly one of `card` and `power` is set (>= 0)."""
+
+    who: np.ndarray  # (G,) the receiving seat of each game (seeding.bonus_seat)
+    card: int = -1  # a regular speed card's index: that seat is dealt one extra copy, on top of its hand
+    power: int = -1  # a power card's index: that seat races with it, in place of the power it kept
+
+
 def empty_state(G: int, N: int, C: int, S: int, P: int = 6) -> State:
     i8, i16 = np.int8, np.int16
     return State(

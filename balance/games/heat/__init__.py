@@ -12,7 +12,7 @@ from functools import partial
 from ..base import Game
 from ..chunks import logged_chunk
 from .bots import Profile, resolve_profiles
-from .chunk import catalog, play_chunk, prepare
+from .chunk import catalog, play_chunk, prepare, strength_items
 from .compile import compile_database, summarize
 from .log import chunk_tables
 from .schema import load_database
@@ -31,5 +31,6 @@ GAME = Game(
     profile_model=Profile,
     profiles=resolve_profiles,
     database_file="heat.yaml",
-    strength=False,  # no bonus-card experiment yet
+    strength=True,  # bonus_card: one player car starts with an extra copy (no Legends: docs/strength_heat.md)
+    strength_items=strength_items,
 )

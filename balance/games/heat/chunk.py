@@ -13,13 +13,14 @@ import numpy as np
 
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
+from ...seeding import bonus_seat
 from ..chunks import Prepared
 from ..chunks import chunk_seats as shared_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
 from . import vocabulary as V
 from .bots import bot_table, resolve_profiles
-from .compile import compile_database
+from .compile import Tables, compile_database
 from .engine import simulate
 from .schema import validate_database
 from .state import State
@@ -39,7 +40,43 @@ def prepare(scenario: Scenario) -> Prepared:
     bots = bot_table(profiles, names, tables)
     if isinstance(m.bots, list) and bots.legend.all():
         raise UserError(scenario.doc.problem(("bots",), "every car is a Legend: at least one player car is needed"))
+    bonus_problem(scenario, tables, bots.legend)
     return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
+
+
+def bonus_problem(scenario: Scenario, tables: Tables, legend: np.ndarray) -> None:
+    """A scenario's bonus_card (balance strength) must name a card, and no car
+    may be a Legend: the receiving car is drawn among every grid slot
+    (seeding.bonus_seat, which the analysis reads too), and a Legend has no deck."""
+    card = scenario.model.bonus_card
+    if card is None:
+        return
+    if card not in tables.cards.ids:
+        raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {card!r}"))
+    if legend.any():
+        raise UserError(
+            scenario.doc.problem(
+                ("bots",),
+                "balance strength gives one car of each race an extra card and a Legend has no deck: "
+                "use a scenario without Legends",
+            )
+        )
+
+
+def strength_items(catalog: dict) -> list[dict[str, str]]:
+    """What `balance strength` gives a car, from a run's catalog: the studied
+    cards (the Garage upgrades with the Garage module, else the deck's cards
+    but Heat), one extra copy in the starting deck."""
+    return [
+        {
+            "id": c["id"],
+            "name": c["name"],
+            "kind": "upgrade" if c["type"] == "upgrade" else "card",
+            "how": "starts with one extra copy in its deck",
+        }
+        for c in catalog["cards"]
+        if c.get("studied")
+    ]
 
 
 def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
@@ -87,4 +124,8 @@ def play_chunk(
     events: Events | None = None,
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep, scenario, first, size, rng)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events)
+    bonus = None
+    if scenario.model.bonus_card is not None:  # balance strength: the same grid slot as the analysis reads
+        who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
+        bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)

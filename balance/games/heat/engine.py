@@ -24,10 +24,12 @@ def simulate(
     rec: Recorder = NULL,
     after_turn: Callable[[State, np.ndarray, np.ndarray], None] | None = None,
     events: Events | None = None,
+    bonus: tuple[int, np.ndarray] | None = None,
 ) -> State:
     """Race len(seats) races; seats (G, P) gives the bot (an index into `bots`)
     of the car on each grid slot, slot 0 on pole. `after_turn(state, g, p)`,
-    if given, runs after every slot of every round (the rules checker)."""
+    if given, runs after every slot of every round (the rules checker).
+    `bonus` = (card, (G,) grid slot): balance strength's extra starting copy (setup.give_bonus)."""
     race = Race(tables, bots, rng, rec, events)
-    st = setup(race, np.asarray(seats, dtype=np.int16))
+    st = setup(race, np.asarray(seats, dtype=np.int16), bonus)
     return play_race(race, st, after_turn)

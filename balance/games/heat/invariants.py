@@ -34,11 +34,12 @@ def violations(
         check((getattr(st, name) >= 0).all(axis=(1, 2)), f"negative count in {name}")
     check((st.engine >= 0).all(axis=1), "negative Heat in an Engine")
 
-    # Every car's cards: its starting deck, what it drafted, the Stress its spin-outs added.
+    # Every car's cards: its starting deck, what it drafted, a strength experiment's
+    # extra copy, the Stress its spin-outs added.
     owned = (st.deck + st.hand + st.play + st.discard).astype(np.int32)
     owned[:, :, tables.heat_card] += st.engine
     start = tables.starting_deck(rules.track, garage=rules.garage_module).astype(np.int32)
-    expected = np.where(st.is_legend[:, :, None], 0, start[None, None, :] + st.drafted)
+    expected = np.where(st.is_legend[:, :, None], 0, start[None, None, :] + st.drafted + st.bonus)
     expected[:, :, tables.heat_card] += np.where(st.is_legend, 0, c.track.heat)
     expected[:, :, tables.stress_card] += st.stress_added
     check((owned == expected).all(axis=(1, 2)), "cards not conserved (deck, hand, play, discard, Engine)")

@@ -14,8 +14,12 @@ from .race import Race
 from .state import State, empty_state
 
 
-def setup(race: Race, seats: np.ndarray) -> State:
-    """`seats` (G, P): the bot profile of the car on each grid slot (0 = pole)."""
+def setup(race: Race, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = None) -> State:
+    """`seats` (G, P): the bot profile of the car on each grid slot (0 = pole).
+    `bonus` = (card, (G,) grid slot): a strength experiment's extra copy of
+    `card` in that car's starting deck, added to the race's cards (not taken
+    from the Garage pool or the Stress box). The slot must be a player's car:
+    a Legend has no deck (prepare refuses scenarios with Legends)."""
     tables, rules = race.tables, race.tables.rules
     track = race.course.track
     G, P = seats.shape
@@ -38,6 +42,8 @@ def setup(race: Race, seats: np.ndarray) -> State:
         for k in np.flatnonzero(deck):
             for _ in range(int(deck[k])):
                 race.events.add("start", g, p, np.full(len(g), k), 0)
+    if bonus is not None:
+        give_bonus(race, st, *bonus)
     if rules.garage_module:
         if race.rec.on:
             race.rec.say(np.arange(G), lambda j: "Garage draft:")
@@ -45,6 +51,25 @@ def setup(race: Race, seats: np.ndarray) -> State:
     g, p = np.nonzero(player)
     draw(race, st, g, p, np.full(len(g), rules.hand_size))
     return st
+
+
+def give_bonus(race: Race, st: State, card: int, who: np.ndarray) -> None:
+    """One extra copy of `card` in the starting deck of grid slot who[g] of each
+    race g, before the draft and the opening hands. Nothing random is drawn
+    here, and the draft reads no deck, so the other cars' draws are those of
+    the same races without the bonus (common random numbers)."""
+    G = st.deck.shape[0]
+    rows = np.arange(G)
+    who = np.asarray(who, dtype=np.intp)
+    if st.is_legend[rows, who].any():
+        raise ValueError("a strength bonus for a Legend car: Legends have no deck")
+    st.deck[rows, who, card] += 1
+    st.bonus[rows, who, card] += 1
+    if race.events is not None:
+        race.events.add("start", rows, who, np.full(G, card), 0)
+    if race.rec.on:
+        name, cid = race.tables.cards.names[card], race.tables.cards.ids[card]
+        race.rec.say(rows, lambda j: f"balance strength: car {who[j]} starts with an extra {name} ({cid})")
 
 
 def draft_order(players: int, rounds: int, order: str) -> list[list[int]]:

@@ -55,6 +55,7 @@ class State:
     stress_added: np.ndarray  # (G, P) int16: Stress taken on spin-outs (new cards for the car)
     drafted: np.ndarray  # (G, P, K) int8: Garage upgrades drafted
     draft_pick: np.ndarray  # (G, P, K) int8: pick number of the first copy drafted, 0 none
+    bonus: np.ndarray  # (G, P, K) int8: extra starting copies from balance strength (scenario bonus_card)
     played: np.ndarray  # (G, P, K) int16: cards played (revealed), flips not included
     turns: np.ndarray  # (G, P) int16: turns taken
     corner_spins: np.ndarray  # (G, corners) int16: spin-outs at each corner of the track, all laps and cars
@@ -103,6 +104,7 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1) -> 
         stress_added=z16(G, P),
         drafted=np.zeros((G, P, K), i8),
         draft_pick=np.zeros((G, P, K), i8),
+        bonus=np.zeros((G, P, K), i8),
         played=z16(G, P, K),
         turns=z16(G, P),
         corner_spins=z16(G, corners),

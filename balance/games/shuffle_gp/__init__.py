@@ -4,8 +4,8 @@
 shuffle_gp.yaml is checked by `schema`, compiled by `compile`;
 `engine.simulate` plays a batch (setup, turn, effects, moves); `chunk` and
 `log` make a run's tables; `trace` tells one game; `invariants` is the rules
-checker. docs/shuffle_gp.md explains the file; `GAME` is not in the registry
-(balance/games/__init__.py) yet.
+checker. docs/shuffle_gp.md explains the file; `GAME` is its entry in the
+registry (balance/games/__init__.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import partial
 from ..base import Game
 from ..chunks import logged_chunk
 from .bots import Profile, resolve_profiles
-from .chunk import catalog, play_chunk, prepare
+from .chunk import catalog, play_chunk, prepare, strength_items
 from .compile import compile_database, summarize
 from .log import chunk_tables
 from .schema import load_database
@@ -35,5 +35,7 @@ GAME = Game(
     profiles=resolve_profiles,
     round_cap="rules.max_turns",  # turns of all players together, not rounds
     database_file="shuffle_gp.yaml",
-    strength=False,  # no bonus-card experiment
+    # balance strength: one seat a game is given a driver, or an extra ability card (docs/strength_shuffle_gp.md)
+    strength=True,
+    strength_items=strength_items,
 )

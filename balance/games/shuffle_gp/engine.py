@@ -12,7 +12,7 @@ from ..recorder import NULL, Recorder
 from .bots import BotTable
 from .compile import Tables
 from .match import Match
-from .setup import setup
+from .setup import Bonus, setup
 from .state import State
 from .turn import play_game
 
@@ -25,10 +25,12 @@ def simulate(
     rec: Recorder = NULL,
     after_turn: Callable[[State, np.ndarray, np.ndarray], None] | None = None,
     events: Events | None = None,
+    bonus: Bonus | None = None,
 ) -> State:
     """Play len(seats) games; seats (G, P) gives the bot (an index into `bots`)
     in each seat, clockwise. `after_turn(state, g, p)`, if given, runs after
-    every turn (g the games that played one, p the seat there): the rules checker."""
+    every turn (g the games that played one, p the seat there): the rules checker.
+    `bonus`: a strength experiment's item for one seat a game (setup.Bonus)."""
     m = Match(tables, bots, rng, rec, events)
-    st = setup(m, np.asarray(seats, dtype=np.int16))
+    st = setup(m, np.asarray(seats, dtype=np.int16), bonus)
     return play_game(m, st, after_turn)

@@ -2,9 +2,15 @@
 who goes first (the highest; ours: ties go to the earliest seat among the
 tied, then the cards go back and the deck is reshuffled), the driver draft,
 each player's two ability decks shuffled together, a hand of three, tire
-health 4."""
+health 4.
+
+A strength experiment (`balance strength`, scenario `bonus_card`) gives one
+seat per game an item: a driver it is given before the draft, or one extra
+copy of an ability card in its deck (`Bonus`; docs/strength_shuffle_gp.md)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,8 +27,20 @@ def draft_order(players: int, first: int) -> list[int]:
     return once + once[::-1]
 
 
-def setup(m: Match, seats: np.ndarray) -> State:
-    """`seats` (G, P): the bot profile in each seat, clockwise."""
+@dataclass(frozen=True)
+class Bonus:
+    """A strength experiment's item for one seat of each game: `who` (G,) the
+    receiving seat; `driver` a driver index it is given (-1: none), `card` an
+    ability card index it gets one extra copy of (-1: none)."""
+
+    who: np.ndarray
+    driver: int = -1
+    card: int = -1
+
+
+def setup(m: Match, seats: np.ndarray, bonus: Bonus | None = None) -> State:
+    """`seats` (G, P): the bot profile in each seat, clockwise. `bonus`: a
+    strength experiment's item (above); None: the plain game."""
     tables, rules = m.tables, m.tables.rules
     G, P = seats.shape
     K, V = len(tables.cards.ids), len(tables.distance.value)
@@ -68,13 +86,25 @@ def setup(m: Match, seats: np.ndarray) -> State:
     taken = np.zeros((G, D), bool)
     picks = np.full((G, P, 2), -1, np.int64)
     first_card = np.array([int(np.flatnonzero(tables.cards.driver == d)[0]) for d in range(D)])
+    given = bonus is not None and bonus.driver >= 0
+    if given:
+        # the given driver is set aside before the draft (no other seat can draft it) and is the
+        # receiving seat's first pick; its second pick, and every other seat's, drafts as usual
+        taken[:, bonus.driver] = True
+        m.say(
+            rows,
+            lambda j: f"Setup (strength experiment): seat {bonus.who[j]} is given {tables.drivers.names[bonus.driver]}",
+        )
     for pick, slot in enumerate(draft_order(P, 0)):
         which = 0 if pick < P else 1
         p = (st.first.astype(np.int64) + slot) % P
         q = st.bots[rows, p]
         noise = m.bots.noise[q][:, None]
+        # drawn for every game even where the pick is given: the same random numbers as the plain game
         score = (1 - noise) * m.bots.driver_value[q] + noise * chance.uniform(m.rng, (G, D)) * 4
         d = np.where(taken, -np.inf, score).argmax(axis=1)
+        if given and which == 0:
+            d = np.where(p == bonus.who, bonus.driver, d)
         taken[rows, d] = True
         picks[rows, p, which] = d
         st.draft_pick[rows, p, which] = pick + 1
@@ -84,6 +114,8 @@ def setup(m: Match, seats: np.ndarray) -> State:
     # the bot drives the driver it values more; the other is its co-pilot
     value = np.take_along_axis(m.bots.driver_value[st.bots], picks, axis=2)
     lead = value[:, :, 1] > value[:, :, 0]
+    if given:  # the given driver (its first pick) drives from the start: its specialty is part of what is measured
+        lead[rows, bonus.who] = False
     st.driver[:] = np.where(lead, picks[:, :, 1], picks[:, :, 0])
     st.co_pilot[:] = np.where(lead, picks[:, :, 0], picks[:, :, 1])
     st.draft_pick[:] = np.where(lead[:, :, None], st.draft_pick[:, :, ::-1], st.draft_pick)
@@ -95,6 +127,16 @@ def setup(m: Match, seats: np.ndarray) -> State:
         c.count[None, None, :],
         0,
     )
+    if bonus is not None and bonus.card >= 0:
+        # one extra copy in the receiving seat's deck, whichever drivers it holds: a card of another
+        # driver is played like a stolen one ("it's yours now", rulebook FAQ)
+        st.start[rows, bonus.who, bonus.card] += 1
+        m.say(
+            rows,
+            lambda j: (
+                f"Setup (strength experiment): seat {bonus.who[j]} gets an extra {tables.cards.names[bonus.card]}"
+            ),
+        )
     st.draw[:] = st.start
     g, p = np.nonzero(np.ones((G, P), bool))
     refill(m, st, g, p)

@@ -1,0 +1,220 @@
+"""Strong play (issue 18): every figure of a run is a statement about its bots,
+so `balance strong RUN` plays the same scenario again with the game's `tuned`
+profile in every seat (Legends, the game's own automata, stay), into
+RUN/strong/, and measures a skill ladder: one seat of each profile against
+`tuned` in all the others, seats rotated, on common random numbers.
+
+The report reads both and shows the headline figures side by side, so a
+designer sees which findings survive better play.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .errors import Problem, UserError
+from .experiment import Task, estimate, play
+from .games import get_game
+from .runner import RunOptions, RunResult, scenario_of_run
+from .runner import run as run_scenario
+from .scenario import BotPool, Scenario
+
+TUNED = "tuned"
+FOLDER = "strong"  # RUN/strong/: a run of its own, beside the run's tables
+LADDER = "ladder.csv"  # in RUN/strong/
+MAX_LADDER_GAMES = 10**7  # per profile; held in memory as one bool a game
+ORIGIN = "origin.json"  # in RUN/strong/: the run it belongs to (run_id), the profile used
+
+
+@dataclass
+class StrongResult:
+    out: Path
+    run: RunResult
+    ladder: pl.DataFrame  # one row per profile: bot, kind, games, wins, win_rate, ci_low, ci_high
+
+
+def _legends(scenario: Scenario) -> set[str]:
+    game = get_game(scenario.model.game)
+    profiles = game.profiles(scenario.model.bot_profiles, scenario.doc)
+    return {name for name, p in profiles.items() if getattr(p, "legend", False)}
+
+
+def strong_field(scenario: Scenario, first: str = TUNED) -> list[str]:
+    """The scenario's seats with `tuned` in each that is not a Legend; the first
+    such seat gets `first` (a rung of the ladder)."""
+    legends = _legends(scenario)
+    m = scenario.model
+    seats = [TUNED] * m.players if isinstance(m.bots, BotPool) else list(m.bots)
+    out, placed = [], False
+    for bot in seats:
+        if bot in legends:
+            out.append(bot)
+        else:
+            out.append(first if not placed else TUNED)
+            placed = True
+    return out
+
+
+def _with_bots(scenario: Scenario, bots: list[str], name: str, rotate: bool | None = None) -> Scenario:
+    update: dict[str, Any] = {"bots": bots, "name": name}
+    if rotate is not None:
+        update["seat_rotation"] = rotate
+    model = scenario.model.model_copy(update=update)
+    return Scenario(scenario.source, model, scenario.cards_path, scenario.doc, scenario.cards_doc)
+
+
+def rungs(scenario: Scenario) -> list[str]:
+    """Every profile the game and the scenario know, but `tuned` and Legends:
+    `random` (the floor) first, then the hand profiles in the order defined."""
+    game = get_game(scenario.model.game)
+    names = list(game.profiles(scenario.model.bot_profiles, scenario.doc))
+    legends = _legends(scenario)
+    return sorted((n for n in names if n != TUNED and n not in legends), key=lambda n: n != "random")
+
+
+def check_tuned(scenario: Scenario) -> None:
+    game = get_game(scenario.model.game)
+    if TUNED not in game.profiles(scenario.model.bot_profiles, scenario.doc):
+        raise UserError(
+            scenario.doc.problem(
+                ("bot_profiles",),
+                f"{scenario.model.game} has no `tuned` profile: add one under bot_profiles (balance tune makes it)",
+            )
+        )
+
+
+def ladder(
+    scenario: Scenario,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    on_task: Callable[[Task], None] | None = None,
+) -> pl.DataFrame:
+    """One seat of each rung against `tuned` everywhere else, seats rotated;
+    every rung plays the same deals (chunk c of seed), so rungs pair game by game."""
+    size = min(scenario.model.chunk_size, games)
+    chunks = math.ceil(games / size)
+    names = rungs(scenario)
+    variants = [
+        _with_bots(scenario, strong_field(scenario, name), f"{scenario.name}-ladder-{i}", rotate=True)
+        for i, name in enumerate(names)
+    ]
+    tasks = [Task(i, v, names[i], seed, c, size) for i, v in enumerate(variants) for c in range(chunks)]
+    won: dict[int, dict[int, np.ndarray]] = {i: {} for i in range(len(names))}
+    for key, chunk, w in play(tasks, jobs, on_task):
+        won[key][chunk] = w
+    rows = []
+    for i, name in enumerate(names):
+        e = estimate(np.concatenate([won[i][c] for c in range(chunks)]))
+        kind = "floor" if name == "random" else "hand"
+        rows.append(
+            {"bot": name, "kind": kind, "games": e.n, "wins": round(e.rate * e.n), "win_rate": e.rate}
+            | {"ci_low": e.low, "ci_high": e.high}
+        )
+    return pl.DataFrame(rows)
+
+
+def tuned_rung(strong_run: dict[str, pl.LazyFrame]) -> dict[str, Any]:
+    """`tuned` against itself: the win rate of one `tuned` seat of the strong
+    field (its fair share, less unfinished games and what Legends win). The
+    games are the trials: one winner a game, so the seats are not independent."""
+    players = strong_run["players"]
+    seats = players.filter(pl.col("bot") == TUNED).select(pl.col("game_id").n_unique()).collect().item()
+    per_game = players.group_by("game_id").agg(
+        (pl.col("bot") == TUNED).sum().alias("k"), (pl.col("won") & (pl.col("bot") == TUNED)).any().alias("w")
+    )
+    k, games, won = per_game.select(pl.col("k").max(), pl.len(), pl.col("w").sum()).collect().row(0)
+    e = estimate(np.r_[np.ones(int(won), bool), np.zeros(int(games - won), bool)])
+    k = max(int(k), 1)
+    return {"bot": TUNED, "kind": "tuned", "games": int(seats), "wins": int(won), "win_rate": e.rate / k} | {
+        "ci_low": e.low / k,
+        "ci_high": e.high / k,
+    }
+
+
+def play_strong(
+    run_dir: str | Path,
+    options: RunOptions,
+    ladder_games: int,
+    on_progress: Callable[[int, int], None] | None = None,
+    on_task: Callable[[Task], None] | None = None,
+    on_ladder_start: Callable[[int], None] | None = None,
+) -> StrongResult:
+    """RUN/strong/: the scenario of the run in `run_dir` with `tuned` seats, then the ladder."""
+    from .logs import load_run
+
+    run_dir = Path(run_dir)
+    scenario, manifest = scenario_of_run(run_dir)
+    check_tuned(scenario)
+    if not 8 <= ladder_games <= MAX_LADDER_GAMES:
+        raise UserError(
+            Problem(
+                "--ladder-games",
+                None,
+                "ladder-games",
+                f"must be between 8 and {MAX_LADDER_GAMES:,}, got {ladder_games}",
+            )
+        )
+    strong = _with_bots(scenario, strong_field(scenario), f"{scenario.name}-strong")
+    out = run_dir / FOLDER
+    sub = RunOptions(
+        options.games,
+        options.seed if options.seed is not None else scenario.model.seed,
+        options.chunk_size,
+        options.jobs,
+        out,
+        resume=options.resume,
+        force=options.force,
+    )
+    result = run_scenario(strong, sub, on_progress)
+    seed = result.manifest["seed"]
+    if on_ladder_start:
+        size = min(scenario.model.chunk_size, ladder_games)
+        on_ladder_start(len(rungs(scenario)) * math.ceil(ladder_games / size) * size)
+    table = ladder(scenario, ladder_games, seed, options.jobs, on_task)
+    table = pl.concat([table, pl.DataFrame([tuned_rung(load_run(out))])], how="vertical_relaxed")
+    table.write_csv(out / LADDER)
+    profile = get_game(scenario.model.game).profiles(scenario.model.bot_profiles, scenario.doc)[TUNED]
+    origin = {
+        "run_id": manifest.get("run_id"),
+        "strong_run_id": result.manifest.get("run_id"),
+        "ladder_games": ladder_games,
+        "seed": seed,
+        "tuned": json.loads(profile.model_dump_json()) if hasattr(profile, "model_dump_json") else None,
+    }
+    (out / ORIGIN).write_text(json.dumps(origin, indent=1))
+    return StrongResult(out, result, table)
+
+
+def read_strong(run_dir: str | Path, run_id: str | None) -> tuple[Path | None, pl.DataFrame | None, str]:
+    """(the strong run's folder, its ladder, why not) for the report: None and a
+    reason where there is none, or it belongs to another run or is not whole."""
+    from .logs import read_manifest
+
+    out = Path(run_dir) / FOLDER
+    origin_path = out / ORIGIN
+    if not origin_path.is_file():
+        return None, None, "missing"
+    try:
+        origin = json.loads(origin_path.read_text())
+        manifest = read_manifest(out)
+        ladder_table = pl.read_csv(out / LADDER)
+    except (OSError, ValueError, pl.exceptions.PolarsError):
+        return None, None, "unreadable"
+    if not isinstance(origin, dict) or origin.get("run_id") != run_id:
+        return None, None, "stale"
+    if (
+        manifest is None
+        or manifest.get("run_id") != origin.get("strong_run_id")
+        or manifest.get("status") != "complete"
+    ):
+        return None, None, "incomplete"
+    return out, ladder_table, ""

@@ -1,0 +1,148 @@
+"""`balance strong RUN` (issue 18): the run's scenario with `tuned` in every
+seat but Legends, a skill ladder on common random numbers, and the report's
+"Under strong play" section beside the run's own figures."""
+
+from __future__ import annotations
+
+import shutil
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+from balance.report.headline import compare_items
+from balance.runner import RunOptions, run
+from balance.scenario import load_scenario
+from balance.strong import rungs, strong_field
+
+from .conftest import ROOT
+
+DUEL = f"""name: strongduel
+game: downforce
+cards: {ROOT / "downforce.yaml"}
+players: 3
+bots: [balanced, miser, random]
+games: 96
+seed: 3
+chunk_size: 32
+"""
+
+
+def test_the_strong_field_puts_tuned_in_every_seat_but_legends(tmp_path):
+    path = tmp_path / "h.yaml"
+    path.write_text(
+        f"name: h\ngame: heat\ncards: {ROOT / 'heat.yaml'}\nplayers: 4\nbots: [balanced, legend, cautious, random]\n"
+    )
+    heat = load_scenario(path)
+    assert strong_field(heat) == ["tuned", "legend", "tuned", "tuned"]
+    assert strong_field(heat, "cautious") == ["cautious", "legend", "tuned", "tuned"]
+    assert rungs(heat)[0] == "random" and "legend" not in rungs(heat) and "tuned" not in rungs(heat)
+    path.write_text(DUEL.replace("bots: [balanced, miser, random]", "bots: {pool: [balanced, miser]}"))
+    assert strong_field(load_scenario(path)) == ["tuned"] * 3
+
+
+@pytest.fixture(scope="module")
+def strong_run(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("strong")
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL)
+    run(path, RunOptions(out=tmp_path / "run", jobs=1))
+    result = CliRunner().invoke(app, ["strong", str(tmp_path / "run"), "--ladder-games", "64", "-j", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    return tmp_path
+
+
+def test_strong_plays_the_tuned_field_and_a_ladder_paired_by_deal(strong_run):
+    folder = strong_run / "run" / "strong"
+    ladder = pl.read_csv(folder / "ladder.csv")
+    assert ladder["bot"].to_list() == ["random", "balanced", "shark", "miser", "tuned"]
+    assert ladder.filter(pl.col("bot") != "tuned")["games"].to_list() == [64] * 4
+    bots = pl.read_parquet(folder / "players").group_by("bot").len()
+    assert bots["bot"].to_list() == ["tuned"] and bots["len"].item() == 96 * 3
+    # the tuned rung: one of three identical seats, every game won by one of them
+    tuned = ladder.filter(pl.col("bot") == "tuned").row(0, named=True)
+    assert tuned["win_rate"] == pytest.approx(1 / 3) and tuned["games"] == 96
+    # the same ladder whatever the jobs: every rung plays chunk c of the same seed
+    again = CliRunner().invoke(
+        app, ["strong", str(strong_run / "run"), "--ladder-games", "64", "-j", "2", "-q", "--force"]
+    )
+    assert again.exit_code == 0, again.output
+    assert pl.read_csv(folder / "ladder.csv").equals(ladder)
+
+
+def test_the_report_sets_the_run_beside_the_tuned_field(strong_run):
+    result = CliRunner().invoke(app, ["report", str(strong_run / "run"), "--out", str(strong_run / "rep")])
+    assert result.exit_code == 0, result.output
+    page = (strong_run / "rep" / "index.html").read_text()
+    section = page[page.index("<h2>Under strong play</h2>") : page.index("<h2>Charts")]
+    assert "tuned, tuned, tuned" in section and "Win rate by seat" in section and "<th>card</th>" in section
+    assert "Strongest and weakest: win rate added when dealt" in section and "Skill ladder" in section
+    items = section.count("points (") // 2  # two figures a row: the strongest and weakest 3 of each field
+    assert section.count("<tr>") == 3 + 3 + 5 + items and 6 <= items <= 12
+    assert (strong_run / "rep" / "skill_ladder.png").read_bytes()[:4] == b"\x89PNG"
+    positions = pl.read_csv(strong_run / "rep" / "strong_play_positions.csv")
+    assert positions["seat"].to_list() == [0, 1, 2] and "win_rate_strong" in positions.columns
+
+
+def test_a_run_played_again_makes_its_strong_run_stale(strong_run, tmp_path):
+    shutil.copytree(strong_run, tmp_path, dirs_exist_ok=True)
+    strong_run = tmp_path
+    run(strong_run / "s.yaml", RunOptions(out=strong_run / "run", jobs=1, force=True))
+    CliRunner().invoke(app, ["report", str(strong_run / "run"), "--out", str(strong_run / "rep")])
+    page = (strong_run / "rep" / "index.html").read_text()
+    assert "belongs to an earlier run of this folder" in page
+    assert f"balance strong {strong_run / 'run'} --force" in page
+
+
+def test_a_run_never_played_strong_says_how(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL)
+    run(path, RunOptions(out=tmp_path / "run", jobs=1))
+    CliRunner().invoke(app, ["report", str(tmp_path / "run"), "--out", str(tmp_path / "rep")])
+    assert (
+        f"not measured for this run yet. <code>balance strong {tmp_path / 'run'}</code>"
+        in (tmp_path / "rep" / "index.html").read_text()
+    )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--ladder-games", "2"], "ladder-games: must be between 8 and"),
+        (["--games", "0"], "games: must be at least 1"),
+    ],
+)
+def test_strong_mistakes_are_one_line_before_any_game(tmp_path, args, message):
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL)
+    run(path, RunOptions(out=tmp_path / "run", jobs=1))
+    result = CliRunner().invoke(app, ["strong", str(tmp_path / "run"), *args])
+    assert result.exit_code == 2 and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not (tmp_path / "run" / "strong").exists()
+
+
+def test_a_finding_holds_goes_or_reverses_under_strong_play():
+    def table(rows):
+        return pl.DataFrame(rows, schema=["item", "value", "low", "high", "n", "significant"], orient="row")
+
+    main = table([("a", 0.1, 0.05, 0.15, 9, True), ("b", -0.1, -0.15, -0.05, 9, True), ("c", 0.0, -0.1, 0.1, 9, False)])
+    strong = table([("a", 0.1, 0.05, 0.15, 9, True), ("b", 0.08, 0.03, 0.13, 9, True), ("c", 0.0, -0.1, 0.1, 9, False)])
+    verdicts = {r["item"]: r["verdict"] for r in compare_items(main, strong)}
+    assert verdicts == {"a": "holds", "b": "reversed", "c": "significant in neither"}
+    strong = table([("a", 0.01, -0.05, 0.07, 9, False), ("c", 0.2, 0.1, 0.3, 9, True)])
+    verdicts = {r["item"]: r["verdict"] for r in compare_items(main, strong)}
+    assert verdicts == {"a": "gone under strong play", "b": "not in both", "c": "appears under strong play"}
+
+
+@pytest.mark.parametrize("game", ["horsepower", "heat", "downforce", "shuffle_gp"])
+def test_every_game_ships_a_tuned_profile_made_by_balance_tune(game):
+    """bots.yaml's `tuned`: a whole profile of the game's model, with the
+    command that made it in the comment above it (docs/bots.md)."""
+    from balance.games import GAMES
+
+    profile = GAMES[game].profiles(None)["tuned"]
+    assert not getattr(profile, "legend", False) and profile.noise <= 0.05
+    text = (ROOT / "balance" / "games" / game / "bots.yaml").read_text()
+    head = text[: text.index("\ntuned:")].rsplit("\n\n", 1)[-1]
+    assert "balance tune scenarios/" in head and "--all" in head and "2026-" in head, head
