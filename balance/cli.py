@@ -307,12 +307,18 @@ def report(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Report folder (default: reports/<scenario name>).")
     ] = None,
+    strength_dir: Annotated[
+        Optional[Path],
+        typer.Option("--strength", help="A balance strength folder (default: runs/<name>-strength beside the run)."),
+    ] = None,
 ) -> None:
     """Build the report of a run: index.html, one PNG per chart, each table as CSV."""
     from .report.html import build_report
 
     started = time.perf_counter()
-    built = build_report(run_dir, out_dir)
+    if strength_dir is not None and not (strength_dir / "strength.csv").is_file():
+        raise UserError(Problem("--strength", None, "strength", f"{strength_dir} holds no strength.csv"))
+    built = build_report(run_dir, out_dir, strength_dir)
     if built.status:
         out.print(Text.assemble(("warning:", "yellow"), f" {built.status}"), soft_wrap=True)
     for line in built.findings:
@@ -404,7 +410,11 @@ def sweep(
     setting: Annotated[str, typer.Option("--set", help="PATH=VALUES: 1..6, 1,3,5 or 0.5:2.0:0.25.")],
     metric: Annotated[
         Optional[str],
-        typer.Option("--metric", help="seat:N, bot:NAME or card:ID (default: the swept card, else seat:0)."),
+        typer.Option(
+            "--metric",
+            help="seat:N, bot:NAME, card:ID (association) or strength:ID (causal; default for the swept card, "
+            "else seat:0).",
+        ),
     ] = None,
     target: Annotated[
         Optional[float], typer.Option("--target", help="Find where the metric crosses this value.")
@@ -422,10 +432,13 @@ def sweep(
     from .sweep import sweep as run_sweep
 
     result = run_sweep(scenario, setting, metric, target, games, out_dir, jobs, seed)
+    out.print(f"metric: {result.metric}", soft_wrap=True)
     for row in result.table.iter_rows(named=True):
-        out.print(
-            f"  {row['setting']} = {row['value']:g}: {row['estimate']:.4f} ({row['ci_low']:.4f} to {row['ci_high']:.4f})"
+        e, lo, hi = (100 * row[k] for k in ("estimate", "ci_low", "ci_high"))
+        figure = (
+            f"{e:+.1f} points ({lo:+.1f} to {hi:+.1f})" if result.difference else f"{e:.1f}% ({lo:.1f} to {hi:.1f}%)"
         )
+        out.print(f"  {row['setting']} = {row['value']:g}: {figure}")
     if target is not None:
         where = f"{result.crossing:.4g}" if result.crossing is not None else "not within the values swept"
         out.print(f"{result.metric} crosses {target:g} at {where}")

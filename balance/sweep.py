@@ -5,13 +5,15 @@ scenario's overrides) and values as `1..6` (integers, inclusive), `1,3,5`, or
 `0.5:2.0:0.25` (start:stop:step, inclusive). Each value is a run on the same
 seeds; the chosen metric is plotted against the value with its interval, and
 `--target T` finds where the metric crosses T (linear between the two values
-around the crossing).
+around the crossing). A card's (or Playbook's) own path is measured by default
+by its strength (balance strength's paired experiment at each value: causal),
+where the game can give it to a seat; `--metric card:ID` is the association.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -20,6 +22,7 @@ import polars as pl
 
 from .analysis import cards as card_analysis
 from .analysis import winrate
+from .analysis.strength import receiving_seat_wins, strength_table
 from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_run
@@ -27,6 +30,7 @@ from .report.charts import sweep_chart
 from .report.page import write_csv
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import Scenario
+from .strength import known, strength_items, with_item
 
 
 @dataclass
@@ -35,6 +39,7 @@ class SweepResult:
     table: pl.DataFrame
     metric: str
     crossing: float | None
+    difference: bool = False  # the metric is a difference of win rates (points), not a win rate (percent)
 
 
 MAX_VALUES = 1000  # values one sweep may take
@@ -87,16 +92,33 @@ def parse_values(text: str) -> list[float | int]:
 
 
 def parse_metric(text: str) -> tuple[str, str, str]:
-    """`seat:0`, `bot:NAME` or `card:ID` (win rate added when drafted) -> (kind, key, label)."""
+    """`seat:0`, `bot:NAME`, `card:ID` (win rate added when drafted: an
+    association) or `strength:ID` (balance strength's paired experiment: causal)
+    -> (kind, key, label)."""
     kind, _, key = text.partition(":")
-    if kind not in ("seat", "bot", "card") or not key:
-        raise UserError(Problem("--metric", None, "metric", f"{text!r} is not seat:N, bot:NAME or card:ID"))
+    if kind not in ("seat", "bot", "card", "strength") or not key:
+        raise UserError(
+            Problem("--metric", None, "metric", f"{text!r} is not seat:N, bot:NAME, card:ID or strength:ID")
+        )
     label = {
         "seat": f"win rate of seat {key}",
         "bot": f"win rate of {key}",
-        "card": f"{key}: win rate added when drafted",
+        "card": f"{key}: win rate added when drafted (association)",
+        "strength": f"{key}: strength, the change in win rate of the seat given one more (causal)",
     }
     return kind, key, label[kind]
+
+
+def _measure_strength(folder: Path, each: Scenario, item: str, options: RunOptions) -> tuple[float, float, float]:
+    """The paired experiment of balance strength at one value: the value's games
+    without and with the item in the seeded receiving seat."""
+    m = each.model
+    run(each, replace(options, out=folder / "baseline"))
+    run(with_item(each, item), replace(options, out=folder / "with"))
+    base = receiving_seat_wins(load_run(folder / "baseline"), m.seed, m.players)
+    given = receiving_seat_wins(load_run(folder / "with"), m.seed, m.players)
+    r = strength_table(base, {item: given}).row(0, named=True)
+    return r["change"], r["ci_low"], r["ci_high"]
 
 
 def _measure(run_dir: Path, kind: str, key: str) -> tuple[float, float, float]:
@@ -143,11 +165,15 @@ def sweep(
     dotted, text = setting.split("=", 1)
     values = parse_values(text)
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
-    if metric is None:
-        parts = dotted.split(".")
-        metric = f"card:{parts[1]}" if parts[0] == "cards" and len(parts) > 1 else "seat:0"
-    kind, key, label = parse_metric(metric)
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
+    items = [i["id"] for i in strength_items(game, game.catalog(game.prepare(scenario)))] if game.strength else []
+    if metric is None:  # a card's own path: its strength by experiment, where the game can give it to a seat
+        parts = dotted.split(".")
+        card = parts[1] if parts[0] in ("cards", "playbooks") and len(parts) > 1 else None
+        metric = f"strength:{card}" if card in items else f"card:{card}" if card else "seat:0"
+    kind, key, label = parse_metric(metric)
+    if kind == "strength" and key not in items:
+        raise UserError(Problem("--metric", None, "metric", f"no item with id {key!r} (known: {known(items)})"))
     scenarios = []
     for value in values:  # every value checked before any game runs
         m = scenario.model
@@ -162,8 +188,12 @@ def sweep(
     rows = []
     for value, each in zip(values, scenarios, strict=True):
         folder = out / f"value-{value}"
-        run(each, RunOptions(out=folder, games=games, seed=seed, jobs=jobs, force=True))
-        estimate, low, high = _measure(folder, kind, key)
+        options = RunOptions(out=folder, games=games, seed=seed, jobs=jobs, force=True)
+        if kind == "strength":
+            estimate, low, high = _measure_strength(folder, each, key, options)
+        else:
+            run(each, options)
+            estimate, low, high = _measure(folder, kind, key)
         rows.append(
             {
                 "setting": dotted,
@@ -178,4 +208,4 @@ def sweep(
     cross = crossing(table["value"].to_list(), table["estimate"].to_list(), target) if target is not None else None
     write_csv(table, out / "sweep.csv")
     sweep_chart(table, out / "sweep.png", target, cross)
-    return SweepResult(out, table, label, cross)
+    return SweepResult(out, table, label, cross, kind in ("card", "strength"))

@@ -57,3 +57,36 @@ def test_unknown_cards_are_refused_before_any_game(tmp_path):
 
         path.write_text(SCENARIO + "bonus_card: nope\n")
         prepare(load_scenario(path))
+
+
+def test_the_report_puts_the_experiment_first_where_one_of_the_same_design_exists(tmp_path):
+    """Issue 19: the findings quote `balance strength` (causal) before the
+    associations when runs/<name>-strength played the same game, field and
+    database; otherwise they point to it. Another design is refused."""
+    from balance.runner import RunOptions, run
+
+    path = tmp_path / "s.yaml"
+    small = SCENARIO.replace("games: 1200", "games: 160").replace("chunk_size: 600", "chunk_size: 160")
+    path.write_text(small)
+    runs = tmp_path / "runs"
+    run(path, RunOptions(out=runs / "str", jobs=1))
+    before = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "a")])
+    assert before.exit_code == 0, before.output
+    assert "balance strength SCENARIO measures each card by experiment" in before.output
+    assert "By experiment (causal)" not in before.output
+    table = strength(path, ["twin_turbo", "v8_block"], out=runs / "str-strength", jobs=1).table
+    after = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "b")])
+    lines = [line for line in after.output.splitlines() if line.startswith("- ")]
+    causal = [i for i, line in enumerate(lines) if "By experiment (causal)" in line]
+    associations = [i for i, line in enumerate(lines) if "of win rate when" in line]
+    assert len(causal) == int(table["significant"].sum()) or "no item's change" in after.output
+    assert not associations or not causal or max(causal) < min(associations)
+    other = tmp_path / "other.yaml"
+    other.write_text(
+        small.replace("players: 4", "players: 2").replace("[racer, economist, saboteur, balanced]", "[racer, balanced]")
+    )
+    strength(other, ["twin_turbo"], out=tmp_path / "other-strength", jobs=1)
+    refused = CliRunner().invoke(
+        app, ["report", str(runs / "str"), "--out", str(tmp_path / "c"), "--strength", str(tmp_path / "other-strength")]
+    )
+    assert refused.exit_code == 2 and "measured another design" in refused.stderr

@@ -74,3 +74,27 @@ def test_a_small_sweep_runs_and_bad_settings_fail_first(tmp_path):
         result = CliRunner().invoke(app, ["sweep", str(path), "--set", setting, "--out", str(tmp_path / "x")])
         assert result.exit_code == 2 and message in result.stderr, result.stderr
         assert not (tmp_path / "x").exists()
+
+
+def test_a_card_path_sweeps_the_cards_strength_by_experiment(tmp_path):
+    """Issue 19: with a card's own path and no --metric, each value is the
+    paired experiment of balance strength (causal), printed in points and named;
+    the association stays --metric card:ID; an unknown item fails first."""
+    from balance.sweep import sweep
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("games: 200", "games: 120").replace("chunk_size: 200", "chunk_size: 120"))
+    result = sweep(path, "cards.twin_turbo.effects.0.amount=0,8", out=tmp_path / "o", jobs=1)
+    assert result.metric.startswith("twin_turbo: strength") and "(causal)" in result.metric and result.difference
+    weak, strong = result.table["estimate"].to_list()
+    assert strong > weak and strong > 0.2  # +8 Drive a turn wins most games for the seat given it
+    assert (tmp_path / "o" / "value-8" / "with" / "manifest.json").exists()
+    shown = CliRunner().invoke(
+        app,
+        ["sweep", str(path), "--set", "cards.twin_turbo.effects.0.amount=1", "--out", str(tmp_path / "p"), "-j", "1"],
+    )
+    assert shown.exit_code == 0 and "metric: twin_turbo: strength" in shown.stdout
+    assert "cards.twin_turbo.effects.0.amount = 1: +" in shown.stdout or " = 1: -" in shown.stdout
+    with pytest.raises(UserError, match="no item with id 'warp_drive'"):
+        sweep(path, "rules.purchase_cost=2", metric="strength:warp_drive", out=tmp_path / "q", jobs=1)
+    assert not (tmp_path / "q").exists()

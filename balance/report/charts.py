@@ -88,7 +88,7 @@ def skill_ladder(ladder: pl.DataFrame, path: Path) -> Path:
     _rate_bars(
         ax, labels, order["win_rate"].to_numpy(), order["ci_low"].to_numpy(), order["ci_high"].to_numpy(), colours
     )
-    ax.set_xlabel("win rate of one seat against tuned in the others (bars: 95% interval)")
+    ax.set_xlabel("win rate, one seat against tuned (bars: 95% interval)")
     ax.set_title("Skill ladder")
     return _save(fig, path)
 
@@ -501,12 +501,22 @@ def sweep_chart(table: pl.DataFrame, path: Path, target: float | None, crossing:
     low, high = table["ci_low"].to_numpy(), table["ci_high"].to_numpy()
     ax.fill_between(x, low, high, color=PALETTE[0], alpha=0.2, label="95% interval")
     ax.plot(x, y, marker="o", color=PALETTE[0], label=table["metric"][0])
+    label = table["metric"][0]
+    difference = label.endswith("(causal)") or label.endswith("(association)")  # sweep.parse_metric's labels
     if target is not None:
-        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
+        shown = (f"{100 * target:+g} points" if target else "0 points") if difference else f"{100 * target:g}%"
+        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {shown}")
     if crossing is not None:
         ax.axvline(crossing, color=PALETTE[3], ls=":", lw=1.5, label=f"crosses at {crossing:.3g}")
     ax.set_xlabel(table["setting"][0])
-    ax.set_ylabel(table["metric"][0])
+    if difference:  # differences of win rates, in percentage points with their sign
+        ax.yaxis.set_major_formatter(
+            matplotlib.ticker.FuncFormatter(lambda v, _: f"{round(100 * v, 1):+g}" if round(100 * v, 1) else "0")
+        )
+        ax.set_ylabel("change in win rate (points)" if label.endswith("(causal)") else "win rate added (points)")
+    else:
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        ax.set_ylabel(label)
     ax.set_title(f"Sweep of {table['setting'][0]}")
     ax.legend(fontsize=8)
     return _save(fig, path)

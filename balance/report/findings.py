@@ -37,13 +37,16 @@ def findings(
     labels: Labels = HORSEPOWER,
     extra: list[str] | None = None,
     seat_meaning: str = "",
+    causal: list[str] | None = None,
 ) -> list[str]:
     """`parts`: the studied cards (only they can be "almost never taken"; None:
     every card). `books`: None for a game without Playbooks. Card findings
     only for what the card table holds (a game without a draft or purchases
     has no win rate added; Downforce's has the win rate when dealt).
     `extra`: lines of the game's own (Downforce's auction), after the bots'.
-    `seat_meaning`: what the seat result measures, added to its line."""
+    `seat_meaning`: what the seat result measures, added to its line. `causal`:
+    the lines of a `balance strength` of the same design, put before the
+    associations."""
     out: list[str] = []
     for row in equality.iter_rows(named=True):
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate", descending=True)
@@ -77,7 +80,14 @@ def findings(
             )
         )
     out += extra or []
+    # the experiment first (balance strength of the same design), then the associations
+    out += causal or []
     if hows:
+        if not causal and hows != ["dealt"]:
+            out.append(
+                "The card figures below are associations; balance strength SCENARIO measures each card by "
+                "experiment (the causal figure), and this page shows it first once it exists."
+            )
         out += _card_lines(cards, hows, names, top)
     taken = cards.filter(pl.col("rarely_taken"))["card"].to_list() if "rarely_taken" in cards.columns else []
     rare = [c for c in taken if parts is None or c in parts]

@@ -367,7 +367,7 @@ def report_folder_name(name: Any, run_dir: Path) -> str:
     )
 
 
-def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
+def build_report(run_dir: str | Path, out: str | Path | None = None, strength_dir: Path | None = None) -> Report:
     """The report of the run in `run_dir`, into `out` (default reports/<scenario name>).
     Every part is read whole first, its pages' checksums checked: a damaged
     part is named in one line, never read as other numbers."""
@@ -375,7 +375,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
     if problem is not None:
         raise UserError(problem)
     try:
-        return _build_report(Path(run_dir), out)
+        return _build_report(Path(run_dir), out, strength_dir)
     except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
         # a part whose footer is sound but whose data is not: name it rather than fail deep in polars
         problem = find_unreadable_part(run_dir)
@@ -384,7 +384,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None) -> Report:
         raise
 
 
-def _build_report(run_dir: Path, out: str | Path | None) -> Report:
+def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | None = None) -> Report:
     manifest = load_manifest(run_dir)
     run = load_run(run_dir)
     scenario = manifest.get("scenario", {})
@@ -610,6 +610,14 @@ def _build_report(run_dir: Path, out: str | Path | None) -> Report:
             }
         )
 
+    measured = headline.strength_result(run_dir, manifest, strength_dir)
+    if strength_dir is not None and measured is None:
+        raise UserError(
+            Problem(
+                "--strength", None, "strength", f"{strength_dir} measured another design (game, field or card database)"
+            )
+        )
+    causal = headline.strength_lines(measured[0], unique) if measured else None
     lines = findings(
         seats,
         equality,
@@ -622,6 +630,7 @@ def _build_report(run_dir: Path, out: str | Path | None) -> Report:
         labels=labels,
         extra=auction_lines + driver_lines + draft_lines(draft, draft_equality) + supply_lines(supply),
         seat_meaning=seat_meaning(draft),
+        causal=causal,
     )
     n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
     header["players"] = f"{n_players} {labels.players}" + (

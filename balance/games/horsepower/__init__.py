@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
+from ...logs import studied_cards
 from ..base import Game, Summary
 from ..chunks import logged_chunk
 from . import vocabulary as V
@@ -28,6 +30,23 @@ def summarize(db: Database) -> Summary:
     return Summary(db.counts(), by_type, by_flag, db.warnings)
 
 
+def strength_items(catalog: dict[str, Any]) -> list[dict[str, str]]:
+    """What `balance strength` can give a seat: the Parts Deck cards a deck can
+    hold (those in the game), then every Playbook, a removed one (count 0)
+    included, since holding it from the start needs no copy in the Playbook Deck."""
+    cards = {c["id"]: c for c in catalog["cards"]}
+    how = "starts with one extra copy in its deck"
+    items = [
+        {"id": c, "name": cards[c]["name"], "kind": "card", "how": how}
+        for c in studied_cards(catalog) or []
+        if cards[c]["count"]
+    ]
+    how = "holds this Playbook from the start"
+    return items + [
+        {"id": p["id"], "name": p["name"], "kind": "Playbook", "how": how} for p in catalog.get("playbooks", [])
+    ]
+
+
 GAME = Game(
     name="horsepower",
     title="Horsepower",
@@ -40,4 +59,5 @@ GAME = Game(
     catalog=catalog,
     profile_model=Profile,
     profiles=resolve_profiles,
+    strength_items=strength_items,
 )

@@ -17,6 +17,7 @@ from ..events import Events
 from ..recorder import NULL, Recorder
 from .bots import bot_table, resolve_profiles
 from .compile import compile_database
+from .draft import Bonus
 from .engine import simulate
 from .schema import validate_database
 from .state import State
@@ -37,8 +38,9 @@ def prepare(scenario: Scenario) -> Prepared:
     profiles = resolve_profiles(m.bot_profiles, scenario.doc)
     raise_first(unknown_bot_problems(scenario, list(profiles)))
     names = scenario.bot_names
-    if m.bonus_card is not None and m.bonus_card not in tables.cards.ids:
-        raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {m.bonus_card!r}"))
+    # card and Playbook ids never clash: the database refuses a duplicate id across both lists
+    if m.bonus_card is not None and m.bonus_card not in tables.cards.ids + tables.playbooks.ids:
+        raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {m.bonus_card!r}, nor a Playbook"))
     return Prepared(db, tables, bot_table(profiles, names, tables, m.players), pool=not isinstance(m.bots, list))
 
 
@@ -63,7 +65,9 @@ def play_chunk(
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
     bonus = None
-    if scenario.model.bonus_card is not None:
+    item = scenario.model.bonus_card
+    if item is not None:
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
-        bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
+        cards, books = prep.tables.cards.ids, prep.tables.playbooks.ids
+        bonus = Bonus(cards.index(item) if item in cards else -1, books.index(item) if item in books else -1, who)
     return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)

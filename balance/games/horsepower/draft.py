@@ -3,6 +3,8 @@ snake draft, starting decks, opening hands, Showroom and coins."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .. import chance
@@ -17,10 +19,20 @@ def snake_order(players: int, rounds: int) -> list[int]:
     return [p for r in range(rounds) for p in (forward if r % 2 == 0 else forward[::-1])]
 
 
-def setup(ctx: Ctx, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = None) -> State:
+class Bonus(NamedTuple):
+    """A strength experiment's item for one seat of each game (`who`, (G,)):
+    an extra copy of card `card` in its starting deck, or of Playbook `playbook`
+    among its held Playbooks; -1 for the kind not given."""
+
+    card: int
+    playbook: int
+    who: np.ndarray
+
+
+def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
     """A new batch: `seats` (G, P) is the bot profile index of each seat (seat 0 plays first).
-    `bonus` = (card, (G,) seat): a strength experiment's extra copy of `card` in
-    that seat's starting deck, added to the game's cards (not taken from a pile)."""
+    `bonus`: a strength experiment's extra card or Playbook for one seat, added to
+    the game (not taken from a pile), so every draw is the same as without it."""
     t, rules = ctx.tables, ctx.tables.rules
     G, P = seats.shape
     K, B = len(t.cards.ids), len(t.playbooks.ids)
@@ -97,14 +109,22 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = No
                 ),
             )
     st.playbook_deck += pb_pool  # leftover Playbooks back into the Playbook Deck (2.3)
+    if bonus is not None and bonus.playbook >= 0:
+        # After the draft, so every seat's picks are those of the game without it;
+        # a copy from outside the Playbook Deck, so the Deck (and Pit Stops) are
+        # unchanged too. Placed with the drafted one before the first turn (3.1):
+        # a seat that also drafts it holds two copies, and both act.
+        st.playbooks[all_games, bonus.who, bonus.playbook] += 1
+        if ctx.rec.on:
+            name = ctx.tables.playbooks.names[bonus.playbook]
+            ctx.rec.say(all_games, lambda j: f"  strength bonus: seat {bonus.who[j]} also holds Playbook {name}")
 
     # 2.4-2.6: starting decks, opening hands, Showroom, coins
     st.deck += rules.starting_deck.astype(np.int16)[None, None, :]
-    if bonus is not None:
-        card, who = bonus
-        st.deck[all_games, who, card] += 1
+    if bonus is not None and bonus.card >= 0:
+        st.deck[all_games, bonus.who, bonus.card] += 1
         if ctx.events is not None:
-            ctx.events.add("start", all_games, who, np.full(G, card), 0)
+            ctx.events.add("start", all_games, bonus.who, np.full(G, bonus.card), 0)
     if ctx.events is not None:
         for k in np.flatnonzero(rules.starting_deck):
             for p in range(P):

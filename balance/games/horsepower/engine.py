@@ -11,7 +11,7 @@ from ..recorder import NULL, Recorder
 from .bots import BotTable
 from .compile import Tables
 from .context import Ctx
-from .draft import setup
+from .draft import Bonus, setup
 from .state import State
 from .turn import play_rounds
 
@@ -24,7 +24,7 @@ def simulate(
     rec: Recorder = NULL,
     after_turn: Callable[[State, int], None] | None = None,
     events: Events | None = None,
-    bonus: tuple[int, np.ndarray] | None = None,
+    bonus: Bonus | None = None,
 ) -> State:
     """Play len(seats) games; seats (G, P) gives each seat's bot (an index into
     `bots`), seat 0 playing first. Returns the final state: `winner` -1 marks a
