@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import polars as pl
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -53,6 +54,10 @@ def test_report_writes_page_charts_and_tables(tiny_run, tmp_path):
         assert (out / csv).read_text().count("\n") >= 2
     assert "tiny-report" in page and "120 games" in page and "seed 3" in page
     assert "http://" not in page and "https://" not in page, "the page needs no network"
+    # issue 19: the card chart shows the findings' figure (within each bot profile) and says which
+    assert "Compared within each bot profile" in page and "the findings quote the same figure" in page
+    shown = pl.read_csv(out / "cards.csv")
+    assert shown["added_by_bot_drafted"].drop_nans().drop_nulls().is_sorted(descending=True)
 
 
 def test_seat_finding_says_it_measures_the_turn_order_and_the_draft_has_its_own(tiny_run, tmp_path):

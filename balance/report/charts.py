@@ -169,27 +169,33 @@ def pick_vs_added(
     xlabel: str = "taken rate: share of players who drafted, bought or won it",
 ) -> Path:
     """Each card: how often it is taken (x) against the win rate added when drafted
-    or bought (y), with its interval; the outliers labelled. A table without the
+    or bought, whichever more players did (y, marked by shape), with its interval;
+    the outliers labelled. The figure compared within each bot profile where the
+    table has it (the findings' figure), else the pooled one. A table without the
     bought columns (a game without purchases) plots the draft alone."""
-    missing = {"n_bought": 0, "added_bought": np.nan, "added_low_bought": np.nan, "added_high_bought": np.nan}
+    by = "by_bot_" if "added_by_bot_drafted" in cards.columns else ""
+    missing = {
+        "n_bought": 0,
+        f"added_{by}bought": np.nan,
+        f"added_{by}low_bought": np.nan,
+        f"added_{by}high_bought": np.nan,
+        f"significant_{by}bought": False,
+    }
     cards = cards.with_columns(pl.lit(v).alias(c) for c, v in missing.items() if c not in cards.columns)
-    if "significant_bought" not in cards.columns:
-        cards = cards.with_columns(pl.lit(False).alias("significant_bought"))
     data = cards.filter(pl.col("n_taken") > 0).with_columns(
         pl.when(pl.col("n_drafted") >= pl.col("n_bought"))
         .then(pl.lit("drafted"))
         .otherwise(pl.lit("bought"))
         .alias("how")
     )
+    drafted = (data["how"] == "drafted").to_numpy()
+
+    def pick(stem: str) -> np.ndarray:
+        return np.where(drafted, data[f"{stem}drafted"].to_numpy(), data[f"{stem}bought"].to_numpy())
+
     x = data["taken_rate"].to_numpy()
-    added = np.where(data["how"] == "drafted", data["added_drafted"].to_numpy(), data["added_bought"].to_numpy())
-    low = np.where(data["how"] == "drafted", data["added_low_drafted"].to_numpy(), data["added_low_bought"].to_numpy())
-    high = np.where(
-        data["how"] == "drafted", data["added_high_drafted"].to_numpy(), data["added_high_bought"].to_numpy()
-    )
-    significant = np.where(
-        data["how"] == "drafted", data["significant_drafted"].to_numpy(), data["significant_bought"].to_numpy()
-    )
+    added, low, high = pick(f"added_{by}"), pick(f"added_{by}low_"), pick(f"added_{by}high_")
+    significant = pick(f"significant_{by}").astype(bool)
     fig, ax = plt.subplots(figsize=(8, 5.5))
     ax.axhline(0, color="grey", lw=1)
     ok = np.isfinite(added)
@@ -203,26 +209,33 @@ def pick_vs_added(
         lw=0.8,
         zorder=1,
     )
-    ax.scatter(
-        x[ok & ~significant], added[ok & ~significant], color=PALETTE[0], s=28, zorder=2, label="not significant"
-    )
-    ax.scatter(
-        x[ok & significant],
-        added[ok & significant],
-        color=PALETTE[3],
-        s=36,
-        zorder=3,
-        label="significant (Benjamini-Hochberg, 5%)",
-    )
+    for how, marker, chosen in (("drafted", "o", drafted), ("bought", "s", ~drafted)):
+        for flag, colour, size, words in (
+            (False, PALETTE[0], 28, "not significant"),
+            (True, PALETTE[3], 36, "significant"),
+        ):
+            where = ok & chosen & (significant == flag)
+            if where.any():
+                ax.scatter(
+                    x[where],
+                    added[where],
+                    color=colour,
+                    marker=marker,
+                    s=size,
+                    zorder=2 + flag,
+                    label=f"when {how}, {words}",
+                )
     # label the strongest both ways: the cards a designer should look at first
     ranked = np.argsort(np.where(ok, added, 0))
     for i in np.unique(np.concatenate([ranked[: label_top // 2], ranked[::-1][: label_top // 2]])):
         if ok[i]:
             ax.annotate(data["card"][int(i)], (x[i], added[i]), textcoords="offset points", xytext=(5, 4), fontsize=8)
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.yaxis.set_major_formatter(
+        matplotlib.ticker.FuncFormatter(lambda v, _: f"{round(100 * v, 1):+g}" if round(100 * v, 1) else "0")
+    )
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("win rate added (with it minus without)")
+    ax.set_ylabel("win rate added, points" + (" (within each bot profile)" if by else " (with it minus without)"))
     ax.set_title("Cards: how often taken vs how much winning they go with")
     ax.legend(loc="best", fontsize=8)
     return _save(fig, path)

@@ -110,6 +110,13 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
     drafts or buys cards, else plays per game (every card dealt, none chosen),
     with the win rate added when dealt where a deck is dealt out (Downforce)."""
     chosen = "n_taken" in card_table.columns and "added_drafted" in card_table.columns
+    by = "by_bot_" if "added_by_bot_drafted" in card_table.columns else ""
+    within = (
+        "Compared within each bot profile (players of the same bot with and without the card, Mantel-Haenszel): "
+        "an association, not the card's effect (balance strength measures that). "
+        if by
+        else ""
+    )
     if chosen:
         bought = "added_bought" in card_table.columns
         chart = (
@@ -119,12 +126,13 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
             if bought
             else partial(charts.pick_vs_added, xlabel="draft rate: share of players who drafted it"),
             card_table,
-            "Win rate added when drafted (or when bought, for cards bought more than drafted), "
-            "with 95% Newcombe intervals."
+            within
+            + "Win rate added when drafted (circles) or when bought (squares, for cards bought more than drafted), "
+            "in percentage points with 95% intervals; the findings quote the same figure."
             if bought
-            else "Win rate added when drafted, with 95% Newcombe intervals.",
+            else within + "Win rate added when drafted, in percentage points with 95% intervals.",
         )
-        order = card_table.sort("added_drafted", descending=True, nulls_last=True)
+        order = card_table.sort(f"added_{by}drafted", descending=True, nulls_last=True)
         extra = []
     else:
         if "plays_per_game" not in card_table.columns:  # never played: all zeros, which is the news
