@@ -145,3 +145,16 @@ def test_downforce_compare_writes_its_page(tmp_path):
     page = (tmp_path / "out" / "index.html").read_text()
     assert "Comparison: downforce-tiny" in page and "mean bets_won by bot" in page
     assert (tmp_path / "out" / "forest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_speed_cards_are_named_by_what_they_move():
+    """Issue 19: a Downforce speed card reads as its content in tables, charts
+    and findings ("s01 (black 6, orange 3)"), not as a bare id."""
+    from balance.games import GAMES
+    from balance.scenario import load_scenario
+
+    game = GAMES["downforce"]
+    catalog = game.catalog(game.prepare(load_scenario(ROOT / "scenarios" / "downforce-four.yaml")))
+    names = {c["id"]: c["name"] for c in catalog["cards"] if c["type"] in ("speed", "speed8")}
+    assert names["s01"] == "s01 (black 6, orange 3)"
+    assert all(n.startswith(f"{i} (") and n.endswith(")") for i, n in names.items())

@@ -267,20 +267,19 @@ def dealt_added(cards: pl.DataFrame, path: Path) -> Path:
     """Each card's win rate added when dealt (a deck dealt out at random), ranked,
     with its 95% interval; orange where significant."""
     data = cards.filter(pl.col("added_dealt").is_not_nan()).sort("added_dealt")
+    label = pl.col("name").fill_null(pl.col("card")) if "name" in data.columns else pl.col("card")
     data = data.select(
-        "card",
+        label.cast(pl.String).alias("card"),  # the card's content where the catalog names it (Downforce's moves)
         pl.col("added_dealt").alias("added"),
         pl.col("added_low_dealt").alias("ci_low"),
         pl.col("added_high_dealt").alias("ci_high"),
         pl.col("significant_dealt").alias("significant"),
     )
-    fig, ax = plt.subplots(figsize=(7.5, 0.24 * max(len(data), 1) + 1.8))
+    fig, ax = plt.subplots(figsize=(9, 0.24 * max(len(data), 1) + 1.8))
     y = _interval_dots(ax, data, "added")
     ax.set_yticks(y, data["card"].to_list(), fontsize=8)
     ax.set_ylim(-0.8, len(data) - 0.2)
-    ax.set_xlabel(
-        "win rate of the players dealt it minus the others', points (95% interval; orange: significant)", fontsize=9
-    )
+    ax.set_xlabel("win rate added when dealt, points (95% interval; orange: significant)", fontsize=9)
     ax.set_title("Cards: win rate added when dealt")
     return _save(fig, path)
 

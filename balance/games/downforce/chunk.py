@@ -41,12 +41,18 @@ def prepare(scenario: Scenario) -> Prepared:
     return Prepared(db, tables, bot_table(profiles, scenario.bot_names, tables), pool=not isinstance(m.bots, list))
 
 
+def card_words(card) -> str:
+    """A speed card as a designer reads it: its id and what it moves, in printed
+    order ("s01 (black 6, orange 3)"), so tables and findings show its content."""
+    return f"{card.id} (" + ", ".join(f"{m.car} {m.speed}" for m in card.moves) + ")"
+
+
 def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     """The speed cards and power cards of the database; the regular speed
     cards are `studied` (the ones the players are dealt and play)."""
     db = prep.database
     cards = [
-        {"id": c.id, "name": c.id, "type": kind, "group": kind, "count": c.count, "studied": kind == "speed"}
+        {"id": c.id, "name": card_words(c), "type": kind, "group": kind, "count": c.count, "studied": kind == "speed"}
         for kind, pile in (("speed", db.speed_cards), ("speed8", db.speed8_cards))
         for c in pile
     ]
