@@ -389,12 +389,49 @@ def strength(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-strength).")
     ] = None,
+    all_items: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every item (also Horsepower's Playbooks, Downforce's speed cards, Shuffle GP's ability cards).",
+        ),
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Rank cards (powers, drivers) by experiment: one seat gets the item, against the same games without."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     from .strength import strength as run_strength
 
     chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
-    result = run_strength(scenario, chosen, games, out_dir, jobs, seed)
+    progress = Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        disable=quiet,
+    )
+    task = progress.add_task("strength", total=None, rate="")
+    started: list[float] = []
+
+    def on_progress(what: str, done: int, total: int) -> None:
+        first = not started
+        if first:
+            started.append(time.perf_counter())
+        rate = done / max(time.perf_counter() - started[0], 1e-9)
+        progress.update(task, description=f"strength: {what}", completed=done, total=total, rate=f"{rate:,.0f} games/s")
+        if first:  # drawn at the first game: a mistake found before any game is one line, no bar above it
+            progress.start()
+
+    try:
+        result = run_strength(scenario, chosen, games, out_dir, jobs, seed, all_items, on_progress)
+    finally:
+        if started:
+            progress.stop()
     for row in result.table.head(10).iter_rows(named=True):
         out.print(
             f"  {row['card']}: {100 * row['change']:+.1f} points ({100 * row['ci_low']:+.1f} to "

@@ -4,6 +4,7 @@ cards by what they do, not by who picks them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import polars as pl
 from .analysis.strength import receiving_seat_wins, strength_table
 from .errors import Problem, UserError
 from .games import get_game
-from .logs import load_run, studied_cards
+from .logs import load_run
 from .report.charts import strength_chart
 from .report.page import render, short, write_csv
 from .runner import RunOptions, resolve_scenario, run
@@ -40,14 +41,9 @@ def with_item(scenario: Scenario, item: str) -> Scenario:
 
 
 def strength_items(game, catalog: dict) -> list[dict[str, str]]:
-    """What the game's strength experiment can give a seat: its own list, or
-    the studied cards a deck can hold (Horsepower's Parts Deck)."""
-    if game.strength_items is not None:
-        return game.strength_items(catalog)
-    counts = {c["id"]: c["count"] for c in catalog["cards"]}
-    names = {c["id"]: c["name"] for c in catalog["cards"]}
-    how = "starts with one extra copy in its deck"
-    return [{"id": c, "name": names[c], "kind": "card", "how": how} for c in studied_cards(catalog) or [] if counts[c]]
+    """What the game's strength experiment can give a seat (Game.strength_items):
+    id, name, kind, how; `more: True` marks the items measured only with --all."""
+    return game.strength_items(catalog) if game.strength_items is not None else []
 
 
 def strength(
@@ -57,7 +53,11 @@ def strength(
     out: Path | None = None,
     jobs: int | None = None,
     seed: int | None = None,
+    all_items: bool = False,
+    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> StrengthResult:
+    """`cards`: the items to measure (default: the game's main ones, every item
+    with `all_items`). `on_progress(what, games done, games in all)`."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if not game.strength:
@@ -66,7 +66,7 @@ def strength(
     catalog = game.catalog(prepared)
     items = strength_items(game, catalog)
     parts = [i["id"] for i in items]
-    chosen = cards or parts
+    chosen = cards or [i["id"] for i in items if all_items or not i.get("more")]
     unknown = [c for c in chosen if c not in set(parts)]
     if unknown:
         raise UserError(Problem("--cards", None, "cards", f"no item with id {unknown[0]!r} (known: {known(parts)})"))
@@ -75,12 +75,19 @@ def strength(
     game.prepare(with_item(scenario, chosen[0]))
     out = Path(out) if out else Path("runs") / f"{scenario.name}-strength"
     options = dict(games=games, seed=seed, jobs=jobs, force=True)
-    run(scenario, RunOptions(out=out / "baseline", **options))
+    total = m.games * (1 + len(chosen))
+
+    def progress(what: str, before: int) -> Callable[[int, int], None] | None:
+        if on_progress is None:
+            return None
+        return lambda done, _total: on_progress(what, before + done, total)
+
+    run(scenario, RunOptions(out=out / "baseline", **options), progress("baseline", 0))
     base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
     with_card = {}
-    for card in chosen:
+    for k, card in enumerate(chosen, start=1):
         variant = with_item(scenario, card)
-        run(variant, RunOptions(out=out / card, **options))
+        run(variant, RunOptions(out=out / card, **options), progress(f"{card} ({k}/{len(chosen)})", k * m.games))
         with_card[card] = receiving_seat_wins(load_run(out / card), m.seed, m.players)
     table = strength_table(base, with_card)
     names = {i["id"]: i["name"] for i in items}

@@ -90,3 +90,33 @@ def test_the_report_puts_the_experiment_first_where_one_of_the_same_design_exist
         app, ["report", str(runs / "str"), "--out", str(tmp_path / "c"), "--strength", str(tmp_path / "other-strength")]
     )
     assert refused.exit_code == 2 and "measured another design" in refused.stderr
+
+
+def test_by_default_strength_measures_each_games_main_items_and_all_of_them_with_all(tmp_path):
+    """Issue 19: the default is what a designer tunes first (Horsepower's Parts
+    cards, Downforce's powers, Shuffle GP's drivers, Heat's studied cards);
+    --all adds the rest (Playbooks, speed cards, ability cards)."""
+    from balance.games import GAMES
+    from balance.scenario import load_scenario
+
+    extra = {"horsepower": {"Playbook"}, "downforce": {"speed card"}, "shuffle_gp": {"ability card"}, "heat": set()}
+    files = {
+        "horsepower": "four-player-mixed",
+        "downforce": "downforce-four",
+        "shuffle_gp": "shuffle-gp-four",
+        "heat": "heat-italia-duel",
+    }
+    for name, game in GAMES.items():
+        catalog = game.catalog(game.prepare(load_scenario(ROOT / "scenarios" / f"{files[name]}.yaml")))
+        items = game.strength_items(catalog)
+        assert {i["kind"] for i in items if i.get("more")} == extra[name], name
+        assert any(not i.get("more") for i in items), name
+    path = tmp_path / "df.yaml"
+    path.write_text(
+        f"name: df\ngame: downforce\ncards: {ROOT / 'downforce.yaml'}\nplayers: 2\nbots: [balanced, miser]\n"
+        "games: 32\nchunk_size: 32\n"
+    )
+    seen = []
+    table = strength(path, out=tmp_path / "o", jobs=1, on_progress=lambda what, done, total: seen.append(done)).table
+    assert sorted(table["kind"].unique().to_list()) == ["power"] and table.height == 6
+    assert seen[-1] == 32 * 7 and seen == sorted(seen)  # the baseline and six powers, counted in order

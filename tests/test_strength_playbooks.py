@@ -46,10 +46,11 @@ def test_items_are_the_parts_deck_then_the_playbooks(tmp_path):
     prep = prepare(load_scenario(_scenario(tmp_path)))
     catalog = GAME.catalog(prep)
     items = strength_items(GAME, catalog)
-    fallback = dataclasses.replace(GAME, strength_items=None)
-    cards = strength_items(fallback, catalog)
-    assert items[: len(cards)] == cards and cards and {i["kind"] for i in cards} == {"card"}
+    parts = [c["id"] for c in catalog["cards"] if c["group"] == "parts" and c["count"]]  # the Parts Deck cards
+    cards = [i for i in items if i["kind"] == "card"]
+    assert [c["id"] for c in cards] == parts and items[: len(cards)] == cards and not any(c.get("more") for c in cards)
     books = items[len(cards) :]
+    assert all(b.get("more") for b in books)  # measured with --all
     assert [b["id"] for b in books] == list(prep.tables.playbooks.ids)
     assert {(b["kind"], b["how"]) for b in books} == {("Playbook", "holds this Playbook from the start")}
     assert len({i["id"] for i in items}) == len(items)

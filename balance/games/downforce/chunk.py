@@ -93,7 +93,7 @@ def strength_items(catalog: dict) -> list[dict[str, str]]:
         if c["type"] == "power"
     ]
     speed = [
-        {"id": c["id"], "name": c["name"], "kind": "speed card", "how": "is dealt one extra copy"}
+        {"id": c["id"], "name": c["name"], "kind": "speed card", "how": "is dealt one extra copy", "more": True}
         for c in entries
         if c["type"] == "speed" and c["count"]
     ]

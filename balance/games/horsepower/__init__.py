@@ -43,7 +43,8 @@ def strength_items(catalog: dict[str, Any]) -> list[dict[str, str]]:
     ]
     how = "holds this Playbook from the start"
     return items + [
-        {"id": p["id"], "name": p["name"], "kind": "Playbook", "how": how} for p in catalog.get("playbooks", [])
+        {"id": p["id"], "name": p["name"], "kind": "Playbook", "how": how, "more": True}  # with --all
+        for p in catalog.get("playbooks", [])
     ]
 
 

@@ -76,6 +76,7 @@ def strength_items(catalog: dict) -> list[dict[str, str]]:
     items = [{"id": d["id"], "name": d["name"], "kind": "driver", "how": "is given this driver"} for d in drivers]
     items += [
         {"id": c["id"], "name": c["name"], "kind": "ability card", "how": "starts with one extra copy in its deck"}
+        | {"more": True}  # with --all: 80 cards
         for c in catalog["cards"]
         if c["count"]
     ]
