@@ -185,7 +185,9 @@ def test_tune_all_tunes_each_bot_in_turn_and_measures_exploitability(tmp_path, m
     from balance.tune.field import tune_field
 
     path = tmp_path / "s.yaml"
-    path.write_text(DUEL.replace("bots: [balanced, miser]", "bots: [balanced, miser, random]").replace("2", "3"))
+    path.write_text(
+        DUEL.replace("bots: [balanced, miser]", "bots: [balanced, miser, random]").replace("players: 2", "players: 3")
+    )
     options = small(tmp_path, "all", bot="", budget=300)
     field = tune_field(path, options, passes=1)
     assert field.bots == ["balanced", "miser"]
