@@ -47,6 +47,6 @@ def test_a_few_mutants_of_every_file_end_in_one_line_or_succeed():
 
 @pytest.mark.statistical
 def test_many_mutants_of_every_file_end_in_one_line_or_succeed():
-    count = max(1, round(12 * SCALE))
+    count = max(1, round(8 * SCALE))  # the campaigns of 60 and 120 a file are in the issue 17 note
     report = campaign(count, seed=2, report_every=2)  # a report of every other database mutant
     assert report.startswith(f"{FILES * count} mutants, 0 failures"), report
