@@ -182,7 +182,7 @@ def check_scenario(model: ScenarioModel, doc: YamlDoc) -> None:
                 f"{entry.title} caps a race by turns, not rounds: write overrides: {{{entry.round_cap}: N}}",
             )
         )
-    if model.bonus_card is not None and entry and not entry.strength:
+    if model.bonus_card is not None and entry and entry.strength_items is None:
         raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))
 
 

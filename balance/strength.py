@@ -5,7 +5,7 @@ cards by what they do, not by who picks them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -46,6 +46,38 @@ def strength_items(game, catalog: dict) -> list[dict[str, str]]:
     return game.strength_items(catalog) if game.strength_items is not None else []
 
 
+def paired_strength(
+    scenario: Scenario,
+    items: list[str],
+    out: Path,
+    options: RunOptions,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> pl.DataFrame:
+    """The experiment: the scenario's games into out/baseline, then once per item
+    into out/ITEM with the item in the seeded receiving seat of every game; the
+    paired change of that seat's win rate per item (analysis.strength_table)."""
+    m = scenario.model
+    total = m.games * (1 + len(items))
+
+    def progress(what: str, before: int) -> Callable[[int, int], None] | None:
+        if on_progress is None:
+            return None
+        return lambda done, _total: on_progress(what, before + done, total)
+
+    run(scenario, replace(options, out=out / "baseline", force=True), progress("baseline", 0))
+    base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
+    given = {}
+    for k, item in enumerate(items, start=1):
+        folder = out / item
+        run(
+            with_item(scenario, item),
+            replace(options, out=folder, force=True),
+            progress(f"{item} ({k}/{len(items)})", k * m.games),
+        )
+        given[item] = receiving_seat_wins(load_run(folder), m.seed, m.players)
+    return strength_table(base, given)
+
+
 def strength(
     path: str | Path,
     cards: list[str] | None = None,
@@ -60,7 +92,7 @@ def strength(
     with `all_items`). `on_progress(what, games done, games in all)`."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
-    if not game.strength:
+    if game.strength_items is None:
         raise UserError(scenario.doc.problem(("game",), f"balance strength is not available for {game.title}"))
     prepared = game.prepare(scenario)
     catalog = game.catalog(prepared)
@@ -74,22 +106,7 @@ def strength(
     # the game's own checks of an item (Heat: a field with Legends, who have no deck) before any game
     game.prepare(with_item(scenario, chosen[0]))
     out = Path(out) if out else Path("runs") / f"{scenario.name}-strength"
-    options = dict(games=games, seed=seed, jobs=jobs, force=True)
-    total = m.games * (1 + len(chosen))
-
-    def progress(what: str, before: int) -> Callable[[int, int], None] | None:
-        if on_progress is None:
-            return None
-        return lambda done, _total: on_progress(what, before + done, total)
-
-    run(scenario, RunOptions(out=out / "baseline", **options), progress("baseline", 0))
-    base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
-    with_card = {}
-    for k, card in enumerate(chosen, start=1):
-        variant = with_item(scenario, card)
-        run(variant, RunOptions(out=out / card, **options), progress(f"{card} ({k}/{len(chosen)})", k * m.games))
-        with_card[card] = receiving_seat_wins(load_run(out / card), m.seed, m.players)
-    table = strength_table(base, with_card)
+    table = paired_strength(scenario, chosen, out, RunOptions(games=games, seed=seed, jobs=jobs), on_progress)
     names = {i["id"]: i["name"] for i in items}
     kinds = {i["id"]: i["kind"] for i in items}
     table = table.with_columns(

@@ -13,7 +13,7 @@ where the game can give it to a seat; `--metric card:ID` is the association.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
@@ -22,7 +22,6 @@ import polars as pl
 
 from .analysis import cards as card_analysis
 from .analysis import winrate
-from .analysis.strength import receiving_seat_wins, strength_table
 from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_run
@@ -30,7 +29,7 @@ from .report.charts import sweep_chart
 from .report.page import write_csv
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import Scenario
-from .strength import known, strength_items, with_item
+from .strength import known, paired_strength, strength_items
 
 
 @dataclass
@@ -109,18 +108,6 @@ def parse_metric(text: str) -> tuple[str, str, str]:
     return kind, key, label[kind]
 
 
-def _measure_strength(folder: Path, each: Scenario, item: str, options: RunOptions) -> tuple[float, float, float]:
-    """The paired experiment of balance strength at one value: the value's games
-    without and with the item in the seeded receiving seat."""
-    m = each.model
-    run(each, replace(options, out=folder / "baseline"))
-    run(with_item(each, item), replace(options, out=folder / "with"))
-    base = receiving_seat_wins(load_run(folder / "baseline"), m.seed, m.players)
-    given = receiving_seat_wins(load_run(folder / "with"), m.seed, m.players)
-    r = strength_table(base, {item: given}).row(0, named=True)
-    return r["change"], r["ci_low"], r["ci_high"]
-
-
 def _measure(run_dir: Path, kind: str, key: str) -> tuple[float, float, float]:
     frames = load_run(run_dir)
     if kind == "card":
@@ -166,7 +153,7 @@ def sweep(
     values = parse_values(text)
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
-    items = [i["id"] for i in strength_items(game, game.catalog(game.prepare(scenario)))] if game.strength else []
+    items = [i["id"] for i in strength_items(game, game.catalog(game.prepare(scenario)))] if game.strength_items else []
     if metric is None:  # a card's own path: its strength by experiment, where the game can give it to a seat
         parts = dotted.split(".")
         card = parts[1] if parts[0] in ("cards", "playbooks") and len(parts) > 1 else None
@@ -189,8 +176,9 @@ def sweep(
     for value, each in zip(values, scenarios, strict=True):
         folder = out / f"value-{value}"
         options = RunOptions(out=folder, games=games, seed=seed, jobs=jobs, force=True)
-        if kind == "strength":
-            estimate, low, high = _measure_strength(folder, each, key, options)
+        if kind == "strength":  # balance strength's paired experiment at this value
+            r = paired_strength(each, [key], folder, options).row(0, named=True)
+            estimate, low, high = r["change"], r["ci_low"], r["ci_high"]
         else:
             run(each, options)
             estimate, low, high = _measure(folder, kind, key)

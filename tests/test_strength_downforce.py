@@ -70,7 +70,7 @@ def test_the_items_are_the_powers_then_the_regular_speed_cards(tmp_path):
     assert len(set(ids)) == len(ids), "ids unique across kinds"
     assert {i["kind"] for i in items[:6]} == {"power"} and {i["kind"] for i in items[6:]} == {"speed card"}
     assert all(i["how"] for i in items) and items[0]["name"] == "Aggressive"
-    assert game.strength
+    assert game.strength_items is not None
 
 
 # --- (4) an unknown id --------------------------------------------------------------------

@@ -176,4 +176,4 @@ def test_the_items_are_the_studied_cards(tmp_path):
     items = strength_items(catalog(prep))
     assert len(items) == 43 and {i["kind"] for i in items} == {"upgrade"}  # 44 copies: Suspension's 2 twice
     assert len({i["id"] for i in items}) == len(items)
-    assert GAME.strength and GAME.strength_items is strength_items
+    assert GAME.strength_items is strength_items

@@ -57,7 +57,7 @@ def who(games: int) -> np.ndarray:
 
 
 def test_the_items_are_the_drivers_then_their_ability_cards_with_unique_ids(tmp_path):
-    assert GAME.strength and GAME.strength_items is not None
+    assert GAME.strength_items is not None
     items = GAME.strength_items(catalog(prepare(load_scenario(scenario(tmp_path)))))
     kinds = [i["kind"] for i in items]
     assert kinds == ["driver"] * len(T.drivers.ids) + ["ability card"] * len(T.cards.ids)

@@ -88,7 +88,7 @@ def test_a_card_path_sweeps_the_cards_strength_by_experiment(tmp_path):
     assert result.metric.startswith("twin_turbo: strength") and "(causal)" in result.metric and result.difference
     weak, strong = result.table["estimate"].to_list()
     assert strong > weak and strong > 0.2  # +8 Drive a turn wins most games for the seat given it
-    assert (tmp_path / "o" / "value-8" / "with" / "manifest.json").exists()
+    assert (tmp_path / "o" / "value-8" / "twin_turbo" / "manifest.json").exists()  # balance strength's layout
     shown = CliRunner().invoke(
         app,
         ["sweep", str(path), "--set", "cards.twin_turbo.effects.0.amount=1", "--out", str(tmp_path / "p"), "-j", "1"],

@@ -32,9 +32,8 @@ class Game:
     database_file: str = "cards.yaml"  # what a scenario without `cards:` looks for, beside it or above
     # the database path of the cap on a game's length; a scenario's max_rounds: sets it where it counts rounds
     round_cap: str = "rules.max_rounds"
-    strength: bool = True  # `balance strength` can give one seat an extra copy of a card (scenario bonus_card)
-    # what `balance strength` measures, from a run's catalog: [{"id", "name", "kind"}], the items a designer
-    # tunes (a scenario's bonus_card names one); None: the studied cards (logs.studied_cards) a deck can hold
+    # what `balance strength` can give one seat (scenario bonus_card), from a run's catalog: [{"id", "name",
+    # "kind", "how", "more"?}], the items a designer tunes ("more": only with --all); None: no experiment
     strength_items: Callable[[dict[str, Any]], list[dict[str, str]]] | None = None
 
 

@@ -36,6 +36,5 @@ GAME = Game(
     database_file="downforce.yaml",
     # balance strength: one seat of each game races with a power card or is dealt an extra speed card
     # (docs/strength_downforce.md); powers first, then the regular speed cards
-    strength=True,
     strength_items=strength_items,
 )

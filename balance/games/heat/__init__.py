@@ -31,6 +31,6 @@ GAME = Game(
     profile_model=Profile,
     profiles=resolve_profiles,
     database_file="heat.yaml",
-    strength=True,  # bonus_card: one player car starts with an extra copy (no Legends: docs/strength_heat.md)
+    # bonus_card: one player car starts with an extra copy (no Legends: docs/strength_heat.md)
     strength_items=strength_items,
 )

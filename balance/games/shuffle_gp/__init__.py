@@ -36,6 +36,5 @@ GAME = Game(
     round_cap="rules.max_turns",  # turns of all players together, not rounds
     database_file="shuffle_gp.yaml",
     # balance strength: one seat a game is given a driver, or an extra ability card (docs/strength_shuffle_gp.md)
-    strength=True,
     strength_items=strength_items,
 )
