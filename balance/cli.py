@@ -321,8 +321,10 @@ def report(
     built = build_report(run_dir, out_dir, strength_dir)
     if built.status:
         out.print(Text.assemble(("warning:", "yellow"), f" {built.status}"), soft_wrap=True)
-    for line in built.findings:
-        out.print(f"- {line}", soft_wrap=True)
+    for heading, lines in built.findings:
+        out.print(f"{heading}:", soft_wrap=True)
+        for line in lines:
+            out.print(f"- {line}", soft_wrap=True)
     out.print(
         f"report: {built.index} ({len(built.charts)} charts, {len(built.tables)} tables, "
         f"{time.perf_counter() - started:.1f} s)"
@@ -344,7 +346,8 @@ def compare(
     until_ci: Annotated[
         Optional[float],
         typer.Option(
-            "--until-ci", help="Add games until the headline difference's 95% interval is narrower (e.g. 0.02)."
+            "--until-ci",
+            help="Add games until the headline difference's 95% interval is narrower, in percentage points (e.g. 2).",
         ),
     ] = None,
     max_games: Annotated[
@@ -355,21 +358,19 @@ def compare(
     ] = "seat:0",
 ) -> None:
     """Run the baseline and each variant on the same seeds and compare every metric."""
+    from .analysis.compare import compared_text
     from .compare import compare as run_compare
 
     result = run_compare(scenario, games, out_dir, jobs, seed, None, until_ci, max_games, headline)
     if until_ci is not None:
         out.print(
             f"stopped at {result.games:,} games per run: {result.headline} difference interval "
-            f"{result.headline_width:.4f} wide (target {until_ci})"
+            f"{result.headline_width:.2f} points wide (target {until_ci:g})"
         )
     t = result.table
     out.print(f"{t.filter(t['significant']).height} of {t.height} differences significant (Benjamini-Hochberg, 5%)")
     for row in t.filter(t["significant"]).sort("p_value").head(12).iter_rows(named=True):
-        out.print(
-            f"  {row['variant']}: {row['metric']} {row['key']}: {row['baseline']:.3g} -> {row['value']:.3g} "
-            f"(diff {row['diff']:+.3g}, {row['ci_low']:+.3g} to {row['ci_high']:+.3g}, n={row['n']:,})"
-        )
+        out.print(f"  {row['variant']}: {row['metric']} {row['key']}: {compared_text(row)}", soft_wrap=True)
     out.print(f"table: {result.out / 'compare.csv'}; page: {result.index}")
 
 
@@ -454,7 +455,12 @@ def sweep(
         ),
     ] = None,
     target: Annotated[
-        Optional[float], typer.Option("--target", help="Find where the metric crosses this value.")
+        Optional[float],
+        typer.Option(
+            "--target",
+            help="Find where the metric crosses this value, in its unit: percent for a win rate (e.g. 25), "
+            "points for a difference (e.g. 0).",
+        ),
     ] = None,
     games: Annotated[
         Optional[int], typer.Option("--games", "-n", help="Games per value (default: the scenario's).")
@@ -471,14 +477,21 @@ def sweep(
     result = run_sweep(scenario, setting, metric, target, games, out_dir, jobs, seed)
     out.print(f"metric: {result.metric}", soft_wrap=True)
     for row in result.table.iter_rows(named=True):
-        e, lo, hi = (100 * row[k] for k in ("estimate", "ci_low", "ci_high"))
+        e, lo, hi = (row[k] for k in ("estimate", "ci_low", "ci_high"))
         figure = (
             f"{e:+.1f} points ({lo:+.1f} to {hi:+.1f})" if result.difference else f"{e:.1f}% ({lo:.1f} to {hi:.1f}%)"
         )
         out.print(f"  {row['setting']} = {row['value']:g}: {figure}")
     if target is not None:
         where = f"{result.crossing:.4g}" if result.crossing is not None else "not within the values swept"
-        out.print(f"{result.metric} crosses {target:g} at {where}")
+        shown = (
+            f"{target:+g} points"
+            if result.difference and target
+            else "0 points"
+            if result.difference
+            else f"{target:g}%"
+        )
+        out.print(f"{result.metric} crosses {shown} at {where}")
     out.print(f"table: {result.out / 'sweep.csv'}; chart: {result.out / 'sweep.png'}")
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from .analysis import tallies
-from .analysis.compare import compare_runs
+from .analysis.compare import compare_runs, in_units
 from .errors import Problem, UserError
 from .games import get_game
 from .limits import MAX_GAMES
@@ -68,8 +68,10 @@ def compare(
     for _, each in [("baseline", scenario), *variants]:  # every variant checked before any game runs
         game.prepare(resolve_scenario(each, RunOptions()))
     metric, key = parse_headline(headline, scenario.bot_names)
-    if until_ci is not None and not 0 < until_ci < 1:  # a width of a difference of rates; nan too
-        raise UserError(Problem("--until-ci", None, "until_ci", f"must be between 0 and 1, got {until_ci}"))
+    if until_ci is not None and not 0 < until_ci < 100:  # a width in percentage points; nan too
+        raise UserError(
+            Problem("--until-ci", None, "until_ci", f"must be between 0 and 100 percentage points, got {until_ci}")
+        )
     if max_games is not None and not 1 <= max_games <= MAX_GAMES:
         raise UserError(
             Problem("--max-games", None, "max_games", f"must be between 1 and {MAX_GAMES:,}, got {max_games:,}")
@@ -85,13 +87,14 @@ def compare(
         options = dict(games=n, seed=seed, jobs=jobs, force=first, resume=not first)
         table = _run_all(scenario, variants, out, options, on_progress)
         rows = table.filter((pl.col("metric") == metric) & (pl.col("key") == key))
-        width = float((rows["ci_high"] - rows["ci_low"]).max()) if rows.height else float("nan")
+        width = 100 * float((rows["ci_high"] - rows["ci_low"]).max()) if rows.height else float("nan")
         if until_ci is None or width <= until_ci or n >= max_games:
             break
         n, first = min(max_games, 2 * n), False
+    forest_plot(table, out / "forest.png")
+    table = in_units(table)  # what the user reads, the files and the page, holds percent and points
     write_csv(table, out / "compare.csv")
     table.write_parquet(out / "compare.parquet")
-    forest_plot(table, out / "forest.png")
     index = _page(scenario, table, out, [name for name, _ in variants], n)
     return CompareResult(out, table, index, n, f"{metric} {key}", width)
 

@@ -18,6 +18,7 @@ from .report.charts import strength_chart
 from .report.page import render, short, write_csv
 from .runner import RunOptions, resolve_scenario, run
 from .scenario import Scenario
+from .units import in_units
 
 
 @dataclass
@@ -113,7 +114,7 @@ def strength(
         pl.col("card").replace_strict(names, default=None).alias("name"),
         pl.col("card").replace_strict(kinds, default=None).alias("kind"),
     )
-    write_csv(table, out / "strength.csv")
+    write_csv(in_units(table), out / "strength.csv")
     strength_chart(table, out / "strength.png")
     index = render(
         "strength.html.j2",
@@ -123,7 +124,7 @@ def strength(
         hows=list(dict.fromkeys((i["kind"], i["how"]) for i in items if i["id"] in chosen)),
         games=m.games,
         seed=m.seed,
-        columns=table.columns,
-        data=[[short(v) for v in row] for row in table.iter_rows()],
+        columns=in_units(table).columns,
+        data=[[short(v) for v in row] for row in in_units(table).iter_rows()],
     )
     return StrengthResult(out, table, index)

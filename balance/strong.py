@@ -23,9 +23,11 @@ import polars as pl
 from .errors import Problem, UserError
 from .experiment import Task, estimate, play
 from .games import get_game
+from .report.page import write_csv
 from .runner import RunOptions, RunResult, scenario_of_run
 from .runner import run as run_scenario
 from .scenario import BotPool, Scenario
+from .units import from_units, in_units
 
 TUNED = "tuned"
 FOLDER = "strong"  # RUN/strong/: a run of its own, beside the run's tables
@@ -181,7 +183,7 @@ def play_strong(
         on_ladder_start(len(rungs(scenario)) * math.ceil(ladder_games / size) * size)
     table = ladder(scenario, ladder_games, seed, options.jobs, on_task)
     table = pl.concat([table, pl.DataFrame([tuned_rung(load_run(out))])], how="vertical_relaxed")
-    table.write_csv(out / LADDER)
+    write_csv(in_units(table), out / LADDER)
     profile = get_game(scenario.model.game).profiles(scenario.model.bot_profiles, scenario.doc)[TUNED]
     origin = {
         "run_id": manifest.get("run_id"),
@@ -206,7 +208,7 @@ def read_strong(run_dir: str | Path, run_id: str | None) -> tuple[Path | None, p
     try:
         origin = json.loads(origin_path.read_text())
         manifest = read_manifest(out)
-        ladder_table = pl.read_csv(out / LADDER)
+        ladder_table = from_units(pl.read_csv(out / LADDER))
     except (OSError, ValueError, pl.exceptions.PolarsError):
         return None, None, "unreadable"
     if not isinstance(origin, dict) or origin.get("run_id") != run_id:

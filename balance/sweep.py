@@ -5,7 +5,9 @@ scenario's overrides) and values as `1..6` (integers, inclusive), `1,3,5`, or
 `0.5:2.0:0.25` (start:stop:step, inclusive). Each value is a run on the same
 seeds; the chosen metric is plotted against the value with its interval, and
 `--target T` finds where the metric crosses T (linear between the two values
-around the crossing). A card's (or Playbook's) own path is measured by default
+around the crossing). The table, the chart and T are in the metric's unit:
+percent for a win rate, percentage points for a difference of win rates.
+A card's (or Playbook's) own path is measured by default
 by its strength (balance strength's paired experiment at each value: causal),
 where the game can give it to a seat; `--metric card:ID` is the association.
 """
@@ -172,6 +174,7 @@ def sweep(
             raise UserError(Problem("--set", None, dotted, f"= {value}: {exc.problem.message}")) from None
         scenarios.append(each)
     out = Path(out) if out else Path("runs") / f"{scenario.name}-sweep"
+    unit = "points" if kind in ("card", "strength") else "%"  # a difference of win rates, or a win rate
     rows = []
     for value, each in zip(values, scenarios, strict=True):
         folder = out / f"value-{value}"
@@ -187,9 +190,10 @@ def sweep(
                 "setting": dotted,
                 "value": float(value),
                 "metric": label,
-                "estimate": estimate,
-                "ci_low": low,
-                "ci_high": high,
+                "unit": unit,
+                "estimate": 100 * estimate,
+                "ci_low": 100 * low,
+                "ci_high": 100 * high,
             }
         )
     table = pl.DataFrame(rows)

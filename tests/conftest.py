@@ -69,3 +69,51 @@ def one_line_error(load, path: str) -> str:
     message = str(info.value)
     assert "\n" not in message
     return message
+
+
+# Small runs of Heat (USA, a Legend) and Downforce (four players) with their reports, shared by the
+# report tests of each game and the tests of their game-specific views (corners, powers kept).
+HEAT_USA = f"""name: heat-tiny
+game: heat
+cards: {ROOT / "heat.yaml"}
+players: 4
+bots: [balanced, aggressive, cautious, legend]
+overrides:
+  rules.track: usa
+games: 512
+seed: 5
+chunk_size: 256
+"""
+DOWNFORCE_FOUR = f"""name: downforce-tiny
+game: downforce
+cards: {ROOT / "downforce.yaml"}
+players: 4
+bots: [balanced, shark, miser, random]
+games: 512
+seed: 5
+chunk_size: 256
+"""
+
+
+def run_and_report(tmp: Path, text: str) -> tuple[str, Path, Path]:
+    """The scenario `text` run in `tmp` and reported: (the report's stdout, its folder, the run's folder)."""
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+    from balance.runner import RunOptions, run
+
+    (tmp / "s.yaml").write_text(text)
+    run(tmp / "s.yaml", RunOptions(out=tmp / "run", jobs=1))
+    result = CliRunner().invoke(app, ["report", str(tmp / "run"), "--out", str(tmp / "report")])
+    assert result.exit_code == 0, result.output
+    return result.stdout, tmp / "report", tmp / "run"
+
+
+@pytest.fixture(scope="session")
+def heat_usa(tmp_path_factory) -> tuple[str, Path, Path]:
+    return run_and_report(tmp_path_factory.mktemp("heat-usa"), HEAT_USA)
+
+
+@pytest.fixture(scope="session")
+def downforce_four(tmp_path_factory) -> tuple[str, Path, Path]:
+    return run_and_report(tmp_path_factory.mktemp("downforce-four"), DOWNFORCE_FOUR)

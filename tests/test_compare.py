@@ -73,7 +73,10 @@ def test_a_stronger_card_shows_its_win_rate_added_rising(compared):
         (pl.col("variant") == "strong-v8") & (pl.col("key") == "v8_block") & pl.col("metric").str.contains("added")
     )
     drafted = v8.filter(pl.col("metric") == "card win rate added when drafted").row(0, named=True)
-    assert drafted["diff"] > 0.05 and drafted["ci_low"] > 0 and drafted["significant"]
+    assert drafted["diff"] > 5 and drafted["ci_low"] > 0 and drafted["significant"]  # percentage points
+    assert drafted["unit"] == "points"
+    seat = pl.read_csv(out / "compare.csv").filter(pl.col("metric") == "win rate by seat").row(0, named=True)
+    assert seat["unit"] == "%" and 10 < seat["baseline"] < 50, "rates in percent, as the unit column says"
 
 
 def test_bad_variants_are_one_line_errors_before_any_game(tmp_path):
@@ -95,11 +98,11 @@ def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
 
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO.replace("games: 1600", "games: 200").replace("chunk_size: 800", "chunk_size: 100"))
-    result = compare(path, out=tmp_path / "out", jobs=1, until_ci=0.16, headline="bot:racer")
+    result = compare(path, out=tmp_path / "out", jobs=1, until_ci=16, headline="bot:racer")
     assert result.headline == "win rate by bot racer"
-    assert result.headline_width <= 0.16 and result.games in (400, 800, 1600)
+    assert result.headline_width <= 16 and result.games in (400, 800, 1600)
     assert f"{result.games:,} games each" in result.index.read_text(), "the page states the games actually run"
-    capped = compare(path, out=tmp_path / "capped", jobs=1, until_ci=0.001, max_games=400)
-    assert capped.games == 400 and capped.headline_width > 0.001
+    capped = compare(path, out=tmp_path / "capped", jobs=1, until_ci=0.1, max_games=400)
+    assert capped.games == 400 and capped.headline_width > 0.1
     with pytest.raises(UserError, match="is not seat:N or one of bot:racer"):
         compare(path, out=tmp_path / "x", headline="bot:nobody")

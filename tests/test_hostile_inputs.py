@@ -381,7 +381,7 @@ def test_a_run_with_no_winner_gets_a_page_that_says_so(tmp_path, body, cap):
     page = (tmp_path / "rep" / "index.html").read_text()
     assert "of the 40 in this run has a winner: 40 were cut by " + cap in page
     assert "balance trace" in stdout
-    assert pl.read_csv(tmp_path / "rep" / "game_length.csv")["unfinished_share"][0] == 1.0
+    assert pl.read_csv(tmp_path / "rep" / "game_length.csv")["unfinished_share_pct"][0] == 100.0
 
 
 # --- item 15: CSV cells that a spreadsheet would run -------------------------------------------
@@ -544,7 +544,9 @@ def test_a_lock_file_that_is_a_link_or_a_fifo_is_refused(tmp_path, scenario):
 def test_compare_bounds_its_numbers(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO + "variants:\n  - {name: cheap, overrides: {rules.purchase_cost: 2}}\n")
-    assert "until_ci: must be between 0 and 1, got nan" in one_line("compare", path, "--until-ci", "nan")
+    assert "until_ci: must be between 0 and 100 percentage points, got nan" in one_line(
+        "compare", path, "--until-ci", "nan"
+    )
     assert "max_games: must be between 1 and 1,000,000,000" in one_line(
         "compare", path, "--until-ci", "0.1", "--max-games", 10**20
     )

@@ -57,7 +57,24 @@ def test_report_writes_page_charts_and_tables(tiny_run, tmp_path):
     # issue 19: the card chart shows the findings' figure (within each bot profile) and says which
     assert "Compared within each bot profile" in page and "the findings quote the same figure" in page
     shown = pl.read_csv(out / "cards.csv")
-    assert shown["added_by_bot_drafted"].drop_nans().drop_nulls().is_sorted(descending=True)
+    assert shown["added_by_bot_drafted_pp"].drop_nans().drop_nulls().is_sorted(descending=True)
+    # issue 19: one set of units: a rate in percent, a difference in points, and the column name says which
+    for csv in out.glob("*.csv"):
+        table = pl.read_csv(csv)
+        for column, dtype in table.schema.items():
+            values = table[column].drop_nulls()
+            if dtype.is_float():
+                values = values.drop_nans()
+            assert not (column.startswith(("win_rate", "added")) or column.endswith("_rate")) or column.endswith(
+                ("_pct", "_pp")
+            ), f"{csv.name}: {column} does not say its unit"
+            if column.endswith("_pct") and len(values):
+                assert values.min() >= 0 and values.max() <= 100, (csv.name, column)
+            if column.endswith("_pp") and len(values):
+                assert values.min() >= -100 and values.max() <= 100, (csv.name, column)
+    seats = pl.read_csv(out / "win_rate_by_seat.csv")
+    assert seats["win_rate_pct"].sum() == pytest.approx(100.0), "seat win rates in percent add up to 100"
+    assert "<th>win_rate_pct</th>" in page, "the page's tables carry the same names and units as the CSVs"
 
 
 def test_seat_finding_says_it_measures_the_turn_order_and_the_draft_has_its_own(tiny_run, tmp_path):
@@ -70,7 +87,28 @@ def test_seat_finding_says_it_measures_the_turn_order_and_the_draft_has_its_own(
     assert "Draft position 1 (the first pick) wins" in page and "the draft&#39;s own advantage" in page
     assert "The Debris supply ran out in" in page
     draft = (out / "win_rate_by_draft_position.csv").read_text().splitlines()
-    assert draft[0].startswith("n_players,draft_position,games,wins,win_rate") and len(draft) == 5
+    assert draft[0].startswith("n_players,draft_position,games,wins,win_rate_pct") and len(draft) == 5
+
+
+def test_findings_come_in_the_order_a_designer_acts_on(tiny_run, tmp_path):
+    """Issue 19: position first, then the items too strong or too weak (with a
+    pointer to the experiment while none exists), then the bots, then length and supply."""
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+    page = (out / "index.html").read_text()
+    headings = re.findall(r'<h3 class="findings">([^<]*)</h3>', page)
+    assert headings == [
+        "Who wins from where",
+        "Cards and Playbooks too strong or too weak",
+        "What the bots reveal about strategies",
+        "Game length, track and supply",
+    ]
+    sections = dict(zip(headings, re.split(r'<h3 class="findings">[^<]*</h3>', page)[1:], strict=True))
+    assert "Seat " in sections["Who wins from where"] and "Draft position 1" in sections["Who wins from where"]
+    assert "balance strength " in sections["Cards and Playbooks too strong or too weak"]
+    assert "Best bot" in sections["What the bots reveal about strategies"]
+    assert "The Debris supply ran out" in sections["Game length, track and supply"]
+    assert result.stdout.index("Who wins from where:") < result.stdout.index("Game length, track and supply:")
 
 
 def test_card_names_appear_as_text_not_markup(tiny_run, tmp_path):

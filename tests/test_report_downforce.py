@@ -13,32 +13,17 @@ from typer.testing import CliRunner
 
 from balance.analysis import cars, laps
 from balance.cli import app
-from balance.runner import RunOptions, run
 
-from .conftest import ROOT
+from .conftest import DOWNFORCE_FOUR, ROOT
 
-FOUR = f"""name: downforce-tiny
-game: downforce
-cards: {ROOT / "downforce.yaml"}
-players: 4
-bots: [balanced, shark, miser, random]
-games: 512
-seed: 5
-chunk_size: 256
-"""
+FOUR = DOWNFORCE_FOUR
 COLOURS = {"red", "blue", "green", "yellow", "black", "orange"}
 PLAYS = ["money", "prizes", "bets_won", "bids_paid", "n_cars", "cards_played"]
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("downforce")
-    (tmp / "s.yaml").write_text(FOUR)
-    run(tmp / "s.yaml", RunOptions(out=tmp / "run", jobs=1))
-    out = tmp / "report"
-    result = CliRunner().invoke(app, ["report", str(tmp / "run"), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return result.stdout, out, tmp / "run"
+@pytest.fixture
+def report(downforce_four):
+    return downforce_four
 
 
 def _table(page: str, title: str) -> tuple[list[str], list[list[str]]]:
@@ -66,7 +51,7 @@ def test_downforce_report_page(report):
     assert header == ["bot", "n", *PLAYS] and {r[0] for r in rows} == {"balanced", "shark", "miser", "random"}
     header, rows = _table(page, "Game length ")
     # a race the turn cap cuts is unfinished (issue 17); the box's races never reach the cap
-    assert rows[0][header.index("unfinished_share")] in ("0", "0.0")
+    assert rows[0][header.index("unfinished_share_pct")] in ("0", "0.0")
     assert "0.0% cut by the turn cap" in stdout
     for words in ("Dearest car", "The first car auctioned", "of cars stall", "Races last", "Best bot"):
         assert words in stdout, words
@@ -95,15 +80,16 @@ def test_auction_tables(report):
     for file, key in (("finishing_by_auction.csv", "auction"), ("finishing_by_start.csv", "start")):
         order = pl.read_csv(out / file)
         assert order[key].to_list() == ([1, 2, 3, 4, 5, 6] if key == "auction" else [0, 1, 2, 3, 4, 5])
-        shares = order.select(pl.sum_horizontal("1st", "2nd", "3rd", "4th", "5th", "6th", "stalled"))
-        assert shares.to_series().to_list() == pytest.approx([1.0] * 6), file
-    # one winning car a race: the 1st-place shares of the six auction rounds add up to 1
-    assert pl.read_csv(out / "finishing_by_auction.csv")["1st"].sum() == pytest.approx(1.0)
+        places = [f"{p}_pct" for p in ("1st", "2nd", "3rd", "4th", "5th", "6th", "stalled")]
+        shares = order.select(pl.sum_horizontal(*places))
+        assert shares.to_series().to_list() == pytest.approx([100.0] * 6), file
+    # one winning car a race: the 1st-place shares of the six auction rounds add up to 100%
+    assert pl.read_csv(out / "finishing_by_auction.csv")["1st_pct"].sum() == pytest.approx(100.0)
     bets = pl.read_csv(out / "bets.csv")
     assert bets["line"].to_list() == [1, 2, 3] and (bets["bets"] == 4 * 512).all()
     # the schedule recovered from the logs is downforce.yaml's score sheet
     assert bets["payouts"].to_list() == ["9/6/3", "6/4/2", "3/2/1"]
-    assert (bets["on_race_winner"] <= bets["on_first_three"]).all()
+    assert (bets["on_race_winner_pct"] <= bets["on_first_three_pct"]).all()
     schedule = cars.payout_schedule(run_dir)
     assert {k: v for k, v in schedule.items() if v} == {
         (1, 1): 9,
@@ -124,9 +110,9 @@ def test_speed_cards_dealt(report):
     assert table.height == 42 and set(table["card"]) == {f"s{i:02d}" for i in range(1, 43)}
     # 40 of the 42 cards are dealt in a 4-player game: 10 each
     assert table["n_dealt"].sum() == 40 * 512
-    assert table["play_rate"].is_between(0, 1).all() and (table["player_games"] == 4 * 512).all()
+    assert table["play_rate_pct"].is_between(0, 100).all() and (table["player_games"] == 4 * 512).all()
     for absent in ("n_final", "added_final", "draft_rate", "buy_rate", "auction_wins", "rarely_taken"):
-        assert absent not in table.columns, absent
+        assert not any(c.removesuffix("_pct").removesuffix("_pp") == absent for c in table.columns), absent
     assert laps.lap_times(run_dir).collect().is_empty() and laps.lap_summary(run_dir).is_empty()
     assert laps.game_length(run_dir)["n"].to_list() == [512]
 

@@ -14,21 +14,10 @@ from typer.testing import CliRunner
 from balance.analysis import cards as card_analysis
 from balance.analysis import laps
 from balance.cli import app
-from balance.runner import RunOptions, run
 
-from .conftest import ROOT
+from .conftest import HEAT_USA, ROOT, run_and_report
 
-USA = f"""name: heat-tiny
-game: heat
-cards: {ROOT / "heat.yaml"}
-players: 4
-bots: [balanced, aggressive, cautious, legend]
-overrides:
-  rules.track: usa
-games: 512
-seed: 5
-chunk_size: 256
-"""
+USA = HEAT_USA
 GARAGE = f"""name: heat-tiny-garage
 game: heat
 cards: {ROOT / "heat.yaml"}
@@ -44,23 +33,14 @@ chunk_size: 256
 TALLIES = ["heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "cooled", "overheats", "finish_round"]
 
 
-def _report(tmp, text: str) -> tuple[str, object]:
-    (tmp / "s.yaml").write_text(text)
-    run(tmp / "s.yaml", RunOptions(out=tmp / "run", jobs=1))
-    out = tmp / "report"
-    result = CliRunner().invoke(app, ["report", str(tmp / "run"), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return result.stdout, out
-
-
-@pytest.fixture(scope="module")
-def usa(tmp_path_factory):
-    return _report(tmp_path_factory.mktemp("heat-usa"), USA)
+@pytest.fixture
+def usa(heat_usa):
+    return heat_usa[:2]
 
 
 @pytest.fixture(scope="module")
 def garage(tmp_path_factory):
-    return _report(tmp_path_factory.mktemp("heat-garage"), GARAGE)
+    return run_and_report(tmp_path_factory.mktemp("heat-garage"), GARAGE)[:2]
 
 
 def _table(page: str, title: str) -> tuple[list[str], list[list[str]]]:
@@ -120,12 +100,12 @@ def test_garage_report_studies_the_drafted_upgrades(garage):
     upgrades = {c["id"] for c in catalog if c["group"] not in ("basic_speed", "starting", None)}
     assert set(cards["card"]) == upgrades and len(upgrades) == 43, "every Garage upgrade, nothing else"
     # each player drafts exactly 3 upgrades (only Suspension 2 has two copies to take twice)
-    assert cards["draft_rate"].sum() == pytest.approx(3, abs=0.05)
+    assert cards["draft_rate_pct"].sum() == pytest.approx(300, abs=5), "in percent, as named"
     assert cards["mean_pick"].drop_nulls().is_between(1, 9).all(), "3 players x 3 picks"
     for absent in ("buy_rate", "auction_wins", "scrap_rate", "n_bought", "added_final"):
-        assert absent not in cards.columns, absent
+        assert not any(c.removesuffix("_pct").removesuffix("_pp") == absent for c in cards.columns), absent
     header, rows = _table(page, "Cards")
-    assert {"draft_rate", "mean_pick", "added_drafted", "significant_drafted"} <= set(header)
+    assert {"draft_rate_pct", "mean_pick", "added_drafted_pp", "significant_drafted"} <= set(header)
     assert "brakes_1" in {r[0] for r in rows}
     assert "cards_pick_vs_added.png" in page and "Playbook" not in page
     assert "drafted" in stdout or "No card's win rate added is significant" in stdout

@@ -102,8 +102,9 @@ def test_driver_and_pair_tables(report):
     drivers = pl.read_csv(out / "win_rate_by_driver.csv")
     assert set(drivers["driver"]) == DRIVERS and drivers.height == 8
     assert drivers["n"].sum() == 2 * PLAYERS * GAMES, "each player drafts two drivers"
-    assert ((drivers["ci_low"] <= drivers["win_rate"]) & (drivers["win_rate"] <= drivers["ci_high"])).all()
-    assert (drivers["fair"] == 1 / PLAYERS).all() and drivers["mean_pick"].is_between(1, 2 * PLAYERS).all()
+    low, rate, high = drivers["ci_low_pct"], drivers["win_rate_pct"], drivers["ci_high_pct"]
+    assert ((low <= rate) & (rate <= high)).all()
+    assert (drivers["fair_pct"] == 100 / PLAYERS).all() and drivers["mean_pick"].is_between(1, 2 * PLAYERS).all()
     pairs = pl.read_csv(out / "win_rate_by_driver_pair.csv")
     assert pairs["n"].sum() == PLAYERS * GAMES and pairs["wins"].sum() <= GAMES
     assert drivers["wins"].sum() == 2 * pairs["wins"].sum(), "a winner's two drivers both win"
@@ -113,7 +114,7 @@ def test_driver_and_pair_tables(report):
     assert header[:2] == ["driver", "n"] and {r[0] for r in rows} == DRIVERS
     order = pl.read_csv(out / "win_rate_by_turn_order.csv")
     assert order["order"].to_list() == [0, 1, 2, 3] and (order["games"] == GAMES).all()
-    assert order["wins"].sum() == GAMES and order["seat_first"].sum() == pytest.approx(1.0)
+    assert order["wins"].sum() == GAMES and order["seat_first_pct"].sum() == pytest.approx(100.0)
 
 
 def test_distributions_and_cards(report):
@@ -124,7 +125,7 @@ def test_distributions_and_cards(report):
     cards = pl.read_csv(out / "cards.csv")
     assert cards.height == 71 and set(cards["driver"]) == DRIVERS
     assert (cards["n_held"] == GAMES).all(), "with four players every driver is drafted once a game"
-    assert cards["play_rate"].is_between(0, 1).all()
+    assert cards["play_rate_pct"].is_between(0, 100).all()
     assert (cards["n_played"] + cards["n_held_not_played"] == cards["n_held"]).all()
     plays = pl.read_parquet(run_dir / "cards").filter(pl.col("event") == "play").height
     assert cards["plays_per_game"].sum() * GAMES == pytest.approx(plays), "every play counted once"

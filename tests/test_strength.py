@@ -72,7 +72,7 @@ def test_the_report_puts_the_experiment_first_where_one_of_the_same_design_exist
     run(path, RunOptions(out=runs / "str", jobs=1))
     before = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "a")])
     assert before.exit_code == 0, before.output
-    assert "balance strength SCENARIO measures each card by experiment" in before.output
+    assert f"balance strength {path} measures each card by experiment" in " ".join(before.output.split())
     assert "By experiment (causal)" not in before.output
     table = strength(path, ["twin_turbo", "v8_block"], out=runs / "str-strength", jobs=1).table
     after = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "b")])

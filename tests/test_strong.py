@@ -62,7 +62,7 @@ def test_strong_plays_the_tuned_field_and_a_ladder_paired_by_deal(strong_run):
     assert bots["bot"].to_list() == ["tuned"] and bots["len"].item() == 96 * 3
     # the tuned rung: one of three identical seats, every game won by one of them
     tuned = ladder.filter(pl.col("bot") == "tuned").row(0, named=True)
-    assert tuned["win_rate"] == pytest.approx(1 / 3) and tuned["games"] == 96
+    assert tuned["win_rate_pct"] == pytest.approx(100 / 3) and tuned["games"] == 96  # percent, as named
     # the same ladder whatever the jobs: every rung plays chunk c of the same seed
     again = CliRunner().invoke(
         app, ["strong", str(strong_run / "run"), "--ladder-games", "64", "-j", "2", "-q", "--force"]
@@ -82,7 +82,7 @@ def test_the_report_sets_the_run_beside_the_tuned_field(strong_run):
     assert section.count("<tr>") == 3 + 3 + 5 + items and 6 <= items <= 12
     assert (strong_run / "rep" / "skill_ladder.png").read_bytes()[:4] == b"\x89PNG"
     positions = pl.read_csv(strong_run / "rep" / "strong_play_positions.csv")
-    assert positions["seat"].to_list() == [0, 1, 2] and "win_rate_strong" in positions.columns
+    assert positions["seat"].to_list() == [0, 1, 2] and "win_rate_strong_pct" in positions.columns
 
 
 def test_a_run_played_again_makes_its_strong_run_stale(strong_run, tmp_path):

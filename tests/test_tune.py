@@ -100,6 +100,7 @@ def test_a_tune_finds_the_weights_a_bot_that_never_buys_lacks(tmp_path):
     assert (result.out / "learning.png").read_bytes()[:4] == b"\x89PNG"
     rows = pl.read_csv(result.out / "candidates.csv")
     assert rows.height == result.rounds * 8 and rows["centre"].sum() == result.rounds
+    assert rows["win_rate_pct"].is_between(0, 100).all(), "rates in percent, as named"
 
 
 def test_a_tiny_tune_is_the_same_whatever_the_jobs(tmp_path):

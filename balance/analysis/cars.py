@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from .stats import Z95, wilson
-from .winrate import Run, as_run
+from .winrate import Run, as_run, with_interval
 
 FIELDS = ("owner", "price", "auction", "power", "start", "place")
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
@@ -91,6 +91,33 @@ def prices(run: Run | str | Path, by: str = "colour") -> pl.DataFrame:
         pl.Series("ci_high_kept", high),
     ).drop("wins")
     return table.join(kept, on="power", how="left").with_columns(pl.col("kept").fill_null(0))
+
+
+def power_win_rates(run: Run | str | Path) -> pl.DataFrame | None:
+    """Win rate of the players by the power card they kept after the auction:
+    power, kept (players), wins, win_rate with its Wilson interval (ci_low,
+    ci_high) and fair (the mean of 1/players over them), best first. The bots
+    choose which power to keep: an association. None for a run whose players
+    keep no power (every game but Downforce)."""
+    run = as_run(run)
+    if "power" not in run["players"].collect_schema().names():
+        return None
+    counts = (
+        run["players"]
+        .drop_nulls("power")
+        .join(run["games"].select("game_id", "n_players"), on="game_id")
+        .group_by("power")
+        .agg(
+            pl.len().alias("kept"),
+            pl.col("won").sum().alias("wins"),
+            (1 / pl.col("n_players")).mean().alias("fair"),
+        )
+        .collect()
+    )
+    table = with_interval(counts, games="kept")
+    return table.select("power", "kept", "wins", "win_rate", "ci_low", "ci_high", "fair").sort(
+        ["win_rate", "power"], descending=[True, False]
+    )
 
 
 def finishing(run: Run | str | Path, by: str = "auction") -> pl.DataFrame:

@@ -258,3 +258,49 @@ def compare_runs(
     )
     significant = benjamini_hochberg(table["p_value"].to_numpy())
     return table.with_columns(pl.lit(name).alias("variant"), pl.Series("significant", significant)).select(COLUMNS)
+
+
+def unit_of_metric(metric: str) -> str:
+    """What a compare row's baseline and value are in: "%" (a rate, its
+    difference in percentage points), "points" (a win rate added, itself a
+    difference), "turns" (lap times) or "per player" (a tally's mean)."""
+    if "win rate added" in metric:
+        return "points"
+    if "rate" in metric:
+        return "%"
+    return "turns" if "turns" in metric else "per player"
+
+
+def in_units(table: pl.DataFrame) -> pl.DataFrame:
+    """The compare table as a user reads it: a `unit` column after the key, and
+    rates and their differences x100 (percent, percentage points)."""
+    unit = pl.col("metric").map_elements(unit_of_metric, return_dtype=pl.String)
+    scaled = pl.col("unit").is_in(["%", "points"])
+    return (
+        table.with_columns(unit.alias("unit"))
+        .with_columns(
+            pl.when(scaled).then(pl.col(c) * 100).otherwise(pl.col(c)).alias(c)
+            for c in ("baseline", "value", "diff", "ci_low", "ci_high")
+        )
+        .select(
+            "variant", "metric", "key", "unit", *(c for c in table.columns if c not in ("variant", "metric", "key"))
+        )
+    )
+
+
+def compared_text(row: dict) -> str:
+    """A row of the compare table in units (in_units) as words: "28.4% -> 30.1% (+1.7 points, +0.9 to +2.5, n=4,000)"."""
+    unit = row["unit"]
+    diff_unit = " points" if unit in ("%", "points") else f" {unit}"
+    value_unit = "%" if unit == "%" else diff_unit
+
+    def v(x: float) -> str:
+        return f"{x:.1f}" if unit in ("%", "points") else f"{x:.3g}"
+
+    def d(x: float) -> str:
+        return f"{x:+.1f}" if unit in ("%", "points") else f"{x:+.3g}"
+
+    return (
+        f"{v(row['baseline'])}{value_unit} -> {v(row['value'])}{value_unit} "
+        f"({d(row['diff'])}{diff_unit}, {d(row['ci_low'])} to {d(row['ci_high'])}, n={row['n']:,})"
+    )

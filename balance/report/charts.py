@@ -507,27 +507,28 @@ def strength_chart(table: pl.DataFrame, path: Path) -> Path:
 
 
 def sweep_chart(table: pl.DataFrame, path: Path, target: float | None, crossing: float | None) -> Path:
-    """The metric against the swept value, with intervals (and the target crossing)."""
+    """The metric against the swept value, with intervals (and the target crossing), in
+    the table's unit: percent, or percentage points for a difference."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
     x, y = table["value"].to_numpy(), table["estimate"].to_numpy()
     low, high = table["ci_low"].to_numpy(), table["ci_high"].to_numpy()
     ax.fill_between(x, low, high, color=PALETTE[0], alpha=0.2, label="95% interval")
     ax.plot(x, y, marker="o", color=PALETTE[0], label=table["metric"][0])
     label = table["metric"][0]
-    difference = label.endswith("(causal)") or label.endswith("(association)")  # sweep.parse_metric's labels
+    difference = table["unit"][0] == "points"  # a difference of win rates, else a win rate (in percent)
     if target is not None:
-        shown = (f"{100 * target:+g} points" if target else "0 points") if difference else f"{100 * target:g}%"
+        shown = (f"{target:+g} points" if target else "0 points") if difference else f"{target:g}%"
         ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {shown}")
     if crossing is not None:
         ax.axvline(crossing, color=PALETTE[3], ls=":", lw=1.5, label=f"crosses at {crossing:.3g}")
     ax.set_xlabel(table["setting"][0])
     if difference:  # differences of win rates, in percentage points with their sign
         ax.yaxis.set_major_formatter(
-            matplotlib.ticker.FuncFormatter(lambda v, _: f"{round(100 * v, 1):+g}" if round(100 * v, 1) else "0")
+            matplotlib.ticker.FuncFormatter(lambda v, _: f"{round(v, 1):+g}" if round(v, 1) else "0")
         )
         ax.set_ylabel("change in win rate (points)" if label.endswith("(causal)") else "win rate added (points)")
     else:
-        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(100.0, decimals=0))
         ax.set_ylabel(label)
     ax.set_title(f"Sweep of {table['setting'][0]}")
     ax.legend(fontsize=8)
@@ -714,4 +715,22 @@ def learning_curve(curve: pl.DataFrame, path: Path, bot: str, start: float | Non
     ax.set_ylabel(f"win rate of {bot}'s seat")
     ax.set_title(f"Tuning {bot}: win rate by round")
     ax.legend(fontsize=8, loc="lower right")
+    return _save(fig, path)
+
+
+def power_win_rates(powers: pl.DataFrame, path: Path) -> Path:
+    """Downforce: win rate of the players by the power card they kept
+    (analysis.cars.power_win_rates), with 95% Wilson intervals and the fair share."""
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(powers) + 1.8))
+    order = powers.sort("win_rate", descending=True)
+    labels = [f"{p} (n={n:,})" for p, n in zip(order["power"], order["kept"], strict=True)]
+    _rate_bars(
+        ax, labels, order["win_rate"].to_numpy(), order["ci_low"].to_numpy(), order["ci_high"].to_numpy(), PALETTE[4]
+    )
+    fair = float(order["fair"].mean()) if len(order) else float("nan")
+    if np.isfinite(fair):
+        ax.axvline(fair, color=PALETTE[3], ls="--", lw=1.5, label=f"fair share {fair:.0%}")
+        ax.legend(loc="lower right")
+    ax.set_xlabel("win rate of the players who kept it (bars: 95% interval)")
+    ax.set_title("Win rate by power card kept")
     return _save(fig, path)

@@ -24,6 +24,14 @@ def p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
+SECTIONS = (
+    "Who wins from where",  # seat, turn order, draft order, grid slot: the position's own advantage
+    "{items} too strong or too weak",  # by experiment first, then within-bot associations
+    "What the bots reveal about strategies",
+    "Game length, track and supply",
+)
+
+
 def findings(
     seats: pl.DataFrame,
     equality: pl.DataFrame,
@@ -35,75 +43,107 @@ def findings(
     parts: set[str] | None = None,
     top: int = 6,
     labels: Labels = HORSEPOWER,
-    extra: list[str] | None = None,
+    position: list[str] | None = None,
+    items: list[str] | None = None,
+    strategies: list[str] | None = None,
+    supply: list[str] | None = None,
     seat_meaning: str = "",
     causal: list[str] | None = None,
-) -> list[str]:
-    """`parts`: the studied cards (only they can be "almost never taken"; None:
+    strength_command: str = "balance strength SCENARIO",
+) -> list[tuple[str, list[str]]]:
+    """The findings in the order a designer acts on them, as (heading, lines):
+    who wins from where, the items too strong or too weak (the experiment's
+    `causal` lines first, then the associations), what the bots reveal, then
+    game length and supply. Empty sections are left out.
+
+    `parts`: the studied cards (only they can be "almost never taken"; None:
     every card). `books`: None for a game without Playbooks. Card findings
     only for what the card table holds (a game without a draft or purchases
-    has no win rate added; Downforce's has the win rate when dealt).
-    `extra`: lines of the game's own (Downforce's auction), after the bots'.
-    `seat_meaning`: what the seat result measures, added to its line. `causal`:
-    the lines of a `balance strength` of the same design, put before the
-    associations."""
-    out: list[str] = []
+    has no win rate added; Downforce's has the win rate when dealt). The
+    game's own lines go in their section: `position` (the draft order, the
+    first player), `items` (drivers, powers kept), `strategies` (the auction),
+    `supply` (Debris, stalled cars, corners). `seat_meaning`: what the seat
+    result measures, added to its line. `strength_command`: the command that
+    measures the items by experiment, for the lines that point to it."""
+    where: list[str] = []
     for row in equality.iter_rows(named=True):
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate", descending=True)
         best = group.row(0, named=True)
         seats_word = labels.seats
         verdict = f"{seats_word} differ" if row["p_value"] < 0.05 else f"no evidence that {seats_word} differ"
         tag = labels.seat_tag if best["seat"] == 0 else ""
-        out.append(
+        where.append(
             f"{labels.seat.capitalize()} {best['seat']}{tag} wins {pct(best['win_rate'])} "
             f"({interval(best['ci_low'], best['ci_high'])}) "
             f"vs {pct(best['fair'])} fair, n={best['games']:,} {labels.games}; {verdict} "
             f"(chi-square {p_text(row['p_value'])}); balance index {row['balance_index']:.2f}."
             + (f" {seat_meaning}" if seat_meaning else "")
         )
+    where += position or []
+
     hows = [how for how in ("drafted", "bought", "dealt") if f"significant_{how}" in cards.columns]
-    ordered = bots.sort("win_rate", descending=True)
-    if len(ordered) > 1:
-        hi, lo = ordered.row(0, named=True), ordered.row(-1, named=True)
-        out.append(
-            f"Best bot {hi['bot']} wins {pct(hi['win_rate'])} ({interval(hi['ci_low'], hi['ci_high'])}), "
-            f"worst {lo['bot']} {pct(lo['win_rate'])} ({interval(lo['ci_low'], lo['ci_high'])})"
-            + (
-                ": the deal is random, so the card results below measure each card in these bots' hands."
-                if hows == ["dealt"]
-                else ": card results below compare players of the same bot profile, so a card is not blamed for "
-                "the bot that takes it; they remain associations (balance strength is the experiment)."
-                if any(f"significant_by_bot_{how}" in cards.columns for how in hows)
-                else ": card results below are shaped by which bots take which cards."
-                if hows
-                else "."
-            )
-        )
-    out += extra or []
-    # the experiment first (balance strength of the same design), then the associations
-    out += causal or []
+    things: list[str] = list(causal or [])  # the experiment first, then the associations
     if hows:
-        if not causal and hows != ["dealt"]:
-            out.append(
-                "The card figures below are associations; balance strength SCENARIO measures each card by "
-                "experiment (the causal figure), and this page shows it first once it exists."
+        if hows == ["dealt"]:
+            things.append(
+                "The deal is random, so a card's win rate added when dealt is what holding it is worth in these "
+                "bots' hands."
             )
-        out += _card_lines(cards, hows, names, top)
+        elif any(f"significant_by_bot_{how}" in cards.columns for how in hows):
+            things.append(
+                "The card figures below compare players of the same bot profile with and without the card, so a card "
+                "is not blamed for the bot that takes it; they are associations"
+                + (
+                    " (the lines above are the experiment)."
+                    if causal
+                    else f"; {strength_command} measures each card by experiment (the causal figure), and this "
+                    "page shows it first once it exists."
+                )
+            )
+        else:
+            things.append("The card figures below are associations, shaped by which bots take which cards.")
+        things += _card_lines(cards, hows, names, top)
     taken = cards.filter(pl.col("rarely_taken"))["card"].to_list() if "rarely_taken" in cards.columns else []
     rare = [c for c in taken if parts is None or c in parts]
     if rare:
-        out.append(f"Almost never taken (under 1% of players): {', '.join(names.get(c, c) for c in rare)}.")
+        things.append(f"Almost never taken (under 1% of players): {', '.join(names.get(c, c) for c in rare)}.")
     if books is not None:
         by = "by_bot_" if "significant_by_bot_held" in books.columns else ""  # within each bot profile
         strong = books.filter(pl.col(f"significant_{by}held")).sort(f"added_{by}held", descending=True)
         for row in strong.head(3).iter_rows(named=True):
-            out.append(
+            things.append(
                 f"Playbook {names.get(row['playbook'], row['playbook'])}: {100 * row[f'added_{by}held']:+.1f} points "
                 f"when held ({100 * row[f'added_{by}low_held']:+.1f} to {100 * row[f'added_{by}high_held']:+.1f})"
                 f"{', within each bot profile' if by else ''}, n={row['n_held']:,}."
             )
-    out.append(length_line(length, labels))
-    return out
+    things += items or []
+    if things and not causal and not any(strength_command in line for line in things):
+        things.append(
+            f"These are associations; {strength_command} measures the {labels.items.lower()} by experiment (one "
+            "seat given each, the same games without it: the causal figure), and this page shows it first once it "
+            "exists."
+        )
+    if not things:  # nothing chosen or dealt apart to compare (Heat's decks are the same for every car)
+        things.append(
+            f"No {labels.items.lower()} are chosen or dealt apart here, so nothing on this page measures them; "
+            f"{strength_command} gives each to one seat in the same games (the causal figure), and this page "
+            "shows it first once it exists."
+        )
+
+    reveal: list[str] = []
+    ordered = bots.sort("win_rate", descending=True)
+    if len(ordered) > 1:
+        hi, lo = ordered.row(0, named=True), ordered.row(-1, named=True)
+        reveal.append(
+            f"Best bot {hi['bot']} wins {pct(hi['win_rate'])} ({interval(hi['ci_low'], hi['ci_high'])}), "
+            f"worst {lo['bot']} {pct(lo['win_rate'])} ({interval(lo['ci_low'], lo['ci_high'])}): a gap between "
+            "strategies as these bots play them, not between seats or cards."
+        )
+    reveal += strategies or []
+
+    sections = [where, things, reveal, [length_line(length, labels), *(supply or [])]]
+    titles = [t.format(items=labels.items) for t in SECTIONS]
+    return [(title, lines) for title, lines in zip(titles, sections, strict=True) if lines]
 
 
 def length_line(length: pl.DataFrame, labels: Labels = HORSEPOWER) -> str:
@@ -149,7 +189,11 @@ def _card_lines(cards: pl.DataFrame, hows: list[str], names: dict[str, str], top
         )
         for how in hows
     ]
-    significant = pl.concat(rows).sort(pl.col("added").abs(), descending=True).head(top)
+    # the largest effects, told as a designer reads them: too strong first, then too weak
+    significant = pl.concat(rows).sort(pl.col("added").abs(), descending=True).head(top).sort("added", descending=True)
+    significant = pl.concat(
+        [significant.filter(pl.col("added") >= 0), significant.filter(pl.col("added") < 0).reverse()]
+    )
     within = " (compared within each bot profile)" if any(stratified.values()) else ""
     if significant.is_empty():
         return [f"No card's win rate added{within} is significant after the Benjamini-Hochberg correction."]
@@ -166,9 +210,12 @@ def money(x: float) -> str:
     return f"${x:.2f}M"
 
 
-def car_findings(by_colour: pl.DataFrame, by_auction: pl.DataFrame, stalled: dict, games: str = "games") -> list[str]:
-    """Downforce's auction in words (analysis.cars): the dearest and cheapest
-    colour, how the first car auctioned finishes against the last, stalled cars."""
+def car_findings(
+    by_colour: pl.DataFrame, by_auction: pl.DataFrame, stalled: dict, games: str = "games"
+) -> dict[str, list[str]]:
+    """Downforce's auction in words (analysis.cars), by the findings' section:
+    how the first car auctioned finishes against the last (position), the
+    dearest and cheapest colour (strategies: what the bots pay), stalled cars (supply)."""
     out: list[str] = []
     ordered = by_colour.sort("mean", descending=True)
     if ordered.height > 1:
@@ -206,7 +253,9 @@ def car_findings(by_colour: pl.DataFrame, by_auction: pl.DataFrame, stalled: dic
             f"{pct(stalled['share'])} of cars stall (never finish, so earn their owner nothing); "
             f"{pct(stalled['games_share'])} of {games} have at least one, n={int(stalled['cars']):,} cars."
         )
-    return out
+    position = [line for line in out if line.startswith("The first car auctioned")]
+    stalls = [line for line in out if "of cars stall" in line]
+    return {"position": position, "strategies": [x for x in out if x not in position + stalls], "supply": stalls}
 
 
 PAIR_MIN = 50  # a driver pair needs this many players behind it to be named best or worst
@@ -220,11 +269,13 @@ def driver_findings(
     cards: pl.DataFrame,
     names: dict[str, str],
     top: int = 4,
-) -> list[str]:
-    """Shuffle Grand Prix in words (analysis.drivers): the first player's edge,
-    the strongest and weakest driver and pair drafted, and the ability cards
-    whose win rate added when played (among their holders) is significant."""
+) -> dict[str, list[str]]:
+    """Shuffle Grand Prix in words (analysis.drivers), by the findings' section:
+    the first player's edge (position); the strongest and weakest driver and
+    pair drafted, and the ability cards whose win rate added when played (among
+    their holders) is significant (items)."""
     out: list[str] = []
+    first_player: list[str] = []
     if order is not None:
         for _, group in order.group_by(["n_players"], maintain_order=True):
             first = group.filter(pl.col("order") == 0).row(0, named=True)
@@ -236,7 +287,7 @@ def driver_findings(
                 if first["ci_high"] < first["fair"]
                 else "no clear edge"
             )
-            out.append(
+            first_player.append(
                 f"The first player (drawn each game: the highest distance card, ties to the lower seat) wins "
                 f"{pct(first['win_rate'])} ({interval(first['ci_low'], first['ci_high'])}) vs {pct(first['fair'])} "
                 f"fair, {verdict}, n={first['games']:,} games; seat 0 goes first in {pct(seat0)} of them, "
@@ -282,7 +333,7 @@ def driver_findings(
                 f"{100 * row['added_high_played']:+.1f}), n={row['n_played']:,} played, "
                 f"{row['n_held_not_played']:,} held but not played."
             )
-    return out
+    return {"position": first_player, "items": out}
 
 
 def seat_meaning(draft: pl.DataFrame | None) -> str:
@@ -336,4 +387,26 @@ def supply_lines(supply: pl.DataFrame | None) -> list[str]:
         f"(in {pct(row['games_short'] / row['games'])} of games): Debris from laps and cards does nothing then "
         "(rules.debris_supply sets the supply)."
         for row in supply.iter_rows(named=True)
+    ]
+
+
+def power_lines(powers: pl.DataFrame | None) -> list[str]:
+    """Downforce: the power card whose keepers win most and least
+    (analysis.cars.power_win_rates), with intervals and n, and whether the
+    intervals overlap; an association, since the bots choose which power to keep."""
+    if powers is None:
+        return []
+    ranked = powers.filter(pl.col("kept") > 0).sort(["win_rate", "power"], descending=[True, False])
+    if ranked.height < 2:
+        return []
+    hi, lo = ranked.row(0, named=True), ranked.row(-1, named=True)
+    apart = hi["ci_low"] > lo["ci_high"]
+    return [
+        f"Best power kept {hi['power']}: its players win {pct(hi['win_rate'])} "
+        f"({interval(hi['ci_low'], hi['ci_high'])}, n={hi['kept']:,}); worst {lo['power']} "
+        f"{pct(lo['win_rate'])} ({interval(lo['ci_low'], lo['ci_high'])}, n={lo['kept']:,}); fair share "
+        f"{pct(float(ranked['fair'].mean()))}: "
+        + ("their intervals do not overlap." if apart else "their intervals overlap, no clear difference.")
+        + " The bots choose which power to keep (and which cars, which bring it), so this is an association; "
+        "balance strength gives each power to a seat drawn per game: the causal figure."
     ]

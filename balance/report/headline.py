@@ -13,6 +13,7 @@ import polars as pl
 from ..analysis import cards as card_analysis
 from ..analysis import drivers, winrate
 from ..strong import FOLDER, read_strong
+from ..units import from_units
 from .labels import Labels
 
 TOP = 3  # items shown from each end of each field's ranking
@@ -210,7 +211,7 @@ def strength_result(run_dir: Path, manifest: dict, folder: Path | None = None) -
     folder = folder or run_dir.parent / f"{scenario.get('name')}-strength"
     try:
         base = json.loads((folder / "baseline" / "manifest.json").read_text())
-        table = pl.read_csv(folder / "strength.csv")
+        table = from_units(pl.read_csv(folder / "strength.csv"))
     except (OSError, ValueError, pl.exceptions.PolarsError):
         return None
     theirs = base.get("scenario", {}) if isinstance(base, dict) else {}

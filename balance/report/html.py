@@ -18,15 +18,20 @@ import pyarrow as pa
 from .. import __version__
 from ..analysis import cards as card_analysis
 from ..analysis import cars, drivers, laps, tallies, winrate
+from ..analysis.corners import SHOWN as CORNERS_SHOWN
+from ..analysis.corners import corner_lines, corner_table
 from ..analysis.supply import debris_supply
 from ..errors import Problem, UserError
 from ..logs import find_unreadable_part, load_manifest, load_run, run_parts, studied_cards
+from ..units import in_units
 from ..validation import NAME_PATTERN
-from . import charts, headline
-from .findings import car_findings, draft_lines, driver_findings, findings, seat_meaning, supply_lines
+from . import charts, headline, track_chart
+from .findings import car_findings, draft_lines, driver_findings, findings, power_lines, seat_meaning, supply_lines
 from .labels import Labels, labels_for
 from .page import render, write_csv
 from .status import no_winner_lines, run_status
+
+WHAT_HAPPENED = "What happened"  # the one heading of a page without a winner
 
 
 @dataclass
@@ -35,7 +40,7 @@ class Report:
     index: Path
     charts: list[Path]
     tables: list[Path]
-    findings: list[str]
+    findings: list[tuple[str, list[str]]]  # (heading, lines), in the page's order
     status: str | None = None  # the run is not whole: what the page says of it first
 
 
@@ -169,13 +174,13 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
     return [chart, *extra], _Table("cards.csv", "Cards", order, shown)
 
 
-def _auction_section(run, labels: Labels) -> tuple[list[tuple], list[_Table], list[str]]:
+def _auction_section(run, labels: Labels) -> tuple[list[tuple], list[_Table], dict[str, list[str]]]:
     """Downforce's cars (the games table's per-car columns): price per colour
     and per power card, where cars finish by auction round and by starting
     slot, the bets; their charts, tables and findings. Nothing for a run
     without those columns."""
     if not cars.colours(run):
-        return [], [], []
+        return [], [], {}
     by_colour, by_power = cars.prices(run, "colour"), cars.prices(run, "power")
     by_auction, by_start = cars.finishing(run, "auction"), cars.finishing(run, "start")
     chart_specs = [
@@ -207,7 +212,26 @@ def _auction_section(run, labels: Labels) -> tuple[list[tuple], list[_Table], li
             _Table("bets.csv", "Bets by betting line (payouts: $M for a bet car finishing 1st/2nd/3rd)", cars.bets(run))
         )
     lines = car_findings(by_colour, by_auction, cars.stalled(run), games=labels.games)
+    powers = cars.power_win_rates(run)
+    if powers is not None and powers.height:
+        chart_specs.insert(
+            1, ("power_win_rates.png", "Win rate by power card kept", charts.power_win_rates, powers, POWER_NOTE)
+        )
+        lines["items"] = lines.get("items", []) + power_lines(powers)  # the powers kept: an item's findings
     return chart_specs, table_specs, lines
+
+
+POWER_NOTE = (
+    "Win rate of the players by the power card they kept after the auction, with 95% Wilson intervals; dashed: "
+    "the fair share. The bots choose which power to keep: an association (balance strength measures each power "
+    "by experiment). price_by_power.csv has the same figures beside the price paid."
+)
+CORNERS_TITLE = "Spin-outs and Heat paid at each corner"
+CORNERS_NOTE = (
+    "Mean spin-outs and Heat paid per race at each corner, all laps and cars together, with 95% intervals (normal, "
+    "from the spread over races). Below: the lap from the start/finish line, each corner at its line with its "
+    "speed limit. The table adds the share of races with a spin-out there (Wilson interval)."
+)
 
 
 DRIVER_CARD_COLUMNS = [
@@ -425,7 +449,7 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
     race_columns = tallies.race_columns(run)
     tally = tallies.means(run, race_columns) if race_columns else None
     only = any("studied" in c for c in catalog.get("cards", []))  # the catalog says which cards to tabulate
-    driver_charts, driver_tables, driver_lines = [], [], []
+    driver_charts, driver_tables, driver_lines = [], [], {}
     if driven:  # its `draft` events draft drivers, not cards: the cards have a section of their own
         driver_charts, driver_tables, driver_lines, card_table, card_charts, card_entry = _drivers_section(
             run, catalog, labels, unique
@@ -442,6 +466,10 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         length = length.drop("unfinished_share")
     lengths = laps.length_distribution(run)
     auction_charts, auction_tables, auction_lines = _auction_section(run, labels)
+    corners = corner_table(run, catalog)  # Heat: spin-outs and Heat paid at each corner; None elsewhere
+    if corners is not None:
+        auction_charts.append(("track_corners.png", CORNERS_TITLE, track_chart.track_corners, corners, CORNERS_NOTE))
+        auction_tables.append(_Table("corners.csv", CORNERS_TITLE, corners, CORNERS_SHOWN))
     money = tallies.money_breakdown(tally) if tally is not None else None
 
     n_players = int(seats["n_players"][0])
@@ -602,10 +630,12 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         )
     headers = {"seat": labels.seat.replace(" ", "_")}  # the CSVs keep the logs' column names
     table_paths, table_entries = [], []
-    for spec in table_specs:
-        write_csv(spec.data, out / spec.file)
+    for spec in table_specs:  # rates in percent, differences in points, as the column names say (units.py)
+        write_csv(in_units(spec.data), out / spec.file)
         table_paths.append(out / spec.file)
-        view = spec.shown if isinstance(spec.shown, pl.DataFrame) else spec.data.select(spec.shown or spec.data.columns)
+        view = in_units(
+            spec.shown if isinstance(spec.shown, pl.DataFrame) else spec.data.select(spec.shown or spec.data.columns)
+        )
         shown = view.head(spec.limit)
         table_entries.append(
             {
@@ -626,7 +656,8 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
             )
         )
     causal = headline.strength_lines(measured[0], unique) if measured else None
-    lines = findings(
+    own = {k: auction_lines.get(k, []) + driver_lines.get(k, []) for k in ("position", "items", "strategies", "supply")}
+    sections = findings(
         seats,
         equality,
         bots,
@@ -636,9 +667,13 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         unique,
         set(card_ids or []) or None,
         labels=labels,
-        extra=auction_lines + driver_lines + draft_lines(draft, draft_equality) + supply_lines(supply),
+        position=draft_lines(draft, draft_equality) + own.get("position", []),
+        items=own.get("items", []),
+        strategies=own.get("strategies", []),
+        supply=supply_lines(supply) + own.get("supply", []) + corner_lines(corners),
         seat_meaning=seat_meaning(draft),
         causal=causal,
+        strength_command=f"balance strength {_shown_path(manifest.get('scenario_file') or 'SCENARIO')}",
     )
     n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
     header["players"] = f"{n_players} {labels.players}" + (
@@ -649,7 +684,7 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         out / "index.html",
         **header,
         status=status,
-        findings=lines,
+        findings=sections,
         associations="added_drafted" in card_table.columns or "added_bought" in card_table.columns,
         dealt="added_dealt" in card_table.columns,
         note=DRIVERS_NOTE if driven else "",
@@ -657,7 +692,15 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         tables=table_entries,
         strong=strong,
     )
-    return Report(out, index, chart_paths, table_paths, lines, status)
+    return Report(out, index, chart_paths, table_paths, sections, status)
+
+
+def _shown_path(path: str) -> str:
+    """A path as a command line in the page shows it: relative to here where it lies below."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
 
 
 def make_report_dir(out: Path) -> None:
@@ -704,7 +747,7 @@ def _no_winner_report(
     """The page of a run in which no game has a winner: what happened and why
     it may have, with the game length table (win rates would all be 0)."""
     lines = no_winner_lines(run["games"], present, labels, run_dir)
-    length = laps.game_length(run)
+    length = in_units(laps.game_length(run))
     write_csv(length, out / "game_length.csv")
     table = {
         "file": "game_length.csv",
@@ -719,11 +762,11 @@ def _no_winner_report(
         out / "index.html",
         **header,
         status=status,
-        findings=lines,
+        findings=[(WHAT_HAPPENED, lines)],
         associations=False,
         dealt=False,
         note="",
         charts=[],
         tables=[table],
     )
-    return Report(out, index, [], [out / "game_length.csv"], lines, status)
+    return Report(out, index, [], [out / "game_length.csv"], [(WHAT_HAPPENED, lines)], status)

@@ -40,6 +40,7 @@ class Labels:
     tallies_title: str = "How each bot races"  # the per-bot tallies' chart and table
     cap: str = "the round cap, rules.max_rounds"  # what stops a game that goes on too long
     length_unit: str = "rounds"  # what the games table's `rounds` counts
+    items: str = "Cards and Playbooks"  # what a designer tunes: the findings' second section
 
 
 HORSEPOWER = Labels(title="Horsepower")
@@ -68,6 +69,7 @@ HEAT = Labels(
     length_counted="races",
     length_bars_label="the winner crosses the line (races with a winner)",
     length_last_label="the last car home (races every car finished)",
+    items="Cards and upgrades",
 )
 DOWNFORCE = Labels(
     title="Downforce",
@@ -84,6 +86,7 @@ DOWNFORCE = Labels(
     tallies_title="How each bot plays",
     cap="the turn cap, rules.max_turns",
     length_unit="speed cards played",
+    items="Powers and speed cards",
 )
 SHUFFLE_GP = Labels(
     title="Shuffle Grand Prix",
@@ -96,6 +99,7 @@ SHUFFLE_GP = Labels(
     tallies_title="How each bot plays",
     cap="the turn cap, rules.max_turns",
     length_unit="turns",
+    items="Drivers and ability cards",
 )
 GAMES = {"horsepower": HORSEPOWER, "heat": HEAT, "downforce": DOWNFORCE, "shuffle_gp": SHUFFLE_GP}
 

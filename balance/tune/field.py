@@ -25,6 +25,7 @@ from ..games import get_game
 from ..report.page import render, write_csv
 from ..runner import RunOptions, resolve_scenario
 from ..scenario import BotPool, Scenario
+from ..units import PCT, PP, in_units
 from . import TuneOptions, TuneResult, round_seed, tune
 from .output import pct, points
 
@@ -161,7 +162,11 @@ def _write(result: FieldResult, scenario: Scenario, passes: int, command: str) -
             + yaml.safe_dump({"tuned": profile}, sort_keys=False, default_flow_style=None)
         )
         (out / "tuned.yaml").write_text(strongest)
-    write_csv(pl.DataFrame(result.rows), out / "field.csv")
+    rates = dict.fromkeys(("start_rate", "start_low", "start_high", "tuned_rate"), PCT)
+    write_csv(
+        in_units(pl.DataFrame(result.rows), rates | dict.fromkeys(("gain", "gain_low", "gain_high"), PP)),
+        out / "field.csv",
+    )
     (out / "field.yaml").write_text(
         "# balance tune --all: the final field's tuned profiles, ready to paste under bot_profiles:\n"
         + (yaml.safe_dump(result.profiles, sort_keys=False, default_flow_style=None) if result.profiles else "{}\n")

@@ -12,6 +12,7 @@ import yaml
 
 from ..report.charts import learning_curve
 from ..report.page import render, write_csv
+from ..units import PCT, in_units
 
 
 def pct(x: float) -> str:
@@ -40,12 +41,16 @@ def profile_yaml(result, command: str) -> str:
     return header + yaml.safe_dump({result.bot: result.profile}, sort_keys=False, default_flow_style=None)
 
 
+CANDIDATE_RATES = ("win_rate", "ci_low", "ci_high")  # the other columns are the candidate's values
+
+
 def write_outputs(result, scenario, command: str) -> Path:
     """Every file of the tune's folder; returns its page."""
     out = result.out
     curve = pl.DataFrame(result.curve)
-    write_csv(curve, out / "curve.csv")
-    write_csv(pl.DataFrame(result.candidates), out / "candidates.csv")
+    rates = ("centre", "centre_low", "centre_high", "best", "best_low", "best_high", "median")
+    write_csv(in_units(curve, dict.fromkeys(rates, PCT)), out / "curve.csv")
+    write_csv(in_units(pl.DataFrame(result.candidates), dict.fromkeys(CANDIDATE_RATES, PCT)), out / "candidates.csv")
     text = profile_yaml(result, command)
     (out / "tuned.yaml").write_text(text)
     learning_curve(curve, out / "learning.png", result.bot, result.start_rate.rate)

@@ -82,7 +82,9 @@ def strength_items(catalog: dict) -> list[dict[str, str]]:
 def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     """Every card of the database as raced; `studied` marks the ones the
     reports tabulate: the Garage upgrades with the Garage module, else every
-    card a deck holds."""
+    card a deck holds. `tracks`: the track raced, with each corner's line as a
+    position on the lap (compile.TrackTable.corner_at) and its speed limit, in
+    driving order: what the report's track chart draws."""
     garage = prep.tables.rules.garage_module
     cards = []
     for c in prep.database.cards:
@@ -98,7 +100,15 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
                 "studied": studied,
             }
         )
-    return {"cards": cards}
+    track = prep.tables.tracks[prep.tables.rules.track]
+    layout = {
+        "id": track.id,
+        "name": track.name,
+        "laps": track.laps,
+        "spaces": track.spaces,
+        "corners": [{"at": int(a), "limit": int(v)} for a, v in zip(track.corner_at, track.limit, strict=True)],
+    }
+    return {"cards": cards, "tracks": [layout]}
 
 
 def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, rng: np.random.Generator) -> np.ndarray:
