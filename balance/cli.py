@@ -38,8 +38,18 @@ app = typer.Typer(
 out = Console(highlight=False, markup=False, emoji=False)
 err = Console(stderr=True, highlight=False, markup=False, emoji=False)
 
-DEFAULT_CARDS = Path("cards.yaml")
-GameOption = Annotated[str, typer.Option("--game", "-g", help=f"Which game's database: {', '.join(GAMES)}.")]
+
+# validate's and cards' --game: which game's database (trace's game of a run is --game-number)
+GameOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--game",
+        "-g",
+        help=f"Which game's database: {', '.join(GAMES)} (default: the game the file's top-level keys show, "
+        "else horsepower).",
+        show_default=False,
+    ),
+]
 
 
 def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -77,15 +87,23 @@ def validate(
     paths: Annotated[
         Optional[list[Path]],
         typer.Argument(
-            help="Card databases to check (default: the game's, cards.yaml or heat.yaml).", show_default=False
+            help="Card databases to check (default: the game's: cards.yaml, heat.yaml, downforce.yaml or "
+            "shuffle_gp.yaml).",
+            show_default=False,
         ),
     ] = None,
-    game: GameOption = "horsepower",
+    game: GameOption = None,
 ) -> None:
     """Check card databases: print counts by type and flag, and any warnings."""
-    chosen = get_game(game)
-    for path in paths or [Path(chosen.database_file)]:
-        db = chosen.load_database(path)
+    from .database_kind import DEFAULT_GAME, choose_game, load_as
+
+    for path in paths or [Path(get_game(game or DEFAULT_GAME).database_file)]:
+        # without --game, each file is read as the game its top-level keys show (a note says so)
+        picked = choose_game(path, game, "validate", "validated")
+        chosen = picked.game
+        if picked.note:
+            out.print(picked.note, soft_wrap=True)
+        db = load_as(chosen, path, "validate")
         summary = chosen.summary(db)
         table = Table(title=f"{path} ({chosen.title})", title_justify="left")
         table.add_column("type / flag")
@@ -109,33 +127,50 @@ def validate(
 def cards(
     type_: Annotated[Optional[str], typer.Option("--type", "-t", help="Only cards of this type.")] = None,
     flag: Annotated[
-        Optional[str], typer.Option("--flag", "-f", help="Only cards with this flag (S, M, E, P, D).")
+        Optional[str],
+        typer.Option(
+            "--flag",
+            "-f",
+            help="Only cards with this flag: Horsepower's S, M, E, P, D; Heat's tier; Shuffle GP's driver.",
+        ),
     ] = None,
-    db_path: Annotated[Path, typer.Option("--db", help="The card database.")] = DEFAULT_CARDS,
-    game: GameOption = "horsepower",
+    db_path: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--db", help="The card database (default: the game's, cards.yaml for Horsepower).", show_default=False
+        ),
+    ] = None,
+    game: GameOption = None,
 ) -> None:
-    """List the card database as a table (Horsepower)."""
-    chosen = get_game(game)
-    if chosen.name != "horsepower":
-        raise UserError(
-            Problem(
-                "--game", None, "game", f"balance cards lists Horsepower cards; {game}'s are in {chosen.database_file}"
-            )
-        )
-    db = chosen.load_database(db_path)
-    types = sorted({c.type for c in db.cards})
+    """List a card database as a table: each card's type, count and text (its cost where cards set cost:)."""
+    from .card_listing import listing
+    from .database_kind import DEFAULT_GAME, choose_game, load_as, short_title
+
+    path = db_path if db_path is not None else Path(get_game(game or DEFAULT_GAME).database_file)
+    picked = choose_game(path, game, "cards --db", "listed")
+    if picked.note:
+        out.print(picked.note, soft_wrap=True)
+    listed = listing(picked.game.name, load_as(picked.game, path, "cards --db"))
+    types = sorted({r.type for r in listed.rows})
     if type_ is not None and type_ not in types:
         raise UserError(Problem("--type", None, "type", f"unknown type {type_!r} (known: {', '.join(types)})"))
-    flags = sorted({f for c in db.cards for f in c.flags})
+    if flag is not None and listed.flag_word is None:
+        title = short_title(picked.game)
+        raise UserError(Problem("--flag", None, "flag", f"{title} cards have no flags (filter with --type)"))
+    flags = sorted({f for r in listed.rows for f in r.flags})
     if flag is not None and flag not in flags:
-        raise UserError(Problem("--flag", None, "flag", f"unknown flag {flag!r} (known: {', '.join(flags)})"))
-    shown = [c for c in db.cards if (type_ is None or c.type == type_) and (flag is None or flag in c.flags)]
-    table = Table(title=f"{db_path}: {len(shown)} cards, {sum(c.count for c in shown)} copies", title_justify="left")
-    for column in ("id", "name", "type", "count", "flags", "text"):
-        table.add_column(column, justify="right" if column == "count" else "left", overflow="fold")
-    for card in shown:
-        table.add_row(card.id, card.name, card.type, str(card.count), "".join(sorted(card.flags)), card.text)
+        raise UserError(
+            Problem("--flag", None, "flag", f"unknown {listed.flag_word} {flag!r} (known: {', '.join(flags)})")
+        )
+    shown = [r for r in listed.rows if (type_ is None or r.type == type_) and (flag is None or flag in r.flags)]
+    table = Table(title=f"{path}: {len(shown)} cards, {sum(r.copies for r in shown)} copies", title_justify="left")
+    for column in listed.columns:
+        table.add_column(column, justify="right" if column in listed.numeric else "left", overflow="fold")
+    for row in shown:
+        table.add_row(*(row.cells[c] for c in listed.columns))
     out.print(table)
+    if listed.caption:
+        out.print(listed.caption, soft_wrap=True)
 
 
 @app.command()
@@ -145,19 +180,27 @@ def trace(
         Path, typer.Argument(metavar="SCENARIO_OR_RUN", help="A scenario file, or a run directory of balance run.")
     ],
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
-    game: Annotated[int, typer.Option("--game", "-k", help="Which game of the run, from 0.")] = 0,
+    game_number: Annotated[
+        str, typer.Option("--game-number", "-k", metavar="N", help="Which game of the run, from 0 (its game_id).")
+    ] = "0",
     games: Annotated[
         Optional[int], typer.Option("--games", "-n", help="Games in the run (default: the scenario's).")
     ] = None,
     chunk_size: Annotated[
         Optional[int], typer.Option("--chunk-size", help="Games per chunk (default: the scenario's).")
     ] = None,
+    # --game names a game in every other command; here the scenario or run names it, so it is refused
+    # with what to type instead (it was this command's game number once)
+    old_game: Annotated[Optional[str], typer.Option("--game", hidden=True)] = None,
 ) -> None:
     """Print one game turn by turn: draft, hands, plays, buys, rolls, moves, spaces, laps, winner.
 
-    A run directory: exactly its game --game (the run's scenario, seed and chunks).
+    A run directory: exactly its game --game-number (the run's scenario, seed and chunks).
 
-    A scenario file: game --game of balance run with the same --seed, --games and --chunk-size."""
+    A scenario file: game --game-number of balance run with the same --seed, --games and --chunk-size."""
+    from .trace_options import game_number as parse_game_number
+
+    game = parse_game_number(game_number, old_game)
     from .runner import RunOptions, resolve_scenario, scenario_of_run
 
     head = ""
@@ -216,54 +259,21 @@ def run(
     ] = None,
 ) -> None:
     """Simulate a scenario's games in parallel chunks into Parquet logs, then summarise win rates."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from .logs import load_run, win_rates
-    from .runner import ChunkFailed, RunOptions
+    from .progress import GameBar
+    from .runner import ChunkFailed, RunInterrupted, RunOptions
     from .runner import run as run_scenario
 
     options = RunOptions(games, seed, chunk_size, jobs, out_dir, backend, scheduler, resume, force, only_chunk)
-    columns = (
-        TextColumn("{task.description}", style="bold", markup=False),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-    )
-    started = time.perf_counter()
-    # drawn at the first progress report: a mistake found before any game is one line, with no bar above it
-    progress = Progress(*columns, console=err, disable=quiet, transient=False)
-    task = progress.add_task(str(scenario), total=None, rate="")
-    first: list[int] = []
-
-    def on_progress(done: int, total: int) -> None:
-        if not first:
-            first.append(done)
-            progress.start()
-        elapsed = max(time.perf_counter() - started, 1e-9)
-        rate = (done - first[0]) / elapsed
-        progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
-
     try:
-        result = run_scenario(scenario, options, on_progress)
+        with GameBar(err, str(scenario), quiet) as bar:
+            result = run_scenario(scenario, options, lambda done, total: bar("", done, total))
     except ChunkFailed as exc:
-        if first:
-            progress.stop()
         err.print(f"error: {exc}", markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
-    finally:
-        if first:  # a bar never drawn is not stopped: stopping prints a line break where stderr is not a terminal
-            progress.stop()
+    except RunInterrupted as exc:
+        err.print(str(exc), markup=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     m = result.manifest
     if only_chunk is not None:
         out.print(f"chunk {only_chunk} done; logs in {result.out}")
@@ -298,6 +308,7 @@ def run(
             f"run's: {listed}"
         )
     out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)")
+    out.print(f"next: balance report {result.out}", soft_wrap=True)
 
 
 @app.command()
@@ -334,7 +345,13 @@ def report(
 @app.command()
 @user_errors
 def compare(
-    scenario: Annotated[Path, typer.Argument(help="A scenario with variants:.")],
+    scenario: Annotated[
+        Path, typer.Argument(help="A scenario with variants:, or a run directory (BEFORE) to compare with AFTER.")
+    ],
+    after: Annotated[
+        Optional[Path],
+        typer.Argument(help="A second run directory: compare two runs on disk (same seed, games, chunks, field)."),
+    ] = None,
     games: Annotated[
         Optional[int], typer.Option("--games", "-n", help="Games per run (default: the scenario's).")
     ] = None,
@@ -356,12 +373,25 @@ def compare(
     headline: Annotated[
         str, typer.Option("--headline", help="The win rate --until-ci watches: seat:N or bot:NAME.")
     ] = "seat:0",
+    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run the baseline and each variant on the same seeds and compare every metric."""
     from .analysis.compare import compared_text
     from .compare import compare as run_compare
+    from .progress import GameBar
 
-    result = run_compare(scenario, games, out_dir, jobs, seed, None, until_ci, max_games, headline)
+    if scenario.is_dir() or after is not None:  # two runs already on disk: no game is played again
+        from .compare import compare_two_runs
+
+        if after is None:
+            raise UserError(Problem(str(scenario), None, "run", "is a run directory: give a second run to compare"))
+        result = compare_two_runs(scenario, after, out_dir, force)
+        if result.unpaired:
+            out.print(Text.assemble(("note:", "yellow"), f" {result.unpaired}"), soft_wrap=True)
+    else:
+        with GameBar(err, "compare", quiet) as bar:
+            result = run_compare(scenario, games, out_dir, jobs, seed, bar, until_ci, max_games, headline, force)
     if until_ci is not None:
         out.print(
             f"stopped at {result.games:,} games per run: {result.headline} difference interval "
@@ -372,6 +402,8 @@ def compare(
     for row in t.filter(t["significant"]).sort("p_value").head(12).iter_rows(named=True):
         out.print(f"  {row['variant']}: {row['metric']} {row['key']}: {compared_text(row)}", soft_wrap=True)
     out.print(f"table: {result.out / 'compare.csv'}; page: {result.index}")
+    if after is None:
+        out.print(f"next: open {result.index}, or balance report {result.out / 'baseline'}", soft_wrap=True)
 
 
 @app.command()
@@ -397,48 +429,27 @@ def strength(
             help="Every item (also Horsepower's Playbooks, Downforce's speed cards, Shuffle GP's ability cards).",
         ),
     ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Rank cards (powers, drivers) by experiment: one seat gets the item, against the same games without."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
+    from .progress import GameBar
     from .strength import strength as run_strength
 
     chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
-    progress = Progress(
-        TextColumn("{task.description}", markup=False),
-        BarColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        disable=quiet,
-    )
-    task = progress.add_task("strength", total=None, rate="")
-    started: list[float] = []
-
-    def on_progress(what: str, done: int, total: int) -> None:
-        first = not started
-        if first:
-            started.append(time.perf_counter())
-        rate = done / max(time.perf_counter() - started[0], 1e-9)
-        progress.update(task, description=f"strength: {what}", completed=done, total=total, rate=f"{rate:,.0f} games/s")
-        if first:  # drawn at the first game: a mistake found before any game is one line, no bar above it
-            progress.start()
-
-    try:
-        result = run_strength(scenario, chosen, games, out_dir, jobs, seed, all_items, on_progress)
-    finally:
-        if started:
-            progress.stop()
+    with GameBar(err, "strength", quiet) as bar:
+        result = run_strength(scenario, chosen, games, out_dir, jobs, seed, all_items, bar, force)
     for row in result.table.head(10).iter_rows(named=True):
         out.print(
             f"  {row['card']}: {100 * row['change']:+.1f} points ({100 * row['ci_low']:+.1f} to "
             f"{100 * row['ci_high']:+.1f}), n={row['games']:,}{' *' if row['significant'] else ''}"
         )
     out.print(f"table: {result.out / 'strength.csv'}; page: {result.index}")
+    out.print(
+        "next: balance report RUN puts these first in the findings, for a run of the same scenario "
+        f"(balance run {scenario}, then balance report runs/<name>)",
+        soft_wrap=True,
+    )
 
 
 @app.command()
@@ -470,11 +481,15 @@ def sweep(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-sweep).")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run one setting at several values and plot a metric against it."""
+    from .progress import GameBar
     from .sweep import sweep as run_sweep
 
-    result = run_sweep(scenario, setting, metric, target, games, out_dir, jobs, seed)
+    with GameBar(err, "sweep", quiet) as bar:
+        result = run_sweep(scenario, setting, metric, target, games, out_dir, jobs, seed, force, bar)
     out.print(f"metric: {result.metric}", soft_wrap=True)
     for row in result.table.iter_rows(named=True):
         e, lo, hi = (row[k] for k in ("estimate", "ci_low", "ci_high"))
@@ -512,45 +527,30 @@ def strong(
 ) -> None:
     """Play the run's scenario again with the game's `tuned` profile in every seat (RUN/strong/), and a skill
     ladder: one seat of each profile against `tuned`. The report shows both beside the run's figures."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+    from .progress import GameBar
     from .runner import RunOptions
     from .strong import play_strong
 
     options = RunOptions(games=games, jobs=jobs, resume=resume, force=force)
-    progress = Progress(
-        TextColumn("{task.description}", markup=False),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        console=err,
-        disable=quiet,
-    )
-    task = progress.add_task("tuned field", total=None)
-    started: list[bool] = []
+    ladder = {"done": 0, "total": 0}  # the ladder's tasks report their games one task at a time
 
-    def start() -> None:
-        if not started:
-            started.append(True)
-            progress.start()
+    with GameBar(err, "strong", quiet) as bar:
 
-    def on_progress(done: int, total: int) -> None:
-        start()
-        progress.update(task, completed=done, total=total)
+        def on_task(t) -> None:
+            ladder["done"] += t.size
+            bar("skill ladder", ladder["done"], ladder["total"])
 
-    def on_task(t) -> None:
-        start()
-        progress.update(task, description="skill ladder", advance=t.size)
+        def on_ladder_start(total: int) -> None:
+            ladder["total"] = total
 
-    def on_ladder_start(total: int) -> None:
-        progress.update(task, description="skill ladder", completed=0, total=total)
-
-    try:
-        result = play_strong(run_dir, options, ladder_games, on_progress, on_task, on_ladder_start)
-    finally:
-        if started:
-            progress.stop()
+        result = play_strong(
+            run_dir,
+            options,
+            ladder_games,
+            lambda done, total: bar("tuned field", done, total),
+            on_task,
+            on_ladder_start,
+        )
     table = Table(title="skill ladder: one seat against tuned", title_justify="left")
     for column in ("bot", "games", "win rate", "95% interval"):
         table.add_column(column, justify="left" if column == "bot" else "right")
@@ -694,8 +694,6 @@ def main() -> None:
     except typer.Abort:
         err.print("interrupted")
         sys.exit(130)
-    if code == 130:
-        err.print("interrupted")
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -3,6 +3,7 @@ its variants, on the same seeds, into one table, a forest plot and a page."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from .logs import load_manifest, load_run, studied_cards
 from .report.charts import forest_plot
 from .report.labels import labels_for
 from .report.page import render, short, write_csv
-from .runner import RunOptions, resolve_scenario, run
+from .runner import RunOptions, make_run_dir, refuse_overwrite, resolve_scenario, run
 from .scenario import variant_scenarios
 
 
@@ -29,6 +30,7 @@ class CompareResult:
     games: int  # games per run in the end
     headline: str  # the metric sequential stopping watched, e.g. "win rate by seat 0"
     headline_width: float  # the widest 95% interval of its difference over the variants
+    unpaired: str = ""  # two runs on disk that could not be paired: why (their metrics compared unpaired)
 
 
 def parse_headline(text: str, bots: list[str]) -> tuple[str, str]:
@@ -48,14 +50,17 @@ def compare(
     out: Path | None = None,
     jobs: int | None = None,
     seed: int | None = None,
-    on_progress=None,
+    on_progress: Callable[[str, int, int], None] | None = None,
     until_ci: float | None = None,
     max_games: int | None = None,
     headline: str = "seat:0",
+    force: bool = False,
 ) -> CompareResult:
-    """Baseline and variants on the same seeds. With `until_ci` the runs grow
-    chunk by chunk (doubling) until the headline difference's 95% interval is
-    narrower than `until_ci` in every variant, or `max_games` is reached."""
+    """Baseline and variants on the same seeds. With `until_ci` (percentage
+    points) the runs grow chunk by chunk (doubling) until the headline
+    difference's 95% interval is narrower than `until_ci` in every variant, or
+    `max_games` is reached. `on_progress(what, games done, games in all)`; an
+    `out` that holds an earlier comparison is replaced only with `force`."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     if not scenario.model.variants:
         raise UserError(
@@ -77,6 +82,7 @@ def compare(
             Problem("--max-games", None, "max_games", f"must be between 1 and {MAX_GAMES:,}, got {max_games:,}")
         )
     out = Path(out) if out else Path("runs") / f"{scenario.name}-compare"
+    refuse_overwrite(out, force, "compare")
     chunk = scenario.model.chunk_size
     n = scenario.model.games
     if until_ci is not None:  # whole chunks, so that each round extends the last
@@ -95,29 +101,96 @@ def compare(
     table = in_units(table)  # what the user reads, the files and the page, holds percent and points
     write_csv(table, out / "compare.csv")
     table.write_parquet(out / "compare.parquet")
-    index = _page(scenario, table, out, [name for name, _ in variants], n)
+    index = _page(
+        scenario.name, scenario.model.game, scenario.model.seed, table, out, [name for name, _ in variants], n
+    )
     return CompareResult(out, table, index, n, f"{metric} {key}", width)
 
 
 def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.DataFrame:
-    run(scenario, RunOptions(out=out / "baseline", **options), on_progress)
-    base = load_run(out / "baseline")
-    catalog = load_manifest(out / "baseline").get("catalog", {})
+    runs = ["baseline", *(name for name, _ in variants)]
+
+    def progress(k: int) -> Callable[[int, int], None] | None:
+        if on_progress is None:
+            return None
+        what = f"{runs[k]} ({k + 1}/{len(runs)})"
+        return lambda done, total: on_progress(what, k * total + done, len(runs) * total)
+
+    run(scenario, RunOptions(out=out / "baseline", **options), progress(0))
+    for k, (name, each) in enumerate(variants, start=1):
+        run(each, RunOptions(out=out / name, **options), progress(k))
+    return _compare_dirs(out / "baseline", [(name, out / name) for name, _ in variants])
+
+
+def _compare_dirs(baseline: Path, variants: list[tuple[str, Path]], paired: bool = True) -> pl.DataFrame:
+    """Every metric of each variant's run against the baseline's (runs on the same seeds and chunks)."""
+    base = load_run(baseline)
+    catalog = load_manifest(baseline).get("catalog", {})
     parts = studied_cards(catalog)
     only = any("studied" in c for c in catalog.get("cards", []))  # the catalog says which cards to compare
     books = [p["id"] for p in catalog.get("playbooks", [])] or None
     # Heat's tallies (Heat paid, slipstreams...), Downforce's money and Shuffle Grand Prix's distance,
     # trophies and damage by bot; Horsepower's table stays as it was
     race = tallies.compared_columns(base)
-    tables = []
-    for name, each in variants:
-        run(each, RunOptions(out=out / name, **options), on_progress)
-        tables.append(compare_runs(base, load_run(out / name), name, parts, books, only, race))
-    return pl.concat(tables)
+    return pl.concat(
+        [compare_runs(base, load_run(folder), name, parts, books, only, race, paired) for name, folder in variants]
+    )
 
 
-def _page(scenario, table: pl.DataFrame, out: Path, names: list[str], games: int) -> Path:
-    labels = labels_for(scenario.model.game)
+# what two runs must share for game g of one to be game g of the other (common random numbers)
+PAIRED_ON = ("seed", "games", "chunk_size")
+PAIRED_SCENARIO = ("players", "bots", "bot_profiles")
+
+
+def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: bool = False) -> CompareResult:
+    """`balance compare BEFORE_RUN AFTER_RUN`: two runs already on disk, compared
+    as `balance compare` compares a baseline and a variant, without playing a
+    game again: paired where they were played on the same seed, games, chunk
+    plan and field (game g is the same deal in both), else as independent
+    samples, and the result says why (`unpaired`)."""
+    from .logs import read_manifest
+
+    manifests = []
+    for folder in (before, after):
+        manifest = read_manifest(folder) if Path(folder).is_dir() else None
+        if manifest is None:
+            raise UserError(Problem(str(folder), None, "run", "is not a run directory (no manifest.json)"))
+        if manifest.get("status") != "complete":
+            raise UserError(
+                Problem(str(folder), None, "run", f"is not a complete run ({manifest.get('status')}): finish it first")
+            )
+        manifests.append(manifest)
+    a, b = manifests
+    differ = [k for k in PAIRED_ON if a.get(k) != b.get(k)] + [
+        f"scenario {k}" for k in PAIRED_SCENARIO if a.get("scenario", {}).get(k) != b.get("scenario", {}).get(k)
+    ]
+    if a.get("game") != b.get("game"):
+        raise UserError(Problem(str(after), None, "run", f"is a {b.get('game')} run, {before} a {a.get('game')} run"))
+    # game g is the same deal in both only on the same seed, games, chunks and field: else unpaired
+    note = (
+        f"Not paired: {', '.join(differ)} {'differs' if len(differ) == 1 else 'differ'}, so game g is not the same deal in both runs; every metric is "
+        "compared as two independent samples (wider intervals than a paired comparison)."
+        if differ
+        else ""
+    )
+    out = Path(out) if out else Path("runs") / f"{Path(before).name}-vs-{Path(after).name}"
+    refuse_overwrite(out, force, "compare")
+    make_run_dir(out)
+    name = Path(after).name
+    table = _compare_dirs(Path(before), [(name, Path(after))], paired=not differ)
+    forest_plot(table, out / "forest.png")
+    table = in_units(table)
+    write_csv(table, out / "compare.csv")
+    table.write_parquet(out / "compare.parquet")
+    title = f"{Path(before).name} vs {name}"
+    index = _page(title, a.get("game", ""), a.get("seed"), table, out, [name], int(a.get("games") or 0), note)
+    return CompareResult(out, table, index, int(a.get("games") or 0), "", float("nan"), note)
+
+
+def _page(
+    name: str, game: str, seed: int | None, table: pl.DataFrame, out: Path, names: list[str], games: int, note: str = ""
+) -> Path:
+    labels = labels_for(game)
     tallied = (table["metric"].str.starts_with("mean ") & table["metric"].str.ends_with(" by bot")).any()
     ranked = table.with_columns(
         (pl.col("diff").abs() / ((pl.col("ci_high") - pl.col("ci_low")) / 3.92)).fill_nan(0).alias("z")
@@ -126,13 +199,14 @@ def _page(scenario, table: pl.DataFrame, out: Path, names: list[str], games: int
     return render(
         "compare.html.j2",
         out / "index.html",
-        name=scenario.name,
+        name=name,
         seat_note=" ".join(
             ([] if labels.seat == "seat" else [f"A seat is a {labels.seat} ({labels.seat_note})."])
             + (['The "mean ... by bot" rows are paired game by game too.'] if tallied else [])
         ),
-        seed=scenario.model.seed,
+        seed=seed,
         games=games,
+        unpaired=note,
         variants=names,
         significant=table.filter(pl.col("significant")).height,
         rows=table.height,

@@ -27,18 +27,20 @@ import traceback
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import __version__
+from . import __version__, progress
 from .allocator import tune_allocator
 from .errors import Problem, UserError
 from .games import get_game
 from .limits import check_jobs, check_memory, check_plan
 from .logs import RUN_ID_KEY, read_manifest, resume_command
+from .progress import ChunkProgress
 from .scenario import Scenario, ScenarioModel, check_scenario, load_scenario, scenario_model
 from .seeding import chunk_plan, chunk_rng
 from .validation import field_bounds
@@ -151,9 +153,15 @@ def run_chunk(
     a --force run took over) writes nothing."""
     seed = scenario.model.seed
     tune_allocator()  # once per worker process
+    # the games finished so far, for the parent's bar (a Dask worker elsewhere has no such folder: chunk by chunk)
+    game = get_game(scenario.model.game)
+    tracker = None
+    if out is not None and out.is_dir():
+        measure = partial(game.progress, _prepared(scenario)) if game.progress else None
+        tracker = ChunkProgress(out / progress.FOLDER / f"chunk-{chunk}", measure)
     try:
-        game = get_game(scenario.model.game)
-        tables = game.play_chunk(_prepared(scenario), scenario, chunk, first, size, chunk_rng(seed, chunk, n_chunks))
+        rng = chunk_rng(seed, chunk, n_chunks)
+        tables = game.play_chunk(_prepared(scenario), scenario, chunk, first, size, rng, tracker)
     except Exception as exc:  # a bug in the toolkit: say exactly how to get it back
         where = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         last = traceback.extract_tb(exc.__traceback__)[-1]
@@ -162,6 +170,9 @@ def run_chunk(
             f"at {Path(last.filename).name}:{last.lineno}; reproduce with: balance run {scenario.source} "
             f"--seed {seed} --chunk-size {scenario.model.chunk_size} --games {scenario.model.games} --only-chunk {chunk}"
         ) from exc
+    finally:
+        if tracker is not None:
+            tracker.close()
     if out is not None:
         if run_id is not None and current_run(out) != run_id:
             return {"chunk": chunk, "games": 0, "orphaned": True}
@@ -482,18 +493,25 @@ def run(
         if on_progress:
             on_progress(done_games, scenario.model.games)
         ran: list[int] = []
+        progress.clear(out)  # a killed run's files would count games nobody is playing
+        finished = [done_games]  # chunks written; the watcher adds the games of the chunks in flight
+        watcher = _watch(out, finished, scenario.model.games, on_progress) if on_progress else None
         try:
             for result in _dispatch(scenario, plan, todo, out, options, run_id, client):
                 if "tables" in result:  # returned by a Dask worker: the client writes
                     for name in TABLES:
                         write_part(out, name, result["chunk"], result["tables"][name], run_id)
                 ran.append(result["chunk"])
-                done_games += result["games"]
+                finished[0] += result["games"]
                 if on_progress:
-                    on_progress(done_games, scenario.model.games)
+                    on_progress(finished[0] + progress.games_in_flight(out), scenario.model.games)
         except KeyboardInterrupt:
             _record_failure(out, manifest, "interrupted", "interrupted (Ctrl-C)")
-            raise
+            saved = sum(chunk_done(out, c, run_id, plan[c][1]) for c in range(len(plan)))
+            raise RunInterrupted(
+                f"interrupted: {saved} of {len(plan)} chunks saved in {out}; finish the run with: "
+                f"{resume_command(manifest, out)}"
+            ) from None
         except ChunkFailed as exc:
             _record_failure(out, manifest, "failed", str(exc))
             raise
@@ -503,6 +521,10 @@ def run(
         except BaseException as exc:
             _record_failure(out, manifest, "failed", f"{type(exc).__name__}: {exc}")
             raise
+        finally:
+            if watcher is not None:
+                watcher.set()
+            progress.clear(out)
         remove_foreign_parts(out, len(plan))
         complete = all(chunk_done(out, c, run_id, plan[c][1]) for c in range(len(plan)))
         manifest["status"] = "complete" if complete else "partial"
@@ -518,6 +540,43 @@ def run(
             client.close()
         lock.release()
     return RunResult(out, manifest, ran, time.perf_counter() - start, bad)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: what was saved and the command that finishes it."""
+
+
+def _watch(out: Path, finished: list[int], total: int, on_progress: Callable[[int, int], None]) -> Any:
+    """A thread that reports the games done twice a second while chunks are played:
+    the chunks written (`finished[0]`) and the games finished within the others.
+    Returns the event that stops it."""
+    import threading
+
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(0.5):
+            on_progress(min(finished[0] + progress.games_in_flight(out), total), total)
+
+    threading.Thread(target=watch, daemon=True, name="balance-progress").start()
+    return stop
+
+
+def refuse_overwrite(out: Path, force: bool, command: str) -> None:
+    """The output folder of compare, strength or sweep: one that already holds
+    something is replaced only with --force (a good result is not lost to a
+    failed one); checked before any game."""
+    if out.exists() and not out.is_dir():
+        raise UserError(Problem(str(out), None, "--out", "is a file, not a folder; choose another --out"))
+    if not force and out.is_dir() and any(out.iterdir()):
+        raise UserError(
+            Problem(
+                str(out),
+                None,
+                "--out",
+                f"already holds a {command} result: add --force to replace it, or choose another --out",
+            )
+        )
 
 
 def make_run_dir(out: Path) -> None:

@@ -16,7 +16,7 @@ from .games import get_game
 from .logs import load_run
 from .report.charts import strength_chart
 from .report.page import render, short, write_csv
-from .runner import RunOptions, resolve_scenario, run
+from .runner import RunOptions, refuse_overwrite, resolve_scenario, run
 from .scenario import Scenario
 from .units import in_units
 
@@ -88,9 +88,11 @@ def strength(
     seed: int | None = None,
     all_items: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
+    force: bool = False,
 ) -> StrengthResult:
     """`cards`: the items to measure (default: the game's main ones, every item
-    with `all_items`). `on_progress(what, games done, games in all)`."""
+    with `all_items`). `on_progress(what, games done, games in all)`. An `out`
+    that holds an earlier result is replaced only with `force`."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if game.strength_items is None:
@@ -107,6 +109,7 @@ def strength(
     # the game's own checks of an item (Heat: a field with Legends, who have no deck) before any game
     game.prepare(with_item(scenario, chosen[0]))
     out = Path(out) if out else Path("runs") / f"{scenario.name}-strength"
+    refuse_overwrite(out, force, "strength")
     table = paired_strength(scenario, chosen, out, RunOptions(games=games, seed=seed, jobs=jobs), on_progress)
     names = {i["id"]: i["name"] for i in items}
     kinds = {i["id"]: i["kind"] for i in items}

@@ -15,6 +15,7 @@ where the game can give it to a seat; `--metric card:ID` is the association.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -29,7 +30,7 @@ from .games import get_game
 from .logs import load_run
 from .report.charts import sweep_chart
 from .report.page import write_csv
-from .runner import RunOptions, resolve_scenario, run
+from .runner import RunOptions, refuse_overwrite, resolve_scenario, run
 from .scenario import Scenario
 from .strength import known, paired_strength, strength_items
 
@@ -110,6 +111,38 @@ def parse_metric(text: str) -> tuple[str, str, str]:
     return kind, key, label[kind]
 
 
+def drafted_items(game: str, catalog: dict) -> list[str]:
+    """The ids `card:ID` can measure: what a player drafts (a card's win rate
+    added when drafted). Horsepower's Parts Deck cards and Playbooks, Heat's
+    Garage upgrades (the cards studied that are neither basic speed nor starting
+    cards); Downforce deals its cards and Shuffle GP's come with the driver."""
+    cards = catalog.get("cards", [])
+    if game == "horsepower":
+        return [c["id"] for c in cards if c.get("group") == "parts"] + [p["id"] for p in catalog.get("playbooks", [])]
+    if game == "heat":
+        return [c["id"] for c in cards if c.get("studied") and c.get("group") not in ("basic_speed", "starting", None)]
+    return []
+
+
+def check_metric(kind: str, key: str, items: list[str], drafted: list[str], scenario: Scenario) -> None:
+    """A metric that would read NaN at every value is a one-line error before any game."""
+    problem = None
+    if kind == "strength" and key not in items:
+        problem = f"no item with id {key!r} (known: {known(items)})"
+    elif kind == "card" and key not in drafted:
+        problem = (
+            f"card:{key} is the win rate added when drafted, and no player drafts {key!r} in this game"
+            + (f" (draftable: {known(drafted)})" if drafted else "")
+            + (f"; strength:{key} measures it by experiment" if key in items else "")
+        )
+    elif kind == "bot" and key not in scenario.bot_names:
+        problem = f"no bot {key!r} in this scenario (bots: {', '.join(scenario.bot_names)})"
+    elif kind == "seat" and not (key.isdigit() and int(key) < scenario.model.players):
+        problem = f"seat {key!r} is not a seat of this scenario (0 to {scenario.model.players - 1})"
+    if problem:
+        raise UserError(Problem("--metric", None, "metric", problem))
+
+
 def _measure(run_dir: Path, kind: str, key: str) -> tuple[float, float, float]:
     frames = load_run(run_dir)
     if kind == "card":
@@ -144,7 +177,12 @@ def sweep(
     out: Path | None = None,
     jobs: int | None = None,
     seed: int | None = None,
+    force: bool = False,
+    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> SweepResult:
+    """`target` in the metric's unit (percent, or points for a difference).
+    `on_progress(what, games done, games in all)`; an `out` that holds an
+    earlier result is replaced only with `force`."""
     if "=" not in setting:
         raise UserError(
             Problem(
@@ -161,8 +199,6 @@ def sweep(
         card = parts[1] if parts[0] in ("cards", "playbooks") and len(parts) > 1 else None
         metric = f"strength:{card}" if card in items else f"card:{card}" if card else "seat:0"
     kind, key, label = parse_metric(metric)
-    if kind == "strength" and key not in items:
-        raise UserError(Problem("--metric", None, "metric", f"no item with id {key!r} (known: {known(items)})"))
     scenarios = []
     for value in values:  # every value checked before any game runs
         m = scenario.model
@@ -173,17 +209,27 @@ def sweep(
         except UserError as exc:
             raise UserError(Problem("--set", None, dotted, f"= {value}: {exc.problem.message}")) from None
         scenarios.append(each)
+    check_metric(kind, key, items, drafted_items(game.name, game.catalog(game.prepare(scenario))), scenario)
     out = Path(out) if out else Path("runs") / f"{scenario.name}-sweep"
+    refuse_overwrite(out, force, "sweep")
     unit = "points" if kind in ("card", "strength") else "%"  # a difference of win rates, or a win rate
     rows = []
-    for value, each in zip(values, scenarios, strict=True):
+    per_value = scenario.model.games * (2 if kind == "strength" else 1)  # strength: without, then with the item
+    for k, (value, each) in enumerate(zip(values, scenarios, strict=True)):
         folder = out / f"value-{value}"
         options = RunOptions(out=folder, games=games, seed=seed, jobs=jobs, force=True)
+        what = f"{dotted} = {value:g} ({k + 1}/{len(values)})"
+        before, total = k * per_value, len(values) * per_value
+
+        def report(what_: str, done: int, _total: int, what: str = what, before: int = before) -> None:
+            if on_progress:
+                on_progress(what, before + done, total)
+
         if kind == "strength":  # balance strength's paired experiment at this value
-            r = paired_strength(each, [key], folder, options).row(0, named=True)
+            r = paired_strength(each, [key], folder, options, report).row(0, named=True)
             estimate, low, high = r["change"], r["ci_low"], r["ci_high"]
         else:
-            run(each, options)
+            run(each, options, lambda done, t, report=report: report("", done, t))
             estimate, low, high = _measure(folder, kind, key)
         rows.append(
             {

@@ -117,3 +117,24 @@ def heat_usa(tmp_path_factory) -> tuple[str, Path, Path]:
 @pytest.fixture(scope="session")
 def downforce_four(tmp_path_factory) -> tuple[str, Path, Path]:
     return run_and_report(tmp_path_factory.mktemp("downforce-four"), DOWNFORCE_FOUR)
+
+
+def cli(*args) -> tuple[int, str, str]:
+    """`balance ARGS` in this process: (exit code, stdout, stderr); a traceback fails the test."""
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line(*args) -> str:
+    """The one error line of `balance ARGS` (exit code 2, nothing else on stderr)."""
+    code, stdout, stderr = cli(*args)
+    assert code == 2, stdout + stderr
+    lines = stderr.splitlines()  # not stripped: an empty line before the error counts too
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    return lines[0]

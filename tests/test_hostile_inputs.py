@@ -13,33 +13,14 @@ import threading
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
-from balance.cli import app
 from balance.errors import UserError
 from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 from balance.yamlio import MAX_BYTES, load_yaml
 
-from .conftest import ROOT, SCENARIO
+from .conftest import ROOT, SCENARIO, cli, one_line
 from .mutants import time_limit
-
-
-def cli(*args) -> tuple[int, str, str]:
-    """`balance ARGS` in this process: (exit code, stdout, stderr); a traceback fails the test."""
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_line(*args) -> str:
-    code, _, stderr = cli(*args)
-    assert code == 2, stderr
-    lines = stderr.splitlines()  # not stripped: an empty line before the error counts too
-    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
-    return lines[0]
-
 
 # --- item 6: YAML that hangs, recurses or never ends -------------------------------------------
 

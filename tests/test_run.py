@@ -214,10 +214,10 @@ def test_a_crash_names_the_chunk_and_keeps_completed_chunks(scenario, tmp_path, 
 
     real = GAME.play_chunk
 
-    def flaky(prep, scen, chunk, first, size, rng):
+    def flaky(prep, scen, chunk, first, size, rng, after_turn=None):
         if chunk == 2:
             raise ValueError("boom")
-        return real(prep, scen, chunk, first, size, rng)
+        return real(prep, scen, chunk, first, size, rng, after_turn)
 
     import dataclasses
 

@@ -66,7 +66,7 @@ def test_trace_prints_a_whole_game():
 
 
 def test_trace_of_game_k_is_game_k_of_the_run():
-    a = runner.invoke(app, ["trace", str(ROOT / "tests/golden/scenario.yaml"), "--seed", "2", "--game", "5"])
+    a = runner.invoke(app, ["trace", str(ROOT / "tests/golden/scenario.yaml"), "--seed", "2", "--game-number", "5"])
     assert a.stdout == (ROOT / "tests/golden/seed2-game5.txt").read_text()
 
 

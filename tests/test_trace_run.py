@@ -1,4 +1,4 @@
-"""`balance trace RUN_DIR --game N`: exactly game N of that run (its seed,
+"""`balance trace RUN_DIR --game-number N`: exactly game N of that run (its seed,
 games and chunks from the manifest), whatever flags the run was made with;
 and the one-line refusals when that cannot be."""
 
@@ -54,7 +54,7 @@ def horsepower_run(tmp_path_factory):
 
 def test_trace_of_a_run_directory_is_that_game_of_the_run(horsepower_run):
     _, out = horsepower_run
-    result = cli("trace", out, "--game", 290)
+    result = cli("trace", out, "--game-number", 290)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"run {out}: 300 games in 3 chunks of 128, seed 9, scenario file ")
@@ -66,10 +66,10 @@ def test_trace_of_a_run_directory_is_that_game_of_the_run(horsepower_run):
 
 def test_the_scenario_form_needs_the_runs_flags(horsepower_run):
     scenario, out = horsepower_run
-    from_run = cli("trace", out, "--game", 290).stdout
-    same_flags = cli("trace", scenario, "--game", 290, "--seed", 9, "--games", 300, "--chunk-size", 128)
+    from_run = cli("trace", out, "--game-number", 290).stdout
+    same_flags = cli("trace", scenario, "--game-number", 290, "--seed", 9, "--games", 300, "--chunk-size", 128)
     assert same_flags.exit_code == 0 and same_flags.stdout == from_run.split("\n", 1)[1]
-    own = cli("trace", scenario, "--game", 290)  # the scenario's seed 1, 400 games in chunks of 16
+    own = cli("trace", scenario, "--game-number", 290)  # the scenario's seed 1, 400 games in chunks of 16
     assert own.stdout.startswith("Horsepower: scenario tiny, seed 1, game 290 (chunk 18 of 25, row 2)\n")
     assert own.stdout.split("\n", 1)[1] != same_flags.stdout.split("\n", 1)[1], "another game"
 
@@ -91,7 +91,7 @@ def test_the_other_games_trace_that_game_of_the_run(tmp_path, scenario, header, 
     out = tmp_path / "run"
     made = cli("run", ROOT / "tests/golden" / scenario, "--out", out, "-j", 1, "-q", "-n", 20, "--seed", 4)
     assert made.exit_code == 0, made.output  # chunks of 8, 8 and 4
-    result = cli("trace", out, "--game", 18)
+    result = cli("trace", out, "--game-number", 18)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1] == f"{header} (chunk 2 of 3, row 2)"
     rounds = re.search(r"^Result after (\d+) (?:rounds|cards|turns):$", result.stdout, re.M).group(1)
@@ -115,14 +115,14 @@ def test_a_directory_without_a_manifest_is_refused(tmp_path):
 @pytest.mark.parametrize("game", [300, -1])
 def test_a_game_outside_the_run_is_refused(horsepower_run, game):
     _, out = horsepower_run
-    message = one_line_error(out, "--game", game)
-    assert message == f"error: {out / 'manifest.json'}: --game: game {game} is not in the run (0 to 299)"
+    message = one_line_error(out, "--game-number", game)
+    assert message == f"error: {out / 'manifest.json'}: --game-number: game {game} is not in the run (0 to 299)"
 
 
 @pytest.mark.parametrize("flag", [["--seed", 3], ["--games", 10], ["--chunk-size", 8]])
 def test_the_run_fixes_seed_games_and_chunks(horsepower_run, flag):
     _, out = horsepower_run
-    message = one_line_error(out, "--game", 1, *flag)
+    message = one_line_error(out, "--game-number", 1, *flag)
     assert message.startswith(f"error: {flag[0]}: ") and "the run fixes" in message
 
 
@@ -132,10 +132,11 @@ def test_a_changed_database_is_refused(tmp_path):
     cards.write_text(text + "# a comment changes no game\n")
     _, out = make_run(tmp_path, HORSEPOWER.format(cards=cards), "--games", 4, "--chunk-size", 2)
     cards.write_text(text)
-    assert cli("trace", out, "--game", 3).exit_code == 0
+    assert cli("trace", out, "--game-number", 3).exit_code == 0
     assert text.count("  purchase_cost: 3 ") == 1
     cards.write_text(text.replace("  purchase_cost: 3 ", "  purchase_cost: 4 "))
-    message = one_line_error(out, "--game", 3)
+    message = one_line_error(out, "--game-number", 3)
     assert message.startswith(f"error: {cards}: cards_sha256: the card database changed since the run in {out}")
     cards.unlink()
-    assert "card database" in one_line_error(out, "--game", 3) and "is gone" in one_line_error(out, "--game", 3)
+    gone = one_line_error(out, "--game-number", 3)
+    assert "card database" in gone and "is gone" in gone

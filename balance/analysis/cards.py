@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from .arguments import CARD_IDS, PLAYBOOK_IDS, check_ids, check_run, check_set, check_table
 from .stats import benjamini_hochberg, mantel_haenszel_diff, newcombe_diff, two_proportion_p, wilson
 from .winrate import Run, as_run
 
@@ -188,11 +189,16 @@ def _add_absent(table: pl.DataFrame, key: str, ids: list[str] | None) -> pl.Data
 
 def card_stats(run: Run | str | Path, catalog: list[str] | None = None, dealt: bool = False) -> pl.DataFrame:
     """One row per card that appeared in the run, plus those of `catalog` (card
-    ids) that never did (see the module doc for the columns). `dealt`, for a
+    ids: the cards studied, those players choose) that never did (see the module
+    doc for the columns). Given a catalog, `rarely_taken` is null for the cards
+    outside it, which no player chooses (Horsepower's starters and Debris:
+    given, not taken), where "taken by under 1%" would flag them. `dealt`, for a
     deck dealt out among the players (see dealt_out): the win rate of the
     players dealt the card against the others (`n_dealt`, `added_dealt`...) and
     the share of them who played it (`play_rate`), in place of the final deck's
     (the dealt hand: the same test twice would weaken the correction)."""
+    check_run(run, "card_stats")
+    check_ids(catalog, "card_stats", "catalog", "card ids", CARD_IDS)
     run = as_run(run)
     total, total_wins, games = _totals(run)
     drafted, bought = pl.col("drafts") > 0, pl.col("buys") > 0
@@ -252,7 +258,13 @@ def card_stats(run: Run | str | Path, catalog: list[str] | None = None, dealt: b
             (pl.col("plays") / games).alias("plays_per_game"),
             (pl.col("n_taken") / total).alias("taken_rate"),
         )
-        .with_columns((pl.col("taken_rate") < RARELY).alias("rarely_taken"))
+        .with_columns(
+            # null, not True, for the cards given rather than taken (Horsepower's
+            # starters and Debris: outside `catalog`, the cards players choose)
+            pl.when(pl.lit(catalog is None) | pl.col("card").cast(pl.String).is_in(catalog or []))
+            .then(pl.col("taken_rate") < RARELY)
+            .alias("rarely_taken")
+        )
     )
     if dealt:
         table = table.with_columns((pl.col("plays") / pl.col("n_dealt")).alias("play_rate"))
@@ -268,6 +280,7 @@ def dealt_out(run: Run | str | Path, cards: list[str] | None = None) -> bool:
     speed cards). The deal is random, so the win rate of the players dealt a
     card against the others measures the card in these bots' hands; where each
     player has a deck of their own (Heat) every player holds every card."""
+    check_ids(cards, "dealt_out", "cards", "card ids")
     start = as_run(run)["cards"].filter(pl.col("event") == "start")
     if cards is not None:
         start = start.filter(pl.col("card").cast(pl.String).is_in(cards))
@@ -280,6 +293,7 @@ def logged_events(run: Run | str | Path, cards: list[str] | None = None) -> set[
     """The card events the run's log holds (Heat: start, play and, with the
     Garage module, draft), or those naming one of `cards` (Downforce's speed
     cards: start and play; the auction is of the cars' Speed-8 cards)."""
+    check_ids(cards, "logged_events", "cards", "card ids")
     log = as_run(run)["cards"]
     if cards is not None:
         log = log.filter(pl.col("card").cast(pl.String).is_in(cards))
@@ -316,6 +330,8 @@ def informative(table: pl.DataFrame, events: set[str]) -> pl.DataFrame:
     events it never logged (EVENT_COLUMNS; Heat has no buys, auctions or scraps,
     and no draft without the Garage module), and numbers that are all null,
     NaN or zero."""
+    check_table(table, "informative", "table", "a card_stats table")
+    check_set(events, "informative", "events", "event names", ", e.g. logged_events(run)")
     drop = {c for needs, columns in EVENT_COLUMNS if not events & set(needs) for c in columns}
     for column, dtype in table.schema.items():
         values = table[column]
@@ -329,6 +345,8 @@ def informative(table: pl.DataFrame, events: set[str]) -> pl.DataFrame:
 def playbook_stats(run: Run | str | Path, catalog: list[str] | None = None) -> pl.DataFrame:
     """One row per Playbook: drafted, taken at a Pit Stop, held at the end, and
     the win rates; `catalog` (Playbook ids) adds the ones never taken."""
+    check_run(run, "playbook_stats")
+    check_ids(catalog, "playbook_stats", "catalog", "Playbook ids", PLAYBOOK_IDS)
     run = as_run(run)
     total, total_wins, _ = _totals(run)
     drafted, pit = pl.col("pb_drafts") > 0, pl.col("pb_pits") > 0

@@ -71,6 +71,32 @@ def _paired(
     )
 
 
+def _unpaired(base: pl.DataFrame, var: pl.DataFrame, keys: list[str], metric: str, value: str = "won") -> pl.DataFrame:
+    """`_paired`'s rows for runs whose games are not the same deals (another
+    seed or chunk plan): the two means by `keys` as independent samples."""
+
+    def summary(frame: pl.DataFrame) -> pl.DataFrame:
+        x = pl.col(value).cast(pl.Float64)
+        return (
+            frame.drop_nulls(value)
+            .group_by(keys)
+            .agg(pl.len().alias("n"), x.mean().alias("m"), x.std(ddof=1).fill_null(0).alias("s"))
+        )
+
+    joined = summary(base).join(summary(var), on=keys, suffix="_v").sort(keys)
+    key = joined.select(pl.concat_str([pl.col(k).cast(pl.String) for k in keys], separator="/"))
+    n, n_v = joined["n"].to_numpy(), joined["n_v"].to_numpy()
+    return _independent(
+        key.to_series().to_list(),
+        metric,
+        np.minimum(n, n_v),
+        joined["m"],
+        joined["m_v"],
+        joined["s"].to_numpy() / np.sqrt(n),
+        joined["s_v"].to_numpy() / np.sqrt(n_v),
+    )
+
+
 def _independent(key: list[str], metric: str, n, b, v, b_se, v_se) -> pl.DataFrame:
     b, v = np.asarray(b, float), np.asarray(v, float)
     se = np.sqrt(np.asarray(b_se, float) ** 2 + np.asarray(v_se, float) ** 2)
@@ -184,8 +210,11 @@ def compare_runs(
     playbooks: list[str] | None = None,
     only_catalog: bool = False,
     tallies: list[str] | tuple[str, ...] = (),
+    paired: bool = True,
 ) -> pl.DataFrame:
     """Every report metric of `variant` against `baseline`, one row each (COLUMNS).
+    `paired`: the runs played the same deals (same seed and chunks), so win
+    rates and tallies are compared game by game; else as independent samples.
 
     `catalog`: card ids to add when no event names them; with `only_catalog`,
     the only cards compared. Card rows only for what the runs log (draft
@@ -197,19 +226,23 @@ def compare_runs(
     columns = ["game_id", "seat", "bot", "won", *tallies]
     pb = baseline["players"].select(columns).collect()
     pv = variant["players"].select(columns).collect()
+
+    def by(base: pl.DataFrame, var: pl.DataFrame, keys: list[str], pair: list[str], metric: str, value: str = "won"):
+        if not paired:
+            return _unpaired(base, var, keys, metric, value)
+        return _paired(base, var.drop("bot", strict=False), keys, pair, metric, value)  # the baseline's bot per seat
+
     parts = [
-        _paired(pb, pv.drop("bot"), ["seat"], ["game_id", "seat"], "win rate by seat"),
-        _paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], "win rate by bot"),
+        by(pb, pv, ["seat"], ["game_id", "seat"], "win rate by seat"),
+        by(pb, pv, ["bot"], ["game_id", "seat"], "win rate by bot"),
     ]
-    parts += [_paired(pb, pv.drop("bot"), ["bot"], ["game_id", "seat"], f"mean {c} by bot", c) for c in tallies]
+    parts += [by(pb, pv, ["bot"], ["game_id", "seat"], f"mean {c} by bot", c) for c in tallies]
     drafted = [run["players"].collect_schema().names() for run in (baseline, variant)]
     if all("draft_position" in names for names in drafted):  # Horsepower: the draft order, apart from the turn order
         # paired on the draft position itself: a variant may change who drafts first
         order = ["game_id", "draft_position", "won"]
         base, var = (run["players"].select(order).collect() for run in (baseline, variant))
-        parts.append(
-            _paired(base, var, ["draft_position"], ["game_id", "draft_position"], "win rate by draft position")
-        )
+        parts.append(by(base, var, ["draft_position"], ["game_id", "draft_position"], "win rate by draft position"))
 
     laps = _lap_means(baseline).join(_lap_means(variant), on="lap", suffix="_v")
     if laps.height:  # Downforce has no laps

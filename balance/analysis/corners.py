@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from ..logs import load_manifest
+from .arguments import check_mapping, check_run, check_table
 from .stats import Z95, wilson
 from .winrate import Run, as_run
 
@@ -94,6 +95,8 @@ def corner_table(run: Run | str | Path, catalog: dict | None = None) -> pl.DataF
     the totals. `catalog`: the manifest's
     (read from the run directory when `run` is a path). None for a run
     without corner columns."""
+    check_run(run, "corner_table")
+    check_mapping(catalog, "corner_table", "catalog", 'the manifest\'s catalog (manifest["catalog"])')
     if catalog is None and not isinstance(run, dict):
         catalog = load_manifest(run).get("catalog", {})
     run = as_run(run)
@@ -162,6 +165,7 @@ def corner_lines(table: pl.DataFrame | None) -> list[str]:
     """The findings in words, one line per track: the corner where cars spin
     out most (per race, with the share of races) and the one that costs the
     most Heat, with their intervals and n."""
+    check_table(table, "corner_lines", "table", "a corner_table", optional=True)
     if table is None or table.is_empty():
         return []
     out = []

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from .arguments import check_ids, check_mapping, check_records, check_run
 from .cards import GAMES_PER_SLICE, _game_id_end
 from .laps import summarise
 from .stats import benjamini_hochberg, newcombe_diff, two_proportion_p
@@ -42,6 +43,8 @@ def by_driver(run: Run | str | Path, drivers: list[str] | None = None) -> pl.Dat
     games it was drafted in (`drafted_share`: 1 where every driver is drafted, as
     with four players) and the fair share 1/players. `drivers` adds the ones
     never drafted (n = 0)."""
+    check_run(run, "by_driver")
+    check_ids(drivers, "by_driver", "drivers", "driver ids")
     run = as_run(run)
     games = run["games"].select(pl.len(), pl.col("n_players").mean()).collect().row(0)
     table = _held(run).group_by("driver").agg(pl.len().alias("games"), pl.col("won").sum().alias("wins")).collect()
@@ -70,6 +73,7 @@ def mean_pick(run: Run | str | Path, groups: dict[str, str]) -> pl.DataFrame:
     """The mean draft pick of each driver (1 = the first pick of the game): the
     cards log's `draft` events name a driver by its first ability card, which
     `groups` (card id -> driver id, the catalog's `group`) turns into the driver."""
+    check_mapping(groups, "mean_pick", "groups", "card id -> driver id", optional=False)
     drafts = as_run(run)["cards"].filter(pl.col("event") == "draft")
     return (
         drafts.select(pl.col("card").cast(pl.String).replace_strict(groups, default=None).alias("driver"), "pick")
@@ -138,6 +142,8 @@ def card_plays(run: Run | str | Path, catalog: list[dict]) -> pl.DataFrame:
     of them who played it at least once (play_rate), and the win rate of the
     holders who played it against the holders who did not (`added_played`,
     Newcombe interval, two-proportion p, Benjamini-Hochberg flag over the cards)."""
+    check_run(run, "card_plays")
+    check_records(catalog, "card_plays", "catalog", "the catalog's cards", ', e.g. manifest["catalog"]["cards"]')
     run = as_run(run)
     cards = pl.DataFrame(
         {

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
+from .arguments import check_names
 from .winrate import Run, as_run
 
 NO_PIT = "previous lap"  # `after` for laps after the first in a game without Pit Stops (Heat)
@@ -79,6 +80,7 @@ def summarise(frame: pl.LazyFrame, keys: list[str], value: str = "turns") -> pl.
 
 def lap_summary(run: Run | str | Path, by: tuple[str, ...] = ("lap",)) -> pl.DataFrame:
     """Turns per lap summarised by `by` (any of lap, seat, bot, after)."""
+    check_names(by, "lap_summary", "by", "column names (lap, seat, bot, after)")
     return summarise(lap_times(run), list(by))
 
 

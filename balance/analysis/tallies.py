@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from .arguments import check_names, check_run
 from .stats import Z95
 from .winrate import Run, as_run
 
@@ -69,8 +70,16 @@ def means(run: Run | str | Path, columns: list[str] | tuple[str, ...], by: str =
     """One row per `by` value and column ("measure"): n (non-null values), mean,
     sd and the normal 95% interval of the mean (mean ± 1.96 sd/√n; NaN when n < 2;
     exactly the mean when every value is the same, as for a Legend's zeros).
+    The interval's low end stops at 0 where no value of the measure is below 0
+    (a count, a price: a mean of them cannot be negative, whereas Downforce's
+    money can), so a rare event's interval does not read "-0.0002 to 0.01".
     Rows by `by`, then in the order of `columns`."""
+    check_run(run, "means")
+    check_names(columns, "means", "columns", "players columns")
     players = as_run(run)["players"]
+    # which measures never go below 0, over the whole run (not per group: a
+    # group of zeros is no evidence that the measure cannot be negative)
+    floors = players.select(pl.col(c).cast(pl.Float64).min() for c in columns).collect().row(0)
     aggs = []
     for i, column in enumerate(columns):
         v = pl.col(column).cast(pl.Float64)
@@ -84,6 +93,7 @@ def means(run: Run | str | Path, columns: list[str] | tuple[str, ...], by: str =
             pl.col(f"n{i}").cast(pl.Int64).alias("n"),
             pl.col(f"mean{i}").alias("mean"),
             pl.col(f"sd{i}").alias("sd"),
+            pl.lit(floors[i] is not None and floors[i] >= 0).alias("nonnegative"),
         )
         for i, column in enumerate(columns)
     ]
@@ -91,7 +101,8 @@ def means(run: Run | str | Path, columns: list[str] | tuple[str, ...], by: str =
     with np.errstate(invalid="ignore", divide="ignore"):
         half = Z95 * table["sd"].fill_null(np.nan).to_numpy() / np.sqrt(table["n"].to_numpy())
     mean = table["mean"].fill_null(np.nan).to_numpy()
-    return table.with_columns(pl.Series("ci_low", mean - half), pl.Series("ci_high", mean + half))
+    low = np.where(table["nonnegative"].to_numpy(), np.maximum(mean - half, 0), mean - half)
+    return table.drop("nonnegative").with_columns(pl.Series("ci_low", low), pl.Series("ci_high", mean + half))
 
 
 def number(x: float) -> str:

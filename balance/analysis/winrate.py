@@ -7,12 +7,14 @@ from pathlib import Path
 import polars as pl
 
 from ..logs import load_run
+from .arguments import check_run
 from .stats import equal_shares_test, wilson
 
 Run = dict[str, pl.LazyFrame]
 
 
 def as_run(run: Run | str | Path) -> Run:
+    check_run(run)  # once per call, at the start of every function that takes a run
     return run if isinstance(run, dict) else load_run(run)
 
 

@@ -23,7 +23,7 @@ class Game:
     summary: Callable[[Any], Summary]
     trace: Callable[[Any, int, int], str]  # (scenario, seed, game index) -> the game in words
     prepare: Callable[[Any], Any]  # scenario -> everything a chunk needs, validated (raises UserError)
-    play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng) -> log tables
+    play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng, after_turn) -> log tables
     catalog: Callable[[Any], dict[str, Any]]  # prepared -> the cards and Playbooks in play, for the manifest
     # the bots: profiles as data, a pydantic model; profiles(overrides, doc) -> name -> profile, the
     # built-in ones with a scenario's bot_profiles merged in (balance tune searches the model's values)
@@ -35,6 +35,9 @@ class Game:
     # what `balance strength` can give one seat (scenario bonus_card), from a run's catalog: [{"id", "name",
     # "kind", "how", "more"?}], the items a designer tunes ("more": only with --all); None: no experiment
     strength_items: Callable[[dict[str, Any]], list[dict[str, str]]] | None = None
+    # how far each game of a chunk has got, (prepared, state) -> (G,) in 0..1 (1: over), for the progress
+    # bar within a chunk: the games of a batch advance together, so finished games alone say little
+    progress: Callable[[Any, Any], Any] | None = None
 
 
 @dataclass(frozen=True)

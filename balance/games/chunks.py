@@ -51,11 +51,13 @@ def logged_chunk(
     first: int,
     size: int,
     rng: np.random.Generator,
+    after_turn: Callable[..., None] | None = None,
 ) -> dict[str, pa.Table]:
     """A chunk played with `play(prep, scenario, first, size, rng, events=...)` and
-    turned into its tables by `log(state, events, seats, tables, bots, first, chunk)`."""
+    turned into its tables by `log(state, events, seats, tables, bots, first, chunk)`.
+    `after_turn(state, ...)`: the engine's hook (the runner's progress within the chunk)."""
     events = Events()
-    seats, st = play(prep, scenario, first, size, rng, events=events)
+    seats, st = play(prep, scenario, first, size, rng, events=events, after_turn=after_turn)
     return log(st, events, seats, prep.tables, prep.bots, first, chunk)
 
 
@@ -89,7 +91,9 @@ def traced_chunk(
     chunk = bisect_right([first for first, _ in plan], game) - 1
     if game < 0 or chunk < 0 or game >= sum(plan[chunk]):
         end = sum(plan[-1]) if plan else 0
-        raise UserError(scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {end - 1})", "--game"))
+        raise UserError(
+            scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {end - 1})", "--game-number")
+        )
     prep = prepare(scenario)
     first, size = plan[chunk]
     row = game - first

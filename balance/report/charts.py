@@ -5,6 +5,7 @@ returns the path written. matplotlib runs headless (Agg)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -19,6 +20,12 @@ import seaborn as sns  # noqa: E402
 sns.set_theme(style="whitegrid", context="notebook")
 PALETTE = sns.color_palette("colorblind")
 DPI = 110
+# The report pages are 72rem wide (about 1,150 px) and shrink a wider PNG to fit, its text with it.
+# So a figure is at most PAGE_WIDTH inches wide (shown at its own size) and no text is smaller than
+# SMALL points: readable on the page without zooming (a new user found 7 px tick labels).
+PAGE_PX = 1150
+PAGE_WIDTH = PAGE_PX / DPI
+SMALL = 9
 
 
 def _save(fig: plt.Figure, path: Path) -> Path:
@@ -26,6 +33,32 @@ def _save(fig: plt.Figure, path: Path) -> Path:
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
     return path
+
+
+def _integer_ticks(axis: matplotlib.axis.Axis, values: np.ndarray | None = None) -> None:
+    """Whole-number ticks on an axis that counts (rounds, turns, trophies): a tick at 0.5
+    reads as a half round that cannot happen. Given `values`, only where all are whole."""
+    finite = None if values is None else np.asarray(values, float)
+    if finite is not None:
+        finite = finite[np.isfinite(finite)]
+        if not np.array_equal(finite, np.round(finite)):
+            return
+    axis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))  # 10s, not 8s
+
+
+def _apart(fig: plt.Figure, texts: list[matplotlib.text.Annotation]) -> None:
+    """Move each label down a line at a time, highest first, until it clears those placed
+    before it: outliers close together (two cards at the same rates) printed over each other."""
+    renderer = fig.canvas.get_renderer()
+    placed: list = []
+    for text in sorted(texts, key=lambda t: -t.get_window_extent(renderer).y0):
+        for _ in range(8):  # a few lines at most: further down it would leave its point
+            box = text.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed):
+                break
+            dx, dy = text.xyann
+            text.xyann = (dx, dy - box.height * 72 / fig.dpi - 1)  # offset points, from pixels
+        placed.append(text.get_window_extent(renderer))
 
 
 def _rate_bars(ax, labels, rates, low, high, colour) -> None:
@@ -37,7 +70,7 @@ def _rate_bars(ax, labels, rates, low, high, colour) -> None:
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     for yi, r, h in zip(y, rates, high, strict=True):
-        ax.text(h, yi, f"  {r:.1%}", va="center", ha="left", fontsize=9)
+        ax.text(h, yi, f"  {r:.1%}", va="center", ha="left", fontsize=SMALL)
     ax.set_xlim(0, max(float(np.nanmax(high)) * 1.15, 0.05))
 
 
@@ -111,6 +144,7 @@ def lap_time_distributions(
             label=f"lap {lap} (n={part['laps'].sum():,})",
         )
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    _integer_ticks(ax.xaxis)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of completed laps")
     ax.set_title("Lap times by lap")
@@ -153,9 +187,10 @@ def game_length_histogram(
             label=f"{last_label}, n = {last:,}",
         )
         ax.set_ylim(0, 1.35 * max(shares.max(initial=0), last_shares.max(initial=0), 0.01))
-        ax.legend(loc="upper right", fontsize="small")
+        ax.legend(loc="upper right", fontsize=SMALL + 1)
         heading = title  # each series has its own n
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    _integer_ticks(ax.xaxis)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(f"share of {counted}")
     ax.set_title(heading)
@@ -227,9 +262,11 @@ def pick_vs_added(
                 )
     # label the strongest both ways: the cards a designer should look at first
     ranked = np.argsort(np.where(ok, added, 0))
-    for i in np.unique(np.concatenate([ranked[: label_top // 2], ranked[::-1][: label_top // 2]])):
-        if ok[i]:
-            ax.annotate(data["card"][int(i)], (x[i], added[i]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    names = [
+        ax.annotate(data["card"][int(i)], (x[i], added[i]), textcoords="offset points", xytext=(5, 4), fontsize=SMALL)
+        for i in np.unique(np.concatenate([ranked[: label_top // 2], ranked[::-1][: label_top // 2]]))
+        if ok[i]
+    ]
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.yaxis.set_major_formatter(
         matplotlib.ticker.FuncFormatter(lambda v, _: f"{round(100 * v, 1):+g}" if round(100 * v, 1) else "0")
@@ -237,7 +274,9 @@ def pick_vs_added(
     ax.set_xlabel(xlabel)
     ax.set_ylabel("win rate added, points" + (" (within each bot profile)" if by else " (with it minus without)"))
     ax.set_title("Cards: how often taken vs how much winning they go with")
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(loc="best", fontsize=SMALL)
+    fig.tight_layout()  # the page's layout first: the labels are kept apart where they will be drawn
+    _apart(fig, names)
     return _save(fig, path)
 
 
@@ -252,11 +291,11 @@ def card_plays(cards: pl.DataFrame, path: Path, top: int = 40, game: str = "game
     labels = data["card"].to_list()
     if "name" in data.columns:
         labels = [f"{n} ({c})" if n and n != c else c for c, n in zip(labels, data["name"].to_list(), strict=True)]
-    ax.set_yticks(y, labels, fontsize=9)
+    ax.set_yticks(y, labels, fontsize=SMALL)
     ax.margins(y=0.01)
     ax.invert_yaxis()
     for yi, v in zip(y, values, strict=True):
-        ax.text(v, yi, f"  {v:.2f}", va="center", ha="left", fontsize=9)
+        ax.text(v, yi, f"  {v:.2f}", va="center", ha="left", fontsize=SMALL)
     ax.set_xlim(0, max(float(np.nanmax(values)) * 1.15, 0.1) if len(values) else 1)
     ax.set_xlabel(f"plays per {game} (all players together)")
     ax.set_title(f"Cards: plays per {game}")
@@ -275,13 +314,26 @@ def dealt_added(cards: pl.DataFrame, path: Path) -> Path:
         pl.col("added_high_dealt").alias("ci_high"),
         pl.col("significant_dealt").alias("significant"),
     )
-    fig, ax = plt.subplots(figsize=(9, 0.24 * max(len(data), 1) + 1.8))
+    fig, ax = plt.subplots(figsize=(9, 0.27 * max(len(data), 1) + 1.8))
     y = _interval_dots(ax, data, "added")
-    ax.set_yticks(y, data["card"].to_list(), fontsize=8)
+    ax.set_yticks(y, data["card"].to_list(), fontsize=SMALL)
     ax.set_ylim(-0.8, len(data) - 0.2)
-    ax.set_xlabel("win rate added when dealt, points (95% interval; orange: significant)", fontsize=9)
+    ax.set_xlabel("win rate added when dealt, points\n(95% interval; orange: significant)", fontsize=SMALL + 1)
     ax.set_title("Cards: win rate added when dealt")
     return _save(fig, path)
+
+
+# A measure whose bots all sit near the same value (Heat's finish round: about 19 rounds for every
+# bot) shows as equal bars from 0, however the bots differ. The rule: where every bot's mean is
+# positive and the smallest is more than ZOOM_RATIO of the largest, bars from 0 differ by less than
+# a fifth of their length, too little to see; such a measure is drawn as dots with their intervals
+# on an axis zoomed to the values (not from 0), and the panel says so.
+ZOOM_RATIO = 0.8
+
+
+def _zoomed(mean: np.ndarray) -> bool:
+    finite = mean[np.isfinite(mean)]
+    return bool(finite.size) and float(finite.min()) > 0 and float(finite.min()) > ZOOM_RATIO * float(finite.max())
 
 
 def tallies(
@@ -289,18 +341,24 @@ def tallies(
     path: Path,
     by: str = "bot",
     per: str = "per player and game",
-    columns: int = 4,
+    columns: int = 3,
     title: str | None = None,
 ) -> Path:
     """One panel per measure (analysis.tallies.means): each bot's mean (`per`
     says of what: a player and game, a car and race), with its 95% interval;
-    `title` replaces "How each bot races" (Downforce: "How each bot plays")."""
+    `title` replaces "How each bot races" (Downforce: "How each bot plays").
+    Bars from 0, or dots on a zoomed axis where the bots' means are close (_zoomed)."""
     measures = list(dict.fromkeys(table["measure"].to_list()))
     keys = list(dict.fromkeys(table[by].to_list()))
     ncols = min(columns, max(len(measures), 1))
     nrows = -(-len(measures) // ncols)
+    # three panels a row fill the page's width with labels at SMALL; four squeezed them to 7 px
     fig, axes = plt.subplots(
-        nrows, ncols, figsize=(3.3 * ncols, (0.32 * len(keys) + 1.3) * nrows + 0.6), squeeze=False, sharey=True
+        nrows,
+        ncols,
+        figsize=(min(PAGE_WIDTH, 3.45 * ncols + 0.4), (0.34 * len(keys) + 1.5) * nrows + 0.7),
+        squeeze=False,
+        sharey=True,
     )
     y = np.arange(len(keys))
     for i, measure in enumerate(measures):
@@ -310,27 +368,43 @@ def tallies(
         mean = np.array([row[k]["mean"] if k in row and row[k]["mean"] is not None else np.nan for k in keys])
         low = np.array([row[k]["ci_low"] if k in row else np.nan for k in keys], float)
         high = np.array([row[k]["ci_high"] if k in row else np.nan for k in keys], float)
-        ax.barh(y, np.nan_to_num(mean), color=PALETTE[i % len(PALETTE)], alpha=0.85)
+        colour = PALETTE[i % len(PALETTE)]
         below, above = np.nan_to_num(np.maximum(mean - low, 0)), np.nan_to_num(np.maximum(high - mean, 0))
-        ax.errorbar(np.nan_to_num(mean), y, xerr=[below, above], fmt="none", ecolor="black", capsize=3, lw=1)
+        zoomed = _zoomed(mean)
+        if zoomed:
+            ax.errorbar(mean, y, xerr=[below, above], fmt="o", color=colour, ecolor="black", capsize=3, lw=1, ms=7)
+        else:
+            ax.barh(y, np.nan_to_num(mean), color=colour, alpha=0.85)
+            ax.errorbar(np.nan_to_num(mean), y, xerr=[below, above], fmt="none", ecolor="black", capsize=3, lw=1)
+        ends = np.concatenate([low, high, mean])
+        ends = ends[np.isfinite(ends)]
+        if zoomed:
+            lo, hi = float(ends.min()), float(ends.max())
+            span = max(hi - lo, 0.02 * hi)
+            ax.set_xlim(lo - 0.2 * span, hi + 0.6 * span)  # the right margin holds the value labels
+            ax.set_xlabel("dots: axis not from 0", fontsize=SMALL, color="dimgrey")
+        else:
+            top = float(ends.max()) if ends.size else 1.0
+            ax.set_xlim(0, max(top * 1.3, 0.1))
         for yi, m, h in zip(y, mean, high, strict=True):
-            at = np.nanmax([np.nan_to_num(m), h])  # beside the interval, not over it
+            # beside the interval, not over it; a bot without a mean says so at the axis' start
+            at = np.nanmax([m, h]) if np.isfinite([m, h]).any() else ax.get_xlim()[0]
             ax.text(
                 at,
                 yi,
                 f" {m:,.0f}" if abs(m) >= 1000 else f" {m:.3g}" if np.isfinite(m) else " n/a",
                 va="center",
-                fontsize=8,
+                fontsize=SMALL,
             )
-        top = np.nanmax(np.concatenate([high, mean])) if np.isfinite(mean).any() else 1.0
-        ax.set_xlim(0, max(float(top) * 1.25, 0.1))
-        ax.set_title(measure.replace("_", " "), fontsize=10)
-        ax.tick_params(axis="x", labelsize=8)
+        # few ticks, each with room at SMALL, at round steps (not 0, 8, 16)
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
+        ax.set_title(measure.replace("_", " "), fontsize=SMALL + 2)
+        ax.tick_params(axis="x", labelsize=SMALL)
         ax.set_yticks(y, keys)
     axes[0][0].invert_yaxis()  # shared: the first bot on top in every panel
     for j in range(len(measures), nrows * ncols):
         axes[j // ncols][j % ncols].set_visible(False)
-    fig.suptitle(f"{title or f'How each {by} races'}: mean {per} (bars: 95% interval)")
+    fig.suptitle(f"{title or f'How each {by} races'}: mean {per} (lines: 95% interval)")
     return _save(fig, path)
 
 
@@ -350,11 +424,17 @@ def money_breakdown(table: pl.DataFrame, path: Path, by: str = "bot", unit: str 
     ax.scatter(net, y, marker="D", s=45, color="black", zorder=3, label="net money")
     for yi, n in zip(y, net, strict=True):  # in the gap above the bar
         ax.annotate(
-            f"net {n:.1f}", (n, yi), textcoords="offset points", xytext=(0, 15), ha="center", va="bottom", fontsize=8
+            f"net {n:.1f}",
+            (n, yi),
+            textcoords="offset points",
+            xytext=(0, 15),
+            ha="center",
+            va="bottom",
+            fontsize=SMALL,
         )
     for yi, p_, b_, d_ in zip(y, prizes, bets, bids, strict=True):
-        ax.text(p_ + b_, yi, f" +{p_ + b_:.1f}", va="center", ha="left", fontsize=8)
-        ax.text(-d_, yi, f"-{d_:.1f} ", va="center", ha="right", fontsize=8)
+        ax.text(p_ + b_, yi, f" +{p_ + b_:.1f}", va="center", ha="left", fontsize=SMALL)
+        ax.text(-d_, yi, f"-{d_:.1f} ", va="center", ha="right", fontsize=SMALL)
     ax.axvline(0, color="grey", lw=1)
     ax.set_yticks(y, keys)
     ax.invert_yaxis()
@@ -363,7 +443,7 @@ def money_breakdown(table: pl.DataFrame, path: Path, by: str = "bot", unit: str 
     ax.set_xlim(low - pad, high + pad)
     ax.set_xlabel(f"{unit} per player and game (mean)")
     ax.set_title(f"Where each {by}'s money comes from")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18 if len(keys) > 3 else -0.25), ncol=4, fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18 if len(keys) > 3 else -0.25), ncol=4, fontsize=SMALL)
     return _save(fig, path)
 
 
@@ -384,7 +464,7 @@ def _mean_bars(ax, labels, mean, low, high, colours, unit: str) -> None:
     below, above = np.nan_to_num(np.maximum(mean - low, 0)), np.nan_to_num(np.maximum(high - mean, 0))
     ax.errorbar(mean, y, xerr=[below, above], fmt="none", ecolor="black", capsize=3, lw=1)
     for yi, m, h in zip(y, mean, high, strict=True):
-        ax.text(np.nanmax([m, h]), yi, f"  {m:.2f}", va="center", ha="left", fontsize=8)
+        ax.text(np.nanmax([m, h]), yi, f"  {m:.2f}", va="center", ha="left", fontsize=SMALL)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlim(0, max(float(np.nanmax(high)) * 1.2, 0.1) if len(labels) else 1)
@@ -415,7 +495,7 @@ def finishing_heatmap(tables: list[tuple[str, pl.DataFrame]], path: Path) -> Pat
     """Share of cars finishing 1st..6th or stalling (columns) by a row key:
     one heatmap panel per (title, table) of analysis.cars.finishing."""
     places = ["1st", "2nd", "3rd", "4th", "5th", "6th", "stalled"]
-    fig, axes = plt.subplots(1, len(tables), figsize=(5.6 * len(tables), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(tables), figsize=(min(PAGE_WIDTH, 5.6 * len(tables)), 4.2), squeeze=False)
     top = max(float(t.select(places).max_horizontal().max()) for _, t in tables)
     for ax, (title, table) in zip(axes[0], tables, strict=True):
         key = table.columns[0]
@@ -432,7 +512,7 @@ def finishing_heatmap(tables: list[tuple[str, pl.DataFrame]], path: Path) -> Pat
             cbar=False,
             xticklabels=places,
             yticklabels=rows,
-            annot_kws={"fontsize": 8},
+            annot_kws={"fontsize": SMALL},
             linewidths=0.5,
             linecolor="white",
         )
@@ -447,7 +527,7 @@ def finishing_heatmap(tables: list[tuple[str, pl.DataFrame]], path: Path) -> Pat
 
 def playbook_win_rates(books: pl.DataFrame, path: Path, top: int = 32) -> Path:
     data = books.filter(pl.col("n_held") > 0).sort("win_rate_held", descending=True).head(top)
-    fig, ax = plt.subplots(figsize=(7.5, 0.28 * len(data) + 1.8))
+    fig, ax = plt.subplots(figsize=(7.5, 0.3 * len(data) + 1.8))
     labels = [f"{b} (n={n:,})" for b, n in zip(data["playbook"], data["n_held"], strict=True)]
     _rate_bars(
         ax,
@@ -457,7 +537,7 @@ def playbook_win_rates(books: pl.DataFrame, path: Path, top: int = 32) -> Path:
         data["ci_high_held"].to_numpy(),
         PALETTE[1],
     )
-    ax.tick_params(axis="y", labelsize=8)
+    ax.tick_params(axis="y", labelsize=SMALL + 1)
     ax.set_xlabel("win rate of players holding it at the end (bars: 95% interval)")
     ax.set_title("Playbooks")
     return _save(fig, path)
@@ -477,20 +557,33 @@ def _interval_dots(ax, data: pl.DataFrame, column: str) -> np.ndarray:
     return y
 
 
+def _forest_label(variant: str, what: str, width: int = 62) -> str:
+    """One line where it fits, else the variant on a line of its own: a variant's name is the
+    user's, of any length, and unwrapped a long one pushed the axes and the x label off the figure."""
+    if len(variant) + len(what) + 2 <= width:
+        return f"{variant}: {what}"
+    return "\n".join(textwrap.fill(part, width) for part in (f"{variant}:", what))
+
+
 def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
     """The largest differences in win-rate metrics (percentage points), with their intervals."""
     rates = table.filter(pl.col("metric").str.contains("win rate") & pl.col("diff").is_finite())
     se = (rates["ci_high"] - rates["ci_low"]).to_numpy() / 3.92
     z = np.abs(rates["diff"].to_numpy()) / np.where(se > 0, se, np.inf)
     data = rates.with_columns(pl.Series("z", z)).sort("z", descending=True).head(top).reverse()
-    fig, ax = plt.subplots(figsize=(8.5, 0.3 * max(len(data), 1) + 1.8))
-    y = _interval_dots(ax, data, "diff")
     labels = [
-        f"{v}: {m.replace('win rate', 'wr')} {k}"
+        _forest_label(v, f"{m.replace('win rate', 'wr')} {k}")
         for v, m, k in zip(data["variant"], data["metric"], data["key"], strict=True)
     ]
-    ax.set_yticks(y, labels, fontsize=8)
-    ax.set_xlabel("variant minus baseline, points of win rate (95% interval; orange: significant)", fontsize=9)
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    fig, ax = plt.subplots(figsize=(PAGE_WIDTH, (0.14 + 0.17 * lines) * max(len(data), 1) + 2.0))
+    y = _interval_dots(ax, data, "diff")
+    ax.set_yticks(y, labels, fontsize=SMALL)
+    ax.set_xlabel(
+        "variant minus baseline, points of win rate\n(95% interval; orange: significant)",
+        fontsize=SMALL + 1,
+        labelpad=6,
+    )
     ax.set_title("Largest differences")
     return _save(fig, path)
 
@@ -498,10 +591,12 @@ def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
 def strength_chart(table: pl.DataFrame, path: Path) -> Path:
     """Each card's change in the receiving seat's win rate, ranked, with intervals."""
     data = table.sort("change")
-    fig, ax = plt.subplots(figsize=(7.5, 0.28 * max(len(data), 1) + 1.8))
+    fig, ax = plt.subplots(figsize=(7.5, 0.3 * max(len(data), 1) + 1.8))
     y = _interval_dots(ax, data, "change")
-    ax.set_yticks(y, data["card"].to_list(), fontsize=8)
-    ax.set_xlabel("change in the receiving seat's win rate, points (95% interval; orange: significant)", fontsize=9)
+    ax.set_yticks(y, data["card"].to_list(), fontsize=SMALL)
+    ax.set_xlabel(
+        "change in the receiving seat's win rate, points\n(95% interval; orange: significant)", fontsize=SMALL + 1
+    )
     ax.set_title("Card strength: one extra copy in the starting deck")
     return _save(fig, path)
 
@@ -522,6 +617,7 @@ def sweep_chart(table: pl.DataFrame, path: Path, target: float | None, crossing:
     if crossing is not None:
         ax.axvline(crossing, color=PALETTE[3], ls=":", lw=1.5, label=f"crosses at {crossing:.3g}")
     ax.set_xlabel(table["setting"][0])
+    _integer_ticks(ax.xaxis, x)  # a swept count (copies of a card, a hand size) has no half steps
     if difference:  # differences of win rates, in percentage points with their sign
         ax.yaxis.set_major_formatter(
             matplotlib.ticker.FuncFormatter(lambda v, _: f"{round(v, 1):+g}" if round(v, 1) else "0")
@@ -531,7 +627,7 @@ def sweep_chart(table: pl.DataFrame, path: Path, target: float | None, crossing:
         ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(100.0, decimals=0))
         ax.set_ylabel(label)
     ax.set_title(f"Sweep of {table['setting'][0]}")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=SMALL)
     return _save(fig, path)
 
 
@@ -570,7 +666,7 @@ def pair_heatmap(pairs: pl.DataFrame, path: Path, drivers: list[str] | None = No
     text = [
         [f"{r:.0%}\nn={k:,}" if k else "" for r, k in zip(rr, kk, strict=True)] for rr, kk in zip(rate, n, strict=True)
     ]
-    size = 0.95 * len(names) + 2.2
+    size = min(0.95 * len(names) + 2.2, PAGE_WIDTH - 1.2)  # the colour bar beside it, within the page
     fig, ax = plt.subplots(figsize=(size + 1.2, size))
     finite = rate[np.isfinite(rate)]
     top = max(float(finite.max()) if finite.size else 0.5, fair * 1.5 if np.isfinite(fair) else 0.5)
@@ -584,7 +680,7 @@ def pair_heatmap(pairs: pl.DataFrame, path: Path, drivers: list[str] | None = No
         norm=matplotlib.colors.TwoSlopeNorm(vcenter=min(max(centre, 1e-6), top - 1e-6), vmin=0, vmax=top),
         xticklabels=names,
         yticklabels=names,
-        annot_kws={"fontsize": 7},
+        annot_kws={"fontsize": SMALL},
         linewidths=0.5,
         linecolor="white",
         cbar_kws={"label": "win rate", "format": matplotlib.ticker.PercentFormatter(1.0, decimals=0)},
@@ -605,7 +701,9 @@ def bot_distributions(values: pl.DataFrame, path: Path, columns: tuple[str, ...]
     """Per bot, one panel per column: a box plot (box: quartiles; whiskers: the
     10th and 90th percentiles; diamond: the mean) of each player's final value."""
     bots = sorted(set(values["bot"].to_list()))
-    fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns), 0.55 * len(bots) + 1.9), squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(columns), figsize=(min(PAGE_WIDTH, 5.2 * len(columns)), 0.55 * len(bots) + 1.9), squeeze=False
+    )
     for k, (ax, column) in enumerate(zip(axes[0], columns, strict=True)):
         data = [values.filter(pl.col("bot") == b)[column].drop_nulls().to_numpy() for b in bots]
         ax.boxplot(
@@ -622,6 +720,7 @@ def bot_distributions(values: pl.DataFrame, path: Path, columns: tuple[str, ...]
         )
         ax.set_yticks(np.arange(1, len(bots) + 1), [f"{b} (n={len(d):,})" for b, d in zip(bots, data, strict=True)])
         ax.invert_yaxis()
+        _integer_ticks(ax.xaxis, np.concatenate(data) if data else None)  # trophies are won whole
         ax.set_xlabel(column.replace("_", " ") + " at the end (per player)")
         ax.set_title(column.replace("_", " "), fontsize=10)
         if k:
@@ -635,7 +734,10 @@ def _driver_panels(cards: pl.DataFrame, ncols: int = 2):
     drivers = list(dict.fromkeys(cards["driver"].to_list()))
     nrows = -(-len(drivers) // ncols)
     most = max((cards.filter(pl.col("driver") == d).height for d in drivers), default=1)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(6.2 * ncols, (0.26 * most + 0.9) * nrows + 0.6), squeeze=False)
+    # two panels a row across the page's width: its cards' names at SMALL still fit beside the bars
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(min(PAGE_WIDTH, 5.2 * ncols), (0.3 * most + 1.0) * nrows + 0.7), squeeze=False
+    )
     for j in range(len(drivers), nrows * ncols):
         axes[j // ncols][j % ncols].set_visible(False)
     return fig, [(axes[i // ncols][i % ncols], d, cards.filter(pl.col("driver") == d)) for i, d in enumerate(drivers)]
@@ -660,12 +762,12 @@ def driver_card_plays(cards: pl.DataFrame, path: Path) -> Path:
         values = data["plays_per_game"].to_numpy()
         ax.barh(y, values, color=PALETTE[0], alpha=0.85)
         for yi, v in zip(y, values, strict=True):
-            ax.text(v, yi, f" {v:.2f}", va="center", ha="left", fontsize=7)
-        ax.set_yticks(y, [_card_label(r) for r in data.iter_rows(named=True)], fontsize=7)
+            ax.text(v, yi, f" {v:.2f}", va="center", ha="left", fontsize=SMALL)
+        ax.set_yticks(y, [_card_label(r) for r in data.iter_rows(named=True)], fontsize=SMALL)
         ax.set_ylim(data.height - 0.5, -0.5)
-        ax.set_xlim(0, max(top * 1.18, 0.1))
-        ax.tick_params(axis="x", labelsize=7)
-        ax.set_title(driver, fontsize=9)
+        ax.set_xlim(0, max(top * 1.22, 0.1))
+        ax.tick_params(axis="x", labelsize=SMALL)
+        ax.set_title(driver, fontsize=SMALL + 2)
         _never_held(ax, data)
     fig.suptitle("Ability cards: plays per game (all players together)")
     return _save(fig, path)
@@ -685,14 +787,17 @@ def driver_card_added(cards: pl.DataFrame, path: Path) -> Path:
             pl.col("significant_played").alias("significant"),
         )
         y = _interval_dots(ax, part, "added")
-        ax.set_yticks(y, [_card_label(r) for r in data.iter_rows(named=True)], fontsize=7)
+        ax.set_yticks(y, [_card_label(r) for r in data.iter_rows(named=True)], fontsize=SMALL)
         ax.set_ylim(data.height - 0.5, -0.5)
         if np.isfinite(low) and np.isfinite(high):
             ax.set_xlim(low - 2, high + 2)
-        ax.tick_params(axis="x", labelsize=7)
-        ax.set_title(driver, fontsize=9)
+        ax.tick_params(axis="x", labelsize=SMALL)
+        ax.set_title(driver, fontsize=SMALL + 2)
         _never_held(ax, data)
-    fig.supxlabel("win rate of its holders who played it minus those who did not, points (95%; orange: significant)")
+    fig.supxlabel(
+        "win rate of its holders who played it minus those who did not, points (95%; orange: significant)",
+        fontsize=SMALL + 2,
+    )
     fig.suptitle("Ability cards: win rate added when played, among the players who held it")
     return _save(fig, path)
 
@@ -714,7 +819,7 @@ def learning_curve(curve: pl.DataFrame, path: Path, bot: str, start: float | Non
     ax.set_xlabel("round")
     ax.set_ylabel(f"win rate of {bot}'s seat")
     ax.set_title(f"Tuning {bot}: win rate by round")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=SMALL, loc="lower right")
     return _save(fig, path)
 
 

@@ -76,8 +76,9 @@ def findings(
             f"{labels.seat.capitalize()} {best['seat']}{tag} wins {pct(best['win_rate'])} "
             f"({interval(best['ci_low'], best['ci_high'])}) "
             f"vs {pct(best['fair'])} fair, n={best['games']:,} {labels.games}; {verdict} "
-            f"(chi-square {p_text(row['p_value'])}); balance index {row['balance_index']:.2f}."
-            + (f" {seat_meaning}" if seat_meaning else "")
+            f"(chi-square {p_text(row['p_value'])}); balance index {row['balance_index']:.2f} (1 minus the gap in "
+            f"win rate between the best and worst {labels.seat}, here {100 * row['largest_gap']:.1f} points; "
+            f"1 = every {labels.seat} wins its fair share)." + (f" {seat_meaning}" if seat_meaning else "")
         )
     where += position or []
 

@@ -232,9 +232,12 @@ def strength_lines(table: pl.DataFrame, names: dict[str, str], top: int = 3) -> 
             f"By experiment (balance strength, {int(table['games'].max()):,} games an item): no item's change "
             "in win rate is significant after the Benjamini-Hochberg correction."
         ]
-    rows = significant.head(top).rows(named=True)
-    rows += [r for r in significant.tail(top).rows(named=True) if r not in rows]
     kinds = dict(zip(table["card"], table["kind"], strict=True)) if "kind" in table.columns else {}
+    rows: list[dict] = []  # the strongest and weakest of each kind (cards, Playbooks...), strongest first
+    for _, of_kind in significant.group_by("kind" if kinds else pl.lit(0), maintain_order=True):
+        rows += of_kind.filter(pl.col("change") > 0).head(top).rows(named=True)  # too strong
+        rows += of_kind.filter(pl.col("change") < 0).tail(top).rows(named=True)  # too weak
+    rows.sort(key=lambda r: -r["change"])
 
     def line(r: dict) -> str:
         kind = f" ({kinds[r['card']]})" if kinds.get(r["card"]) else ""

@@ -44,13 +44,27 @@ class Report:
     status: str | None = None  # the run is not whole: what the page says of it first
 
 
-def _cell(value: object) -> str:
+def _cell(value: object, column: str) -> str:
+    """A table cell as a designer reads it, by its column's unit (units.py names
+    it): a rate in percent to one decimal (28.4), a difference in points with its
+    sign (+5.2; 0.0, not -0.0), a p-value to three decimals ("< 0.001" below),
+    yes/no for a flag; else three significant figures, whole from 1,000 on."""
     if value is None:
         return ""
-    if isinstance(value, float):
-        return "" if math.isnan(value) else f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        if math.isnan(value):
+            return ""
+        if column.endswith("_pct"):
+            return f"{value:.1f}"
+        if column.endswith("_pp"):
+            return "0.0" if round(value, 1) == 0 else f"{value:+.1f}"  # what rounds to zero has no sign
+        if column == "p_value" or column.startswith("p_"):
+            return "< 0.001" if value < 0.001 else f"{value:.3f}"
+        if isinstance(value, int):
+            return f"{value:,}"
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return str(value)
@@ -137,7 +151,8 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
             if bought
             else within + "Win rate added when drafted, in percentage points with 95% intervals.",
         )
-        order = card_table.sort(f"added_{by}drafted", descending=True, nulls_last=True)
+        key = pl.col(f"added_{by}drafted").fill_nan(None)  # a card never drafted (NaN) last, not first
+        order = card_table.sort(key, descending=True, nulls_last=True)
         extra = []
     else:
         if "plays_per_game" not in card_table.columns:  # never played: all zeros, which is the news
@@ -167,7 +182,7 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
                     "what holding the card is worth, in these bots' hands.",
                 )
             )
-            order = card_table.sort("added_dealt", descending=True, nulls_last=True)
+            order = card_table.sort(pl.col("added_dealt").fill_nan(None), descending=True, nulls_last=True)
     shown = [c for c in CARD_COLUMNS if c in card_table.columns]
     if "name" in shown and (card_table["name"].cast(pl.String) == card_table["card"].cast(pl.String)).all():
         shown.remove("name")  # cards without names of their own (Downforce's s01...): the id says it all
@@ -644,7 +659,7 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
                 "columns": [headers.get(c, c) for c in view.columns],
                 "rows": view.height,
                 "shown": shown.height,
-                "data": [[_cell(v) for v in row] for row in shown.iter_rows()],
+                "data": [[_cell(v, c) for v, c in zip(row, view.columns, strict=True)] for row in shown.iter_rows()],
             }
         )
 
@@ -675,6 +690,13 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         causal=causal,
         strength_command=f"balance strength {_shown_path(manifest.get('scenario_file') or 'SCENARIO')}",
     )
+    scenario_path = _shown_path(manifest.get("scenario_file") or "SCENARIO")
+    deeper = [  # what a designer runs next, from this page
+        (f"balance strength {scenario_path} --all", "each item's causal strength: this page shows it first"),
+        (f"balance compare {_shown_path(str(run_dir))} runs/AFTER", "this run against one after a change, paired"),
+        (f"balance sweep {scenario_path} --set cards.ID.count=0..3 --target 0", "where an item becomes fair"),
+        (f"balance strong {_shown_path(str(run_dir))}", "the same figures with tuned bots in every seat"),
+    ]
     n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
     header["players"] = f"{n_players} {labels.players}" + (
         f" ({n_legends} Legend{'s' if n_legends > 1 else ''})" if n_legends else ""
@@ -691,6 +713,7 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         charts=chart_entries,
         tables=table_entries,
         strong=strong,
+        deeper=deeper,
     )
     return Report(out, index, chart_paths, table_paths, sections, status)
 
@@ -755,7 +778,7 @@ def _no_winner_report(
         "columns": length.columns,
         "rows": length.height,
         "shown": length.height,
-        "data": [[_cell(v) for v in row] for row in length.iter_rows()],
+        "data": [[_cell(v, c) for v, c in zip(row, length.columns, strict=True)] for row in length.iter_rows()],
     }
     index = render(
         "report.html.j2",

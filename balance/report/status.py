@@ -60,5 +60,5 @@ def no_winner_lines(games: pl.LazyFrame, present: int, labels: Labels, run_dir: 
         f"by {labels.cap} (the longest ran {longest:,} {labels.length_unit}), so there are no win rates to compare.",
         f"The cap may be set too low for this design, or the {labels.players} cannot reach the finish (a track "
         "too long for the cards' speeds, moves of 0, costs nobody can pay). Look at one: balance trace "
-        f"{run_dir} --game 0",
+        f"{run_dir} --game-number 0",
     ]

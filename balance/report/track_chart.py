@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from .charts import PALETTE, _save, plt
+from .charts import PAGE_WIDTH, PALETTE, SMALL, _integer_ticks, _save, plt
 
 MEASURES = (
     ("spin_outs_per_race", "spin_outs_low", "spin_outs_high", "spin-outs per race", 3),
@@ -32,7 +32,7 @@ def _bars(ax, x, width, mean, low, high, colour) -> None:
     ax.errorbar(x, mean, yerr=[below, above], fmt="none", ecolor="black", capsize=3, lw=1)
     for xi, m, h in zip(x, mean, high, strict=True):
         ax.annotate(
-            f"{m:.2f}", (xi, np.nanmax([m, h])), textcoords="offset points", xytext=(0, 2), ha="center", fontsize=8
+            f"{m:.2f}", (xi, np.nanmax([m, h])), textcoords="offset points", xytext=(0, 2), ha="center", fontsize=SMALL
         )
     top = np.nanmax(np.concatenate([high, mean])) if len(mean) else 1.0
     ax.set_ylim(0, max(float(top) * 1.2, 0.1))
@@ -48,7 +48,7 @@ def track_corners(table: pl.DataFrame, path: Path) -> Path:
     fig, axes = plt.subplots(
         3,
         len(tracks),
-        figsize=(max(8.5, 5.5 * len(tracks)), 6.8),
+        figsize=(max(8.5, min(PAGE_WIDTH, 5.2 * len(tracks))), 6.8),
         squeeze=False,
         gridspec_kw={"height_ratios": [3, 3, 1.3]},
     )
@@ -76,15 +76,15 @@ def _lap(ax, part: pl.DataFrame, x: np.ndarray, lap: float, laid_out: bool) -> N
     ax.plot([0, lap], [0, 0], color="#555555", lw=3, solid_capstyle="butt", zorder=1)
     for end in (0, lap):
         ax.plot([end, end], [-0.35, 0.35], color="black", lw=2, zorder=2)
-    ax.text(0, 0.5, "start/finish", ha="left", va="bottom", fontsize=8)
+    ax.text(0, 0.5, "start/finish", ha="left", va="bottom", fontsize=SMALL)
     ax.scatter(x, np.zeros_like(x), marker="v", s=70, color=PALETTE[3], zorder=3)
     limits = part["speed_limit"].to_list()
     last = -np.inf  # the previous label on the upper row: a corner close behind it takes the lower row
     for xi, k, limit in zip(x, part["corner"].to_list(), limits, strict=True):
         text = f"C{k}" + (f" (limit {limit})" if limit is not None else "")
-        upper = xi - last > 0.11 * lap
+        upper = xi - last > 0.125 * lap  # a label at SMALL spans about an eighth of a one-track lap
         last = xi if upper else last
-        ax.text(xi, -0.45 if upper else -1.2, text, ha="center", va="top", fontsize=8)
+        ax.text(xi, -0.45 if upper else -1.2, text, ha="center", va="top", fontsize=SMALL)
     ax.set_ylim(-2.0, 1.2)
     ax.set_yticks([])
     ax.set_xlim(-0.03 * lap, 1.03 * lap)
@@ -92,6 +92,7 @@ def _lap(ax, part: pl.DataFrame, x: np.ndarray, lap: float, laid_out: bool) -> N
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
     if laid_out:
+        _integer_ticks(ax.xaxis)  # spaces on the track are whole
         ax.set_xlabel("position on the lap (spaces from the start/finish line)", fontsize=9)
     else:
         ax.set_xticks([])

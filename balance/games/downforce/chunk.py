@@ -6,6 +6,8 @@ seat of each game receives (docs/strength_downforce.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...errors import UserError, raise_first
@@ -108,6 +110,7 @@ def play_chunk(
     rng: np.random.Generator,
     rec: Recorder = NULL,
     events: Events | None = None,
+    after_turn: Callable[..., None] | None = None,
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
     bonus = None
@@ -115,4 +118,10 @@ def play_chunk(
         # the receiving seat is a hash of (seed, game id): the same in the baseline run, where the analysis reads it
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         bonus = make_bonus(prep.tables, scenario.model.bonus_card, who)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
+
+
+def progress(prep: Prepared, st: State) -> np.ndarray:
+    """(G,) how far each race has got: the cars finished of six (the track is a graph, with no one length); 1
+    once over."""
+    return np.where(st.running, st.finishers / 6.0, 1.0)

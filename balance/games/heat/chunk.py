@@ -9,6 +9,8 @@ and the Garage module are rules of the database (`rules.track`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...errors import UserError, raise_first
@@ -132,10 +134,19 @@ def play_chunk(
     rng: np.random.Generator,
     rec: Recorder = NULL,
     events: Events | None = None,
+    after_turn: Callable[..., None] | None = None,
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep, scenario, first, size, rng)
     bonus = None
     if scenario.model.bonus_card is not None:  # balance strength: the same grid slot as the analysis reads
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
+
+
+def progress(prep: Prepared, st: State) -> np.ndarray:
+    """(G,) how far each race has got: its last car's spaces of the race (the race runs until every car is
+    home); 1 once over."""
+    length = prep.tables.tracks[prep.tables.rules.track].length
+    last = np.where(st.finished, length, st.pos).min(axis=1)
+    return np.where(st.running, np.clip(last / length, 0.0, 1.0), 1.0)

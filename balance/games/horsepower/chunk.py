@@ -7,6 +7,8 @@ overrides, bot profiles); `play_chunk` simulates a chunk from its own seed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...errors import UserError, raise_first
@@ -62,6 +64,7 @@ def play_chunk(
     rng: np.random.Generator,
     rec: Recorder = NULL,
     events: Events | None = None,
+    after_turn: Callable[..., None] | None = None,
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
     bonus = None
@@ -70,4 +73,11 @@ def play_chunk(
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         cards, books = prep.tables.cards.ids, prep.tables.playbooks.ids
         bonus = Bonus(cards.index(item) if item in cards else -1, books.index(item) if item in books else -1, who)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
+
+
+def progress(prep: Prepared, st: State) -> np.ndarray:
+    """(G,) how far each game has got: its leader's spaces of the whole race (laps x spaces); 1 once over."""
+    spaces, laps = st.bananas.shape[1] - 1, st.lap_turns.shape[2]
+    lead = ((st.lap.astype(np.int32) - 1) * spaces + np.minimum(st.pos, spaces)).max(axis=1)
+    return np.where(st.running, np.clip(lead / (laps * spaces), 0.0, 1.0), 1.0)

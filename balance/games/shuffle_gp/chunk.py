@@ -7,6 +7,8 @@ strength`) names a driver or an ability card one seat a game receives
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...errors import Problem, UserError, raise_first
@@ -97,6 +99,7 @@ def play_chunk(
     rng: np.random.Generator,
     rec: Recorder = NULL,
     events: Events | None = None,
+    after_turn: Callable[..., None] | None = None,
 ) -> tuple[np.ndarray, State]:
     seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
     bonus = None
@@ -107,4 +110,12 @@ def play_chunk(
         bonus = (
             Bonus(who, driver=t.drivers.index(item)) if item in t.drivers.ids else Bonus(who, card=t.cards.index(item))
         )
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, events=events, bonus=bonus)
+    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
+
+
+def progress(prep: Prepared, st: State) -> np.ndarray:
+    """(G,) how far each game has got: the distance cards drawn of all (the game ends when none is left); 1
+    once over."""
+    left = st.deck.sum(axis=1) + st.bottom.sum(axis=1)
+    total = max(int(prep.tables.distance.count.sum()), 1)
+    return np.where(st.running, np.clip(1.0 - left / total, 0.0, 1.0), 1.0)
