@@ -338,7 +338,8 @@ def report(
             out.print(f"- {line}", soft_wrap=True)
     out.print(
         f"report: {built.index} ({len(built.charts)} charts, {len(built.tables)} tables, "
-        f"{time.perf_counter() - started:.1f} s)"
+        f"{time.perf_counter() - started:.1f} s)",
+        soft_wrap=True,  # one line, whatever the path's length: scripts read it
     )
 
 

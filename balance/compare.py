@@ -17,7 +17,7 @@ from .limits import MAX_GAMES
 from .logs import load_manifest, load_run, studied_cards
 from .report.charts import forest_plot
 from .report.labels import labels_for
-from .report.page import render, short, write_csv
+from .report.page import cell, render, write_csv
 from .runner import RunOptions, make_run_dir, refuse_overwrite, resolve_scenario, run
 from .scenario import variant_scenarios
 
@@ -196,6 +196,7 @@ def _page(
         (pl.col("diff").abs() / ((pl.col("ci_high") - pl.col("ci_low")) / 3.92)).fill_nan(0).alias("z")
     ).sort("z", descending=True, nulls_last=True)
     shown = ranked.head(80)
+    columns = shown.drop("z").columns
     return render(
         "compare.html.j2",
         out / "index.html",
@@ -210,6 +211,6 @@ def _page(
         variants=names,
         significant=table.filter(pl.col("significant")).height,
         rows=table.height,
-        columns=list(shown.drop("z").columns),
-        data=[[short(v) for v in row] for row in shown.drop("z").iter_rows()],
+        columns=columns,
+        data=[[cell(v, c) for v, c in zip(row, columns, strict=True)] for row in shown.drop("z").iter_rows()],
     )

@@ -15,7 +15,7 @@ from .errors import Problem, UserError
 from .games import get_game
 from .logs import load_run
 from .report.charts import strength_chart
-from .report.page import render, short, write_csv
+from .report.page import cell, render, write_csv
 from .runner import RunOptions, refuse_overwrite, resolve_scenario, run
 from .scenario import Scenario
 from .units import in_units
@@ -119,6 +119,7 @@ def strength(
     )
     write_csv(in_units(table), out / "strength.csv")
     strength_chart(table, out / "strength.png")
+    shown = in_units(table)  # the page's table: percent and points, as strength.csv
     index = render(
         "strength.html.j2",
         out / "index.html",
@@ -127,7 +128,7 @@ def strength(
         hows=list(dict.fromkeys((i["kind"], i["how"]) for i in items if i["id"] in chosen)),
         games=m.games,
         seed=m.seed,
-        columns=in_units(table).columns,
-        data=[[short(v) for v in row] for row in in_units(table).iter_rows()],
+        columns=shown.columns,
+        data=[[cell(v, c) for v, c in zip(row, shown.columns, strict=True)] for row in shown.iter_rows()],
     )
     return StrengthResult(out, table, index)

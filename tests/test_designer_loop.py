@@ -55,12 +55,15 @@ def test_a_log_gets_readable_progress_lines_from_every_long_command(tmp_path):
     assert (lines[-1]["done"], lines[-1]["total"]) == ("240", "240"), "both runs' games, in one bar"
     swept = runner.invoke(
         app,
-        ["sweep", str(path), "--set", "rules.purchase_cost=2,3", "--metric", "seat:0", "--out", str(tmp_path / "sw")],
+        ["sweep", str(path), "--set", "rules.purchase_cost=2,3", "--metric", "seat:0", "--out", str(tmp_path / "sw")]
+        + ["-j", "1"],
     )
     assert swept.exit_code == 0, swept.output
     last = _lines(swept.stderr)[-1]
     assert last["what"] == "sweep: rules.purchase_cost = 3 (2/2)" and last["done"] == last["total"] == "240"
-    strength = runner.invoke(app, ["strength", str(path), "--cards", "v8_block", "--out", str(tmp_path / "st")])
+    strength = runner.invoke(
+        app, ["strength", str(path), "--cards", "v8_block", "--out", str(tmp_path / "st"), "-j", "1"]
+    )
     assert strength.exit_code == 0, strength.output
     assert _lines(strength.stderr)[-1]["what"] == "strength: v8_block (1/1)"
 

@@ -33,9 +33,15 @@ def tiny_run(tmp_path_factory):
     return tmp
 
 
-def test_report_writes_page_charts_and_tables(tiny_run, tmp_path):
-    out = tmp_path / "report"
-    result = CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+@pytest.fixture(scope="module")
+def reported(tiny_run):
+    """The tiny run's report, made once for the tests that only read it: (CLI result, folder)."""
+    out = tiny_run / "report"
+    return CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)]), out
+
+
+def test_report_writes_page_charts_and_tables(reported):
+    result, out = reported
     assert result.exit_code == 0, result.output
     assert "report: " in result.stdout and "8 charts, 14 tables" in result.stdout
     page = (out / "index.html").read_text()
@@ -78,11 +84,10 @@ def test_report_writes_page_charts_and_tables(tiny_run, tmp_path):
     assert "<th>win_rate_pct</th>" in page, "the page's tables carry the same names and units as the CSVs"
 
 
-def test_seat_finding_says_it_measures_the_turn_order_and_the_draft_has_its_own(tiny_run, tmp_path):
+def test_seat_finding_says_it_measures_the_turn_order_and_the_draft_has_its_own(reported):
     """Issue 14: the first drafter is drawn apart from the first player; the page
     separates the two advantages and says how often the Debris supply ran out."""
-    out = tmp_path / "report"
-    CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+    _, out = reported
     page = (out / "index.html").read_text()
     assert "Seats are the turn order (seat 0 plays first); who drafts first is drawn apart" in page
     assert "Draft position 1 (the first pick) wins" in page and "the draft&#39;s own advantage" in page
@@ -91,11 +96,10 @@ def test_seat_finding_says_it_measures_the_turn_order_and_the_draft_has_its_own(
     assert draft[0].startswith("n_players,draft_position,games,wins,win_rate_pct") and len(draft) == 5
 
 
-def test_findings_come_in_the_order_a_designer_acts_on(tiny_run, tmp_path):
+def test_findings_come_in_the_order_a_designer_acts_on(reported, tiny_run):
     """Issue 19: position first, then the items too strong or too weak (with a
     pointer to the experiment while none exists), then the bots, then length and supply."""
-    out = tmp_path / "report"
-    result = CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+    result, out = reported
     page = (out / "index.html").read_text()
     headings = re.findall(r'<h3 class="findings">([^<]*)</h3>', page)
     assert headings == [
@@ -116,9 +120,8 @@ def test_findings_come_in_the_order_a_designer_acts_on(tiny_run, tmp_path):
     assert f"<code>balance compare {tiny_run / 'run'} runs/AFTER</code>" in deeper
 
 
-def test_card_names_appear_as_text_not_markup(tiny_run, tmp_path):
-    out = tmp_path / "report"
-    CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+def test_card_names_appear_as_text_not_markup(reported):
+    _, out = reported
     page = (out / "index.html").read_text()
     assert "<script>alert(1)" not in page
     assert page.count("<script>") == 1, "the page's one script is its own (sort and filter the tables)"
@@ -147,21 +150,19 @@ const bad = imgs.filter(i => !i.complete || i.naturalWidth === 0);
 document.title = "PROBE " + imgs.length + " " + bad.length; });</script>"""
 
 
-def _chromium_and_report(tiny_run, tmp_path) -> tuple[str, Path]:
-    """Debian's chromium, and the tiny run's report in tmp_path/report."""
+def _chromium_and_report(reported) -> tuple[str, Path]:
+    """Debian's chromium, and the tiny run's report."""
     import shutil
 
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium is needed: make test (or .ci/run) installs it with apt-get"
-    out = tmp_path / "report"
-    CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
-    return chromium, out
+    return chromium, reported[1]
 
 
-def test_page_opens_in_headless_chromium(tiny_run, tmp_path):
+def test_page_opens_in_headless_chromium(reported, tmp_path):
     import subprocess
 
-    chromium, out = _chromium_and_report(tiny_run, tmp_path)
+    chromium, out = _chromium_and_report(reported)
     page = out / "index.html"
     # console errors while the page itself loads
     logged = subprocess.run(
@@ -262,10 +263,10 @@ document.title = "SORTED " + (bad.join("; ") || "ok");
 });</script>"""
 
 
-def test_tables_sort_and_filter_in_headless_chromium(tiny_run, tmp_path):
+def test_tables_sort_and_filter_in_headless_chromium(reported, tmp_path):
     import subprocess
 
-    chromium, out = _chromium_and_report(tiny_run, tmp_path)
+    chromium, out = _chromium_and_report(reported)
     probe = out / "sort-probe.html"
     probe.write_text((out / "index.html").read_text().replace("</body>", SORT_PROBE + "</body>"))
     dom = subprocess.run(
@@ -285,7 +286,7 @@ def test_tables_sort_and_filter_in_headless_chromium(tiny_run, tmp_path):
 
 
 def test_cells_read_as_a_designer_reads_them():
-    from balance.report.html import _cell
+    from balance.report.page import cell as _cell
 
     assert [_cell(True, "significant_drafted"), _cell(False, "rarely_taken")] == ["yes", "no"]
     # a rate in percent, to one decimal
@@ -324,13 +325,12 @@ def _page_table(page: str, title: str) -> tuple[list[str], list[list[str]]]:
     return re.findall(r"<th>([^<]*)</th>", body), rows
 
 
-def test_report_cells_and_the_cards_given_not_taken(tiny_run, tmp_path):
+def test_report_cells_and_the_cards_given_not_taken(reported, tiny_run):
     import json
 
     from balance.analysis import cards as card_analysis
 
-    out = tmp_path / "report"
-    CliRunner().invoke(app, ["report", str(tiny_run / "run"), "--out", str(out)])
+    _, out = reported
     page = (out / "index.html").read_text()
     header, rows = _page_table(page, "Do all seats win equally?")
     assert re.fullmatch(r"< 0\.001|[01]\.\d{3}", rows[0][header.index("p_value")]), rows

@@ -3,7 +3,6 @@ self-contained index.html (inline style, local images, no network)."""
 
 from __future__ import annotations
 
-import math
 import re
 import time
 from collections import Counter
@@ -28,7 +27,7 @@ from ..validation import NAME_PATTERN
 from . import charts, headline, track_chart
 from .findings import car_findings, draft_lines, driver_findings, findings, power_lines, seat_meaning, supply_lines
 from .labels import Labels, labels_for
-from .page import render, write_csv
+from .page import cell, render, write_csv
 from .status import no_winner_lines, run_status
 
 WHAT_HAPPENED = "What happened"  # the one heading of a page without a winner
@@ -42,32 +41,6 @@ class Report:
     tables: list[Path]
     findings: list[tuple[str, list[str]]]  # (heading, lines), in the page's order
     status: str | None = None  # the run is not whole: what the page says of it first
-
-
-def _cell(value: object, column: str) -> str:
-    """A table cell as a designer reads it, by its column's unit (units.py names
-    it): a rate in percent to one decimal (28.4), a difference in points with its
-    sign (+5.2; 0.0, not -0.0), a p-value to three decimals ("< 0.001" below),
-    yes/no for a flag; else three significant figures, whole from 1,000 on."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int | float):
-        if math.isnan(value):
-            return ""
-        if column.endswith("_pct"):
-            return f"{value:.1f}"
-        if column.endswith("_pp"):
-            return "0.0" if round(value, 1) == 0 else f"{value:+.1f}"  # what rounds to zero has no sign
-        if column == "p_value" or column.startswith("p_"):
-            return "< 0.001" if value < 0.001 else f"{value:.3f}"
-        if isinstance(value, int):
-            return f"{value:,}"
-        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value)
 
 
 CARD_COLUMNS = [
@@ -659,7 +632,7 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
                 "columns": [headers.get(c, c) for c in view.columns],
                 "rows": view.height,
                 "shown": shown.height,
-                "data": [[_cell(v, c) for v, c in zip(row, view.columns, strict=True)] for row in shown.iter_rows()],
+                "data": [[cell(v, c) for v, c in zip(row, view.columns, strict=True)] for row in shown.iter_rows()],
             }
         )
 
@@ -778,7 +751,7 @@ def _no_winner_report(
         "columns": length.columns,
         "rows": length.height,
         "shown": length.height,
-        "data": [[_cell(v, c) for v, c in zip(row, length.columns, strict=True)] for row in length.iter_rows()],
+        "data": [[cell(v, c) for v, c in zip(row, length.columns, strict=True)] for row in length.iter_rows()],
     }
     index = render(
         "report.html.j2",

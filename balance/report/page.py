@@ -3,6 +3,7 @@ environment (autoescape, so any name from a card database is shown as text)."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -49,8 +50,27 @@ def write_csv(table: pl.DataFrame, path: Path) -> Path:
     return path
 
 
-def short(value: object) -> str:
-    """A table cell: four significant digits for numbers, blank for missing."""
+def cell(value: object, column: str) -> str:
+    """A table cell as a designer reads it, by its column's unit (units.py names
+    it): a rate in percent to one decimal (28.4), a difference in points with its
+    sign (+5.2; 0.0, not -0.0), a p-value to three decimals ("< 0.001" below),
+    yes/no for a flag; else three significant figures, whole from 1,000 on."""
     if value is None:
         return ""
-    return f"{value:.4g}" if isinstance(value, float) else str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        if math.isnan(value):
+            return ""
+        if column.endswith("_pct"):
+            return f"{value:.1f}"
+        if column.endswith("_pp"):
+            return "0.0" if round(value, 1) == 0 else f"{value:+.1f}"  # what rounds to zero has no sign
+        if column == "p_value" or column.startswith("p_"):
+            return "< 0.001" if value < 0.001 else f"{value:.3f}"
+        if isinstance(value, int):
+            return f"{value:,}"
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
