@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import vocabulary as V
-from .limits import MAX_COPIES
+from .limits import MAX_COPIES, MAX_PLAYERS
 from .schema import Database, Effect
 
 NONE = -1  # code for "not applicable" in categorical columns
@@ -43,6 +43,7 @@ class RuleTable:
     laps: int
     space_kind: np.ndarray  # (track_length + 1,) int8: SPACE_PLAIN / SPACE_AUCTION / SPACE_INCINERATOR
     starting_coins: int
+    seat_coins: np.ndarray  # (MAX_PLAYERS,) int16: extra starting coins by seat (rules.seat_coins, 0 past it)
     hand_size: int
     purchase_cost: int
     refresh_cost: int
@@ -180,6 +181,9 @@ def compile_database(db: Database) -> Tables:
         laps=rules.laps,
         space_kind=_frozen(space_kind),
         starting_coins=rules.starting_coins,
+        seat_coins=_frozen(
+            np.pad(np.array(rules.seat_coins, dtype=np.int16), (0, MAX_PLAYERS - len(rules.seat_coins)))
+        ),
         hand_size=rules.hand_size,
         purchase_cost=rules.purchase_cost,
         refresh_cost=rules.refresh_cost,

@@ -134,5 +134,5 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
         draw_cards(ctx, st, all_games, np.full(G, p), np.full(G, rules.hand_size))
     for slot in range(rules.showroom_size):
         fill_showroom(ctx, st, all_games, np.full(G, slot))
-    st.coins[:] = rules.starting_coins
+    st.coins[:] = rules.starting_coins + rules.seat_coins[:P]  # seat compensation (rules.seat_coins), 0 by default
     return st

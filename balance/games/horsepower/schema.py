@@ -88,6 +88,9 @@ class Rules(Strict):
     first_drafter: Literal["random", "first_player"] = "random"  # 2.3 vs 2.6: who is the draft's Player 1
     wiped_during_own_turn: Literal["this_turn", "next_turn"] = "this_turn"  # 3.2.3 vs 5.3
     debris_supply: Annotated[int, Field(ge=0, le=MAX_COPIES)] | Literal["unlimited"] | None = None  # None: the count
+    # A design knob, not a rule of the rulebook (docs/rules.md): extra starting coins by seat (seat 0 plays
+    # first), to compensate the turn order; a seat past the list gets none.
+    seat_coins: Annotated[list[Coins], Field(max_length=LIM.MAX_PLAYERS)] = []
 
 
 # --- cards and playbooks (effects are checked per op, below) ----------------
