@@ -1,0 +1,1 @@
+"""`balance fit`: search card and rule values toward a designer's targets (issue 21)."""

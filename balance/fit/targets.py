@@ -1,0 +1,81 @@
+"""What "balanced" means to `balance fit`: targets with tolerances, in the
+units a designer reads (win rates in percent, differences in points).
+
+    seat-balance<=2          every seat's win rate within 2 points of fair
+    bot-spread<=10           best bot's win rate minus the worst's, at most 10 points
+    strength:twin_turbo=0+-2 the item's causal strength within 0 +- 2 points
+    strength:all+-3          every designable item's strength within +-3 points of 0
+    rounds=18..24            the median game length (the game's own unit) between 18 and 24
+
+A target is a band [low, high] on one measured figure; `miss` is how far a
+figure lies outside it (0 inside), the part of the search's objective that a
+proposal must bring to 0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..errors import Problem, UserError
+
+KINDS = ("seat-balance", "bot-spread", "strength", "rounds")
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
+_FORMS = (
+    (re.compile(rf"^(?P<kind>seat-balance|bot-spread)<=(?P<high>{_NUMBER})$"), "at most"),
+    (re.compile(rf"^strength:(?P<key>all)\+-(?P<tol>{_NUMBER})$"), "all"),
+    (re.compile(rf"^strength:(?P<key>[A-Za-z0-9_.-]+)=(?P<centre>{_NUMBER})\+-(?P<tol>{_NUMBER})$"), "within"),
+    (re.compile(rf"^rounds=(?P<low>{_NUMBER})\.\.(?P<high>{_NUMBER})$"), "between"),
+)
+EXAMPLES = "seat-balance<=2, bot-spread<=10, strength:ID=0+-2, strength:all+-3, rounds=18..24"
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # one of KINDS
+    key: str  # the item for strength (an id, or "all"); "" otherwise
+    low: float  # the band the figure must fall in, in its unit (points, or the game's length unit)
+    high: float
+    text: str  # as the designer wrote it
+
+    def miss(self, value: float) -> float:
+        """How far `value` lies outside the band; 0 inside, inf for a figure that could not be measured."""
+        if not math.isfinite(value):
+            return math.inf
+        return max(self.low - value, value - self.high, 0.0)
+
+
+def parse_target(text: str) -> Target:
+    """One `--target`; a one-line error naming the forms it takes."""
+    spec = "".join(text.split())
+    for pattern, form in _FORMS:
+        m = pattern.match(spec)
+        if not m:
+            continue
+        if form == "at most":
+            high = float(m["high"])
+            if high < 0:
+                break
+            return Target(m["kind"], "", 0.0, high, text)
+        if form in ("all", "within"):
+            tol = float(m["tol"])
+            if tol < 0:
+                break
+            centre = 0.0 if form == "all" else float(m["centre"])
+            return Target("strength", m["key"], centre - tol, centre + tol, text)
+        low, high = float(m["low"]), float(m["high"])
+        if low > high:
+            break
+        return Target("rounds", "", low, high, text)
+    raise UserError(Problem("--target", None, "target", f"{text!r} is not a target (forms: {EXAMPLES})"))
+
+
+def check_items(targets: list[Target], items: list[str]) -> None:
+    """Every `strength:ID` target names an item the game can give a seat (before any game)."""
+    for t in targets:
+        if t.kind == "strength" and t.key != "all" and t.key not in items:
+            shown = ", ".join(items[:12]) + (f", and {len(items) - 12} more" if len(items) > 12 else "")
+            raise UserError(
+                Problem("--target", None, "target", f"{t.text!r}: no item with id {t.key!r} (known: {shown})")
+            )
