@@ -1,0 +1,73 @@
+"""The figures `balance fit`'s targets are about, measured on a run (and a
+strength table), each with its 95% interval, in the targets' units: points
+for win rates and their differences, the game's own unit for its length."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from ..analysis import laps, winrate
+from .targets import Target
+
+
+@dataclass(frozen=True)
+class Figure:
+    value: float  # in the target's unit
+    low: float  # its 95% interval
+    high: float
+    n: int  # games behind it
+
+
+def seat_balance(run: Path) -> Figure:
+    """The largest distance of a seat's win rate from its fair share, in points
+    (at the run's largest player count); the interval is the widest seat's."""
+    seats = winrate.by_seat(run)
+    seats = seats.filter(pl.col("n_players") == seats["n_players"].max())
+    gap = (seats["win_rate"] - seats["fair"]).abs()
+    worst = seats.row(int(gap.arg_max()), named=True)
+    half = max(worst["ci_high"] - worst["win_rate"], worst["win_rate"] - worst["ci_low"])
+    value = 100 * float(gap.max())
+    return Figure(value, max(value - 100 * half, 0.0), value + 100 * half, int(worst["games"]))
+
+
+def bot_spread(run: Path) -> Figure:
+    """The best bot's win rate minus the worst's, in points (interval: the two
+    Wilson half-widths added in quadrature: the bots' win rates share games)."""
+    bots = winrate.by_bot(run).sort("win_rate")
+    lo, hi = bots.row(0, named=True), bots.row(-1, named=True)
+    value = 100 * (hi["win_rate"] - lo["win_rate"])
+    half = 100 * ((hi["ci_high"] - hi["ci_low"]) ** 2 + (lo["ci_high"] - lo["ci_low"]) ** 2) ** 0.5 / 2
+    return Figure(value, value - half, value + half, int(min(hi["games"], lo["games"])))
+
+
+def game_length(run: Path) -> Figure:
+    """The median game length (rounds; Heat: the winner's round; Downforce: speed
+    cards played) with its 10th and 90th percentiles as the spread shown."""
+    length = laps.game_length(run).row(0, named=True)
+    return Figure(float(length["median"]), float(length["p10"]), float(length["p90"]), int(length["all_games"]))
+
+
+def strength_figures(table: pl.DataFrame) -> dict[str, Figure]:
+    """Each item's causal strength (analysis.strength.strength_table), in points."""
+    return {
+        r["card"]: Figure(100 * r["change"], 100 * r["ci_low"], 100 * r["ci_high"], int(r["games"]))
+        for r in table.iter_rows(named=True)
+    }
+
+
+def measure(target: Target, run: Path, strengths: dict[str, Figure] | None = None) -> dict[str, Figure]:
+    """The figures a target is about: one (seat balance, bot spread, length), or
+    one per item for strength targets (all items for strength:all)."""
+    if target.kind == "seat-balance":
+        return {target.text: seat_balance(run)}
+    if target.kind == "bot-spread":
+        return {target.text: bot_spread(run)}
+    if target.kind == "rounds":
+        return {target.text: game_length(run)}
+    strengths = strengths or {}
+    if target.key == "all":
+        return dict(strengths)
+    return {target.key: strengths[target.key]} if target.key in strengths else {}
