@@ -86,6 +86,13 @@ class Scenario:
         bots = self.model.bots
         return list(bots.pool) if isinstance(bots, BotPool) else list(bots)
 
+    def with_overrides(self, overrides: dict[str, Any], name: str) -> Scenario:
+        """This scenario with more overrides of its card database (a swept or
+        fitted value), under another name; the same seed, field and chunks."""
+        m = self.model
+        model = m.model_copy(update={"overrides": dict(m.overrides) | overrides, "name": name})
+        return Scenario(self.source, model, self.cards_path, self.doc, self.cards_doc)
+
     def database_doc(self) -> YamlDoc:
         """The card database as this scenario plays it: its file with the
         scenario's overrides (and max_rounds) applied, not yet validated."""

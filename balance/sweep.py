@@ -47,11 +47,11 @@ class SweepResult:
 MAX_VALUES = 1000  # values one sweep may take
 
 
-def parse_values(text: str) -> list[float | int]:
-    """`1..6`, `1,3,5` or `0.5:2.0:0.25` -> the values, in order; one-line errors."""
+def parse_values(text: str, option: str = "--set") -> list[float | int]:
+    """`1..6`, `1,3,5` or `0.5:2.0:0.25` -> the values, in order; one-line errors (naming `option`)."""
 
     def bad(why: str) -> UserError:
-        return UserError(Problem("--set", None, "values", f"{text!r}: {why} (use 1..6, 1,3,5 or 0.5:2.0:0.25)"))
+        return UserError(Problem(option, None, "values", f"{text!r}: {why} (use 1..6, 1,3,5 or 0.5:2.0:0.25)"))
 
     def number(s: str) -> float | int:
         try:
@@ -201,9 +201,7 @@ def sweep(
     kind, key, label = parse_metric(metric)
     scenarios = []
     for value in values:  # every value checked before any game runs
-        m = scenario.model
-        model = m.model_copy(update={"overrides": dict(m.overrides) | {dotted: value}, "name": f"{m.name}-{value}"})
-        each = Scenario(scenario.source, model, scenario.cards_path, scenario.doc, scenario.cards_doc)
+        each = scenario.with_overrides({dotted: value}, f"{scenario.model.name}-{value}")
         try:
             game.prepare(each)
         except UserError as exc:

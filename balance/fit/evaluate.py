@@ -1,0 +1,51 @@
+"""One candidate of `balance fit`: the scenario with the candidate's values,
+played on the scenario's seed (common random numbers: every candidate plays
+the same deals), its targets' figures measured and their misses.
+
+Strength targets run balance strength's paired experiment on the candidate
+(its baseline, then each item given to the seeded seat); the baseline run
+also gives the seat balance, the bot spread and the game length."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..logs import load_run
+from ..runner import RunOptions, run
+from ..scenario import Scenario
+from ..strength import paired_strength
+from .measure import Figure, measure, strength_figures
+from .targets import Target
+
+
+def strength_keys(targets: list[Target], items: list[str]) -> list[str]:
+    """The items whose strength the targets need: every item for strength:all."""
+    if any(t.kind == "strength" and t.key == "all" for t in targets):
+        return list(items)
+    return list(dict.fromkeys(t.key for t in targets if t.kind == "strength"))
+
+
+def evaluate(
+    scenario: Scenario,
+    values: dict[str, Any],
+    targets: list[Target],
+    items: list[str],
+    out: Path,
+    options: RunOptions,
+) -> tuple[dict[str, dict[str, Figure]], list[float]]:
+    """(each target's figures, the misses of every figure) for the candidate
+    `values` ({dotted path: value}), played into `out`."""
+    each = scenario.with_overrides(values, f"{scenario.model.name}-fit")
+    keys = strength_keys(targets, items)
+    if keys:
+        table = paired_strength(each, keys, out, replace(options, force=True))
+        strengths = strength_figures(table)
+    else:
+        run(each, replace(options, out=out / "baseline", force=True))
+        strengths = {}
+    baseline = load_run(out / "baseline")
+    figures = {t.text: measure(t, baseline, strengths) for t in targets}
+    misses = [t.miss(f.value) for t in targets for f in figures[t.text].values()]
+    return figures, misses

@@ -1,0 +1,55 @@
+"""`balance fit --free` (issue 21): sweep's paths and ranges as the search's
+numbers, today's value read from the database the scenario plays; mistakes
+are one line before any game."""
+
+from __future__ import annotations
+
+import pytest
+
+from balance.errors import UserError
+from balance.fit.space import free_params
+from balance.scenario import load_scenario
+
+from .conftest import ROOT
+
+
+def _scenario(tmp_path, overrides: str = ""):
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        f"name: fit\ngame: horsepower\ncards: {ROOT / 'cards.yaml'}\nplayers: 4\n"
+        f"bots: [racer, economist, saboteur, balanced]\ngames: 100\n{overrides}"
+    )
+    return load_scenario(path)
+
+
+def test_ranges_become_bounded_numbers_starting_from_todays_values(tmp_path):
+    scenario = _scenario(tmp_path, "overrides: {rules.purchase_cost: 4}\n")
+    twin, coins, cost = free_params(
+        scenario,
+        ["cards.twin_turbo.effects.0.amount=2..8", "rules.seat_coins.3=0,1,2,3", "rules.purchase_cost=2.5:3.5:0.5"],
+    )
+    assert (twin.name, twin.kind, twin.start, twin.low, twin.high) == (
+        "cards.twin_turbo.effects.0.amount",
+        "int",
+        6,
+        2,
+        8,
+    )
+    assert (coins.kind, coins.start, coins.low, coins.high) == ("int", 0, 0, 3)
+    assert (cost.kind, cost.start, cost.low, cost.high) == ("real", 4, 2.5, 3.5), "as the scenario plays it"
+
+
+@pytest.mark.parametrize(
+    ("free", "words"),
+    [
+        ("cards.warp_drive.count=1..2", "no card with id 'warp_drive'"),
+        ("cards.twin_turbo.name=1..2", "is 'Twin Turbo', not a number to search"),
+        ("cards.twin_turbo.count", "expected PATH=RANGE"),
+        ("cards.twin_turbo.count=3..1", "no values"),
+    ],
+)
+def test_a_wrong_free_value_is_one_line(tmp_path, free, words):
+    with pytest.raises(UserError, match=words):
+        free_params(_scenario(tmp_path), [free])
+    with pytest.raises(UserError, match="is given twice"):
+        free_params(_scenario(tmp_path), ["rules.purchase_cost=1..3", "rules.purchase_cost=2..4"])
