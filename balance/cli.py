@@ -678,6 +678,73 @@ def tune(
     out.print(f"profile: {result.out / 'tuned.yaml'}; page: {result.index}")
 
 
+@app.command()
+@user_errors
+def fit(
+    scenario: Annotated[Path, typer.Argument(help="The scenario: its field, players, seed and card database.")],
+    free: Annotated[
+        list[str],
+        typer.Option(
+            "--free", help="A value to search, PATH=RANGE as in sweep (e.g. cards.twin_turbo.effects.0.amount=2..8)."
+        ),
+    ],
+    target: Annotated[
+        list[str],
+        typer.Option(
+            "--target",
+            help="What balanced means, in points: seat-balance<=2, bot-spread<=10, strength:ID=0+-2, "
+            "strength:all+-3, rounds=18..24.",
+        ),
+    ],
+    max_changes: Annotated[
+        Optional[int], typer.Option("--max-changes", help="Change at most this many values.")
+    ] = None,
+    budget: Annotated[int, typer.Option("--budget", help="Games the search may spend.")] = 100_000,
+    games: Annotated[
+        Optional[int], typer.Option("--games", "-n", help="Games per candidate (default: the scenario's).")
+    ] = None,
+    population: Annotated[int, typer.Option("--population", help="Candidates a round, besides the centre.")] = 8,
+    confirm_games: Annotated[
+        Optional[int],
+        typer.Option("--confirm-games", help="Held-out games for today and the proposal (default: 2 x games)."),
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-fit).")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Search card and rule values toward targets; propose the change as a variants: entry, confirmed on held-out seeds."""
+    from .fit import FitOptions
+    from .fit import fit as run_fit
+    from .fit.output import write_outputs
+    from .progress import GameBar
+
+    options = FitOptions(
+        free,
+        target,
+        max_changes,
+        budget,
+        games,
+        population,
+        confirm_games,
+        seed=seed,
+        jobs=jobs,
+        out=out_dir,
+        force=force,
+    )
+    with GameBar(err, "fit", quiet) as bar:
+        result = run_fit(scenario, options, bar)
+    index = write_outputs(result, scenario.stem)
+    words = "meets every target" if result.met else "does not meet every target (the closest found)"
+    out.print(f"{result.games:,} games; on held-out seeds the proposal {words}", soft_wrap=True)
+    for key in result.changes:
+        out.print(f"  {key}: {result.start[key]} -> {result.proposal[key]}", soft_wrap=True)
+    out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True)
+
+
 def main() -> None:
     """The console script: a usage mistake (an unknown option, a value that is
     not a number) is one line too, naming the help to read."""

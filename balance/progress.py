@@ -106,6 +106,7 @@ class GameBar:
         self.first = 0  # games already done at the first call (a resumed run's): not part of the rate
         self.printed = -float("inf")  # the first call prints: a log shows at once what started
         self.last: tuple[str, int, int] | None = None
+        self.shown: tuple[str, int, int] | None = None  # the last one printed, where a log gets lines
 
     def __call__(self, what: str, done: int, total: int) -> None:
         if self.quiet:
@@ -125,7 +126,7 @@ class GameBar:
                 self.task, description=description, completed=done, total=total, rate=f"{rate:,.0f} games/s"
             )
         elif now - self.printed >= self.every:
-            self.printed = now
+            self.printed, self.shown = now, self.last
             self.console.print(self.line(description, done, total, rate, now - self.started), soft_wrap=True)
 
     @staticmethod
@@ -144,7 +145,7 @@ class GameBar:
             return
         if self.terminal:
             self.progress.stop()
-        elif self.last is not None and exc[0] is None:  # the last figure, once, where a log only had samples
+        elif self.last is not None and self.last != self.shown and exc[0] is None:  # the last figure, once
             description, done, total = self.last
             rate = (done - self.first) / max(time.perf_counter() - self.started, 1e-9)
             self.console.print(

@@ -41,4 +41,7 @@ def test_a_candidate_is_played_measured_and_its_misses_counted(tmp_path):
     assert figures["strength:twin_turbo=0+-100"]["twin_turbo"].value > 0, "+12 Drive a turn helps the seat given it"
     again, _ = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "d", RunOptions(jobs=1))
     assert again == figures, "common random numbers: the same candidate, the same figures"
+    # held-out seeds: the seat given the item is drawn from the seed played (else the figure reads about 0)
+    held, _ = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "e", RunOptions(jobs=1, seed=99))
+    assert held["strength:twin_turbo=0+-100"]["twin_turbo"].value > 15
     assert not math.isinf(sum(misses))

@@ -8,12 +8,13 @@ also gives the seat balance, the bot spread and the game length."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..logs import load_run
-from ..runner import RunOptions, run
+from ..runner import RunOptions, resolve_scenario, run
 from ..scenario import Scenario
 from ..strength import paired_strength
 from .measure import Figure, measure, strength_figures
@@ -34,16 +35,22 @@ def evaluate(
     items: list[str],
     out: Path,
     options: RunOptions,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, dict[str, Figure]], list[float]]:
     """(each target's figures, the misses of every figure) for the candidate
-    `values` ({dotted path: value}), played into `out`."""
-    each = scenario.with_overrides(values, f"{scenario.model.name}-fit")
+    `values` ({dotted path: value}), played into `out`. `on_progress(games
+    done, games in all)` for the candidate's runs together."""
+    # the games and seed into the scenario itself: the strength experiment draws its receiving seat from the
+    # scenario's seed, which must be the seed the games are played on
+    each = resolve_scenario(scenario.with_overrides(values, f"{scenario.model.name}-fit"), options)
+    options = replace(options, games=None, seed=None)
     keys = strength_keys(targets, items)
     if keys:
-        table = paired_strength(each, keys, out, replace(options, force=True))
+        report = (lambda what, done, total: on_progress(done, total)) if on_progress else None
+        table = paired_strength(each, keys, out, replace(options, force=True), report)
         strengths = strength_figures(table)
     else:
-        run(each, replace(options, out=out / "baseline", force=True))
+        run(each, replace(options, out=out / "baseline", force=True), on_progress)
         strengths = {}
     baseline = load_run(out / "baseline")
     figures = {t.text: measure(t, baseline, strengths) for t in targets}
