@@ -97,14 +97,20 @@ def compare(
         if until_ci is None or width <= until_ci or n >= max_games:
             break
         n, first = min(max_games, 2 * n), False
+    names = [name for name, _ in variants]
+    table, index = _write(table, out, scenario.name, scenario.model.game, scenario.model.seed, names, n)
+    return CompareResult(out, table, index, n, f"{metric} {key}", width)
+
+
+def _write(
+    table: pl.DataFrame, out: Path, name: str, game: str, seed: int | None, names: list[str], games: int, note: str = ""
+) -> tuple[pl.DataFrame, Path]:
+    """The forest plot, compare.csv and .parquet and the page of a comparison; (the table in units, the page)."""
     forest_plot(table, out / "forest.png")
     table = in_units(table)  # what the user reads, the files and the page, holds percent and points
     write_csv(table, out / "compare.csv")
     table.write_parquet(out / "compare.parquet")
-    index = _page(
-        scenario.name, scenario.model.game, scenario.model.seed, table, out, [name for name, _ in variants], n
-    )
-    return CompareResult(out, table, index, n, f"{metric} {key}", width)
+    return table, _page(name, game, seed, table, out, names, games, note)
 
 
 def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.DataFrame:
@@ -161,11 +167,11 @@ def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: 
             )
         manifests.append(manifest)
     a, b = manifests
+    if a.get("game") != b.get("game"):
+        raise UserError(Problem(str(after), None, "run", f"is a {b.get('game')} run, {before} a {a.get('game')} run"))
     differ = [k for k in PAIRED_ON if a.get(k) != b.get(k)] + [
         f"scenario {k}" for k in PAIRED_SCENARIO if a.get("scenario", {}).get(k) != b.get("scenario", {}).get(k)
     ]
-    if a.get("game") != b.get("game"):
-        raise UserError(Problem(str(after), None, "run", f"is a {b.get('game')} run, {before} a {a.get('game')} run"))
     # game g is the same deal in both only on the same seed, games, chunks and field: else unpaired
     note = (
         f"Not paired: {', '.join(differ)} {'differs' if len(differ) == 1 else 'differ'}, so game g is not the same deal in both runs; every metric is "
@@ -178,13 +184,10 @@ def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: 
     make_run_dir(out)
     name = Path(after).name
     table = _compare_dirs(Path(before), [(name, Path(after))], paired=not differ)
-    forest_plot(table, out / "forest.png")
-    table = in_units(table)
-    write_csv(table, out / "compare.csv")
-    table.write_parquet(out / "compare.parquet")
+    games = int(a.get("games") or 0)
     title = f"{Path(before).name} vs {name}"
-    index = _page(title, a.get("game", ""), a.get("seed"), table, out, [name], int(a.get("games") or 0), note)
-    return CompareResult(out, table, index, int(a.get("games") or 0), "", float("nan"), note)
+    table, index = _write(table, out, title, a.get("game", ""), a.get("seed"), [name], games, note)
+    return CompareResult(out, table, index, games, "", float("nan"), note)
 
 
 def _page(

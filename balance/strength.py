@@ -117,9 +117,9 @@ def strength(
         pl.col("card").replace_strict(names, default=None).alias("name"),
         pl.col("card").replace_strict(kinds, default=None).alias("kind"),
     )
-    write_csv(in_units(table), out / "strength.csv")
+    shown = in_units(table)  # the CSV and the page: percent and points
+    write_csv(shown, out / "strength.csv")
     strength_chart(table, out / "strength.png")
-    shown = in_units(table)  # the page's table: percent and points, as strength.csv
     index = render(
         "strength.html.j2",
         out / "index.html",

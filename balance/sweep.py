@@ -111,19 +111,6 @@ def parse_metric(text: str) -> tuple[str, str, str]:
     return kind, key, label[kind]
 
 
-def drafted_items(game: str, catalog: dict) -> list[str]:
-    """The ids `card:ID` can measure: what a player drafts (a card's win rate
-    added when drafted). Horsepower's Parts Deck cards and Playbooks, Heat's
-    Garage upgrades (the cards studied that are neither basic speed nor starting
-    cards); Downforce deals its cards and Shuffle GP's come with the driver."""
-    cards = catalog.get("cards", [])
-    if game == "horsepower":
-        return [c["id"] for c in cards if c.get("group") == "parts"] + [p["id"] for p in catalog.get("playbooks", [])]
-    if game == "heat":
-        return [c["id"] for c in cards if c.get("studied") and c.get("group") not in ("basic_speed", "starting", None)]
-    return []
-
-
 def check_metric(kind: str, key: str, items: list[str], drafted: list[str], scenario: Scenario) -> None:
     """A metric that would read NaN at every value is a one-line error before any game."""
     problem = None
@@ -207,7 +194,9 @@ def sweep(
         except UserError as exc:
             raise UserError(Problem("--set", None, dotted, f"= {value}: {exc.problem.message}")) from None
         scenarios.append(each)
-    check_metric(kind, key, items, drafted_items(game.name, game.catalog(game.prepare(scenario))), scenario)
+    catalog = game.catalog(game.prepare(scenario))
+    drafted = game.drafted_items(catalog) if game.drafted_items else []
+    check_metric(kind, key, items, drafted, scenario)
     out = Path(out) if out else Path("runs") / f"{scenario.name}-sweep"
     refuse_overwrite(out, force, "sweep")
     unit = "points" if kind in ("card", "strength") else "%"  # a difference of win rates, or a win rate

@@ -159,6 +159,16 @@ def _chromium_and_report(reported) -> tuple[str, Path]:
     return chromium, reported[1]
 
 
+def _probed_dom(chromium: str, page: Path, probe: str, user_dir: Path) -> str:
+    """The DOM of a copy of `page` with the `probe` script before </body>, after it ran (its verdict in the title)."""
+    import subprocess
+
+    copy = page.with_name(f"probe-{user_dir.name}.html")
+    copy.write_text(page.read_text().replace("</body>", probe + "</body>"))
+    flags = [*CHROMIUM_FLAGS, f"--user-data-dir={user_dir}", "--virtual-time-budget=5000", "--dump-dom"]
+    return subprocess.run([chromium, *flags, copy.as_uri()], capture_output=True, text=True, timeout=120).stdout
+
+
 def test_page_opens_in_headless_chromium(reported, tmp_path):
     import subprocess
 
@@ -185,21 +195,7 @@ def test_page_opens_in_headless_chromium(reported, tmp_path):
     assert console == [], console
     assert "Horsepower balance report" in logged.stdout
     # every image loaded: a copy of the page that reports it in its title
-    probe = out / "probe.html"
-    probe.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    dom = subprocess.run(
-        [
-            chromium,
-            *CHROMIUM_FLAGS,
-            f"--user-data-dir={tmp_path / 'ud2'}",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-            probe.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    ).stdout
+    dom = _probed_dom(chromium, page, PROBE, tmp_path / "ud2")
     assert "<title>PROBE 8 0</title>" in dom, re.findall(r"<title>[^<]*</title>", dom)
     # a screenshot, kept as a test artifact
     artifacts = ROOT / "test-artifacts"
@@ -264,24 +260,9 @@ document.title = "SORTED " + (bad.join("; ") || "ok");
 
 
 def test_tables_sort_and_filter_in_headless_chromium(reported, tmp_path):
-    import subprocess
 
     chromium, out = _chromium_and_report(reported)
-    probe = out / "sort-probe.html"
-    probe.write_text((out / "index.html").read_text().replace("</body>", SORT_PROBE + "</body>"))
-    dom = subprocess.run(
-        [
-            chromium,
-            *CHROMIUM_FLAGS,
-            f"--user-data-dir={tmp_path / 'ud'}",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-            probe.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    ).stdout
+    dom = _probed_dom(chromium, out / "index.html", SORT_PROBE, tmp_path / "ud")
     assert "<title>SORTED ok</title>" in dom, re.findall(r"<title>[^<]*</title>", dom)
 
 

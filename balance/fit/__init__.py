@@ -88,13 +88,11 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     out = Path(options.out) if options.out else Path("runs") / f"{scenario.name}-fit"
     refuse_overwrite(out, options.force, "fit")
     m = scenario.model
-    per_candidate = m.games * (1 + len(strength_keys(targets, items)))
+    runs = 1 + len(strength_keys(targets, items))  # a candidate's runs: its baseline, then one per item's strength
+    round_games = m.games * runs * (options.population + 1)
     confirm = options.confirm_games or 2 * m.games
     # a round is played whole (the first even past the budget): the bar's total is what will be played
-    search = (
-        max(options.budget // (per_candidate * (options.population + 1)), 1) * per_candidate * (options.population + 1)
-    )
-    total = search + 2 * confirm * (1 + len(strength_keys(targets, items)))
+    total = max(options.budget // round_games, 1) * round_games + 2 * confirm * runs
     used = 0
 
     def play(values: dict[str, Any], folder: Path, seed: int, games: int, what: str):
@@ -107,7 +105,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 on_progress(what, min(before + done, total), total)
 
         result = evaluate(scenario, values, targets, items, folder, run_options, report)
-        used += games * (1 + len(strength_keys(targets, items)))
+        used += games * runs
         return result
 
     start = {p.name: p.start for p in params}
@@ -117,7 +115,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     candidates: list[dict[str, Any]] = []
     met_in_a_row = 0
     r = 0
-    while used + per_candidate * (options.population + 1) <= options.budget or r == 0:
+    while used + round_games <= options.budget or r == 0:
         pool = [dist.centre(), *dist.sample(rng, options.population)]
         scores = []
         for k, values in enumerate(pool):
@@ -129,10 +127,9 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             candidates.append(
                 {"round": r, "candidate": k, "centre": k == 0, **values, "cost": score, "miss": sum(misses)}
             )
-        rounds.append(
-            {"round": r, "games": used, "centre_cost": scores[0], "centre_miss": candidates[-len(pool)]["miss"]}
-        )
-        met_in_a_row = met_in_a_row + 1 if candidates[-len(pool)]["miss"] == 0 else 0
+        centre_miss = candidates[-len(pool)]["miss"]  # the pool's first candidate is the centre
+        rounds.append({"round": r, "games": used, "centre_cost": scores[0], "centre_miss": centre_miss})
+        met_in_a_row = met_in_a_row + 1 if centre_miss == 0 else 0
         order = np.argsort(scores, kind="stable")
         dist.update([pool[i] for i in order[: max(2, len(pool) // 4)]])
         r += 1

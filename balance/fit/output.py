@@ -7,15 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import polars as pl
+import yaml
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import polars as pl  # noqa: E402
-import yaml  # noqa: E402
-
-from ..report.page import cell, render, write_csv  # noqa: E402
-from .targets import parse_target  # noqa: E402
+from ..report.charts import fit_progress
+from ..report.page import cell, render, write_csv
+from .targets import parse_target
 
 
 def proposal_yaml(result, name: str = "fit") -> str:
@@ -51,29 +48,13 @@ def target_rows(result) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def progress_chart(rounds: list[dict], path: Path) -> Path:
-    """The centre's objective and target miss per round, against the games spent."""
-    fig, ax = plt.subplots(figsize=(7, 4))
-    games = [r["games"] for r in rounds]
-    ax.plot(games, [r["centre_cost"] for r in rounds], marker="o", label="objective (miss + change penalty)")
-    ax.plot(games, [r["centre_miss"] for r in rounds], marker="s", ls="--", label="targets missed by (points)")
-    ax.set_xlabel("games played by the search")
-    ax.set_ylabel("points")
-    ax.set_title("balance fit: the search's centre, round by round")
-    ax.legend(fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
-
 def write_outputs(result, scenario_name: str) -> Path:
     out = result.out
     (out / "proposal.yaml").write_text(proposal_yaml(result))
     targets = target_rows(result)
     write_csv(targets, out / "targets.csv")
     write_csv(pl.DataFrame(result.candidates), out / "candidates.csv")
-    progress_chart(result.rounds, out / "progress.png")
+    fit_progress(result.rounds, out / "progress.png")
     return render(
         "fit.html.j2",
         out / "index.html",

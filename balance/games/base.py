@@ -35,6 +35,9 @@ class Game:
     # what `balance strength` can give one seat (scenario bonus_card), from a run's catalog: [{"id", "name",
     # "kind", "how", "more"?}], the items a designer tunes ("more": only with --all); None: no experiment
     strength_items: Callable[[dict[str, Any]], list[dict[str, str]]] | None = None
+    # what a player drafts, from a run's catalog: the ids whose "win rate added when drafted" exists (sweep's
+    # card:ID); None: nothing is drafted (Downforce deals its cards, Shuffle GP's come with the driver)
+    drafted_items: Callable[[dict[str, Any]], list[str]] | None = None
     # how far each game of a chunk has got, (prepared, state) -> (G,) in 0..1 (1: over), for the progress
     # bar within a chunk: the games of a batch advance together, so finished games alone say little
     progress: Callable[[Any, Any], Any] | None = None

@@ -839,3 +839,16 @@ def power_win_rates(powers: pl.DataFrame, path: Path) -> Path:
     ax.set_xlabel("win rate of the players who kept it (bars: 95% interval)")
     ax.set_title("Win rate by power card kept")
     return _save(fig, path)
+
+
+def fit_progress(rounds: list[dict], path: Path) -> Path:
+    """balance fit: the centre's objective and target miss per round, against the games spent."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    games = [r["games"] for r in rounds]
+    ax.plot(games, [r["centre_cost"] for r in rounds], marker="o", label="objective (miss + change penalty)")
+    ax.plot(games, [r["centre_miss"] for r in rounds], marker="s", ls="--", label="targets missed by (points)")
+    ax.set_xlabel("games played by the search")
+    ax.set_ylabel("points")
+    ax.set_title("balance fit: the search's centre, round by round")
+    ax.legend(fontsize=9)
+    return _save(fig, path)

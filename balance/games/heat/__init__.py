@@ -12,7 +12,7 @@ from functools import partial
 from ..base import Game
 from ..chunks import logged_chunk
 from .bots import Profile, resolve_profiles
-from .chunk import catalog, play_chunk, prepare, progress, strength_items
+from .chunk import catalog, drafted_items, play_chunk, prepare, progress, strength_items
 from .compile import compile_database, summarize
 from .log import chunk_tables
 from .schema import load_database
@@ -28,6 +28,7 @@ GAME = Game(
     prepare=prepare,
     play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     progress=progress,
+    drafted_items=drafted_items,
     catalog=catalog,
     profile_model=Profile,
     profiles=resolve_profiles,

@@ -150,3 +150,13 @@ def progress(prep: Prepared, st: State) -> np.ndarray:
     length = prep.tables.tracks[prep.tables.rules.track].length
     last = np.where(st.finished, length, st.pos).min(axis=1)
     return np.where(st.running, np.clip(last / length, 0.0, 1.0), 1.0)
+
+
+def drafted_items(catalog: dict) -> list[str]:
+    """What a player drafts: the Garage upgrades (the studied cards that are neither basic speed nor starting
+    cards; only the Garage module studies them)."""
+    return [
+        c["id"]
+        for c in catalog.get("cards", [])
+        if c.get("studied") and c.get("group") not in ("basic_speed", "starting", None)
+    ]

@@ -11,7 +11,7 @@ from ..base import Game, Summary
 from ..chunks import logged_chunk
 from . import vocabulary as V
 from .bots import Profile, resolve_profiles
-from .chunk import catalog, play_chunk, prepare, progress
+from .chunk import catalog, drafted_items, play_chunk, prepare, progress
 from .compile import compile_database
 from .log import chunk_tables
 from .schema import Database, load_database
@@ -58,6 +58,7 @@ GAME = Game(
     prepare=prepare,
     play_chunk=partial(logged_chunk, play_chunk, chunk_tables),
     progress=progress,
+    drafted_items=drafted_items,
     catalog=catalog,
     profile_model=Profile,
     profiles=resolve_profiles,

@@ -81,3 +81,9 @@ def progress(prep: Prepared, st: State) -> np.ndarray:
     spaces, laps = st.bananas.shape[1] - 1, st.lap_turns.shape[2]
     lead = ((st.lap.astype(np.int32) - 1) * spaces + np.minimum(st.pos, spaces)).max(axis=1)
     return np.where(st.running, np.clip(lead / (laps * spaces), 0.0, 1.0), 1.0)
+
+
+def drafted_items(catalog: dict) -> list[str]:
+    """What a player drafts: the Parts Deck cards and the Playbooks."""
+    parts = [c["id"] for c in catalog.get("cards", []) if c.get("group") == "parts"]
+    return parts + [p["id"] for p in catalog.get("playbooks", [])]
