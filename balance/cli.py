@@ -714,12 +714,15 @@ def fit(
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-fit).")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the fit in --out from its last round (a larger --budget too).")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Search card and rule values toward targets; propose the change as a variants: entry, confirmed on held-out seeds."""
     from .fit import FitOptions
     from .fit import fit as run_fit
-    from .fit.output import write_outputs
+    from .fit.output import console_lines, write_outputs
     from .progress import GameBar
 
     options = FitOptions(
@@ -734,6 +737,7 @@ def fit(
         jobs=jobs,
         out=out_dir,
         force=force,
+        resume=resume,
     )
     with GameBar(err, "fit", quiet) as bar:
         result = run_fit(scenario, options, bar)
@@ -742,6 +746,8 @@ def fit(
     out.print(f"{result.games:,} games; on held-out seeds the proposal {words}", soft_wrap=True)
     for key in result.changes:
         out.print(f"  {key}: {result.start[key]} -> {result.proposal[key]}", soft_wrap=True)
+    for line in console_lines(result):
+        out.print(f"  {line}", soft_wrap=True)
     out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True)
 
 

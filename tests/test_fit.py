@@ -4,6 +4,8 @@ a variants: entry the scenario takes; the page and tables are written."""
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 import pytest
 import yaml
@@ -49,13 +51,24 @@ def test_mistakes_are_one_line_before_any_game(tmp_path, args, words):
 
 
 def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(tmp_path):
+    """A fit stopped by its budget and resumed with a larger one gives what
+    one fit of that budget gives: the same rounds, candidates and proposal."""
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO)
-    runs = [CliRunner().invoke(app, ["fit", str(path), *FIT, *SMALL, "--out", str(tmp_path / k)]) for k in "ab"]
+
+    def fit(out: str, budget: str, *more: str):
+        args = ["fit", str(path), *FIT, *SMALL, "--budget", budget, "--out", str(tmp_path / out), *more]
+        return CliRunner().invoke(app, args)
+
+    first = fit("a", "360")
+    assert first.exit_code == 0, first.output
+    runs = [fit("a", "720", "--resume"), fit("b", "720")]
     assert all(r.exit_code == 0 for r in runs), runs[0].output
     a, b = ((tmp_path / k / "proposal.yaml").read_text() for k in "ab")
     assert a == b, "same seed, same proposal"
     assert pl.read_csv(tmp_path / "a" / "candidates.csv").equals(pl.read_csv(tmp_path / "b" / "candidates.csv"))
+    state = json.loads((tmp_path / "b" / "fit.json").read_text())
+    assert (len(state["rounds"]), state["ended"]) == (2, "budget"), "the resumed fit played its second round"
     variants = yaml.safe_load(a)["variants"]
     assert variants[0]["name"] == "fit" and set(variants[0]["overrides"]) <= {"cards.twin_turbo.effects.0.amount"}
     path.write_text(SCENARIO + yaml.safe_dump({"variants": variants}))
@@ -67,5 +80,23 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     assert targets["figure"].to_list() == ["twin_turbo"] and targets["unit"].to_list() == ["points"]
     assert targets["n"].to_list() == [60], "the held-out games"
     page = (tmp_path / "a" / "index.html").read_text()
-    assert "held-out seeds" in page and "variants:" in page and (tmp_path / "a" / "progress.png").exists()
+    assert "held-out seeds" in page and "variants:" in page
+    assert all((tmp_path / "a" / png).stat().st_size > 10_000 for png in ("progress.png", "targets.png"))
     assert "proposal: " in runs[0].stdout and "games; on held-out seeds the proposal" in runs[0].stdout
+    shown = [line.strip() for line in runs[0].stdout.splitlines() if line.strip().startswith("strength:twin_turbo")]
+    assert len(shown) == 1 and " -> " in shown[0], "the target today -> proposed, with intervals"
+
+
+def test_a_folder_holding_a_fit_is_continued_only_with_resume_and_the_same_settings(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "fit.json").write_text('{"settings": {}}')
+    for more, words in [
+        ([], "holds a fit: --resume to continue it, --force to start over"),
+        (["--resume"], "the fit here has other settings"),
+    ]:
+        result = CliRunner().invoke(app, ["fit", str(path), *FIT, *SMALL, "--out", str(out), *more])
+        assert result.exit_code == 2 and words in result.stderr and result.stderr.count("\n") == 1, result.output
+    assert (out / "fit.json").read_text() == '{"settings": {}}', "the earlier state is left as it was"

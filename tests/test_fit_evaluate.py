@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from balance.fit.evaluate import evaluate, strength_keys
+from balance.fit.evaluate import evaluate, figure_misses, strength_keys
 from balance.fit.targets import parse_target
 from balance.runner import RunOptions
 from balance.scenario import load_scenario
@@ -33,15 +33,18 @@ def test_a_candidate_is_played_measured_and_its_misses_counted(tmp_path):
         parse_target("rounds=0..1"),
     ]
     values = {"cards.twin_turbo.effects.0.amount": 12}
-    figures, misses = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "c", RunOptions(jobs=1))
+    figures = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "c", RunOptions(jobs=1))
+    misses = [miss for _, miss in figure_misses(targets, figures)]
     assert set(figures) == {t.text for t in targets} and list(figures["strength:twin_turbo=0+-100"]) == ["twin_turbo"]
     assert misses[:2] == [0.0, 0.0], "within bands that wide"
     rounds = figures["rounds=0..1"]["rounds=0..1"].value
     assert rounds > 1 and misses[2] == rounds - 1, "a game lasts more than one round: the miss is the distance"
     assert figures["strength:twin_turbo=0+-100"]["twin_turbo"].value > 0, "+12 Drive a turn helps the seat given it"
-    again, _ = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "d", RunOptions(jobs=1))
+    again = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "d", RunOptions(jobs=1))
     assert again == figures, "common random numbers: the same candidate, the same figures"
     # held-out seeds: the seat given the item is drawn from the seed played (else the figure reads about 0)
-    held, _ = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "e", RunOptions(jobs=1, seed=99))
+    held = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "e", RunOptions(jobs=1, seed=99))
     assert held["strength:twin_turbo=0+-100"]["twin_turbo"].value > 15
     assert not math.isinf(sum(misses))
+    aimed = dict(figure_misses(targets, figures, aim=True))
+    assert aimed["rounds=0..1"] == rounds - 0.75, "the search aims at the band's middle half, 0.25..0.75"

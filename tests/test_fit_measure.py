@@ -53,11 +53,12 @@ def test_strength_figures_are_in_points_and_a_target_picks_its_items():
     assert seat["seat-balance<=2"].value == pytest.approx(25.0)
 
 
-def test_game_length_is_the_median_with_its_spread(tmp_path, scenario):
+def test_game_length_is_the_mean_with_its_95_percent_interval(tmp_path, scenario):
     from balance.runner import RunOptions, run
 
     run(scenario, RunOptions(out=tmp_path / "run", jobs=1))
     figure = game_length(tmp_path / "run")
     rounds = pl.read_parquet(tmp_path / "run" / "games").filter(pl.col("finished"))["rounds"]
-    assert figure.value == pytest.approx(float(rounds.median())) and figure.n == 30
-    assert figure.low <= figure.value <= figure.high
+    assert figure.value == pytest.approx(float(rounds.mean())) and figure.n == 30
+    half = 1.96 * float(rounds.std()) / 30**0.5
+    assert (figure.low, figure.high) == pytest.approx((figure.value - half, figure.value + half))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from balance.errors import UserError
+from balance.fit.objective import change_size
 from balance.fit.space import free_params
 from balance.scenario import load_scenario
 
@@ -39,11 +40,19 @@ def test_ranges_become_bounded_numbers_starting_from_todays_values(tmp_path):
     assert (cost.kind, cost.start, cost.low, cost.high) == ("real", 4, 2.5, 3.5), "as the scenario plays it"
 
 
+def test_a_word_becomes_a_choice_among_the_words_given_and_todays(tmp_path):
+    (keep,) = free_params(_scenario(tmp_path), ["cards.mag_wheels.effects.1.keep=best"])
+    assert (keep.kind, keep.start, keep.choices) == ("choice", "sum", ("sum", "best"))
+    today, best = {keep.name: "sum"}, {keep.name: "best"}
+    assert (change_size(today, [keep]), change_size(best, [keep])) == (0.0, 1.0), "another word is one change"
+
+
 @pytest.mark.parametrize(
     ("free", "words"),
     [
         ("cards.warp_drive.count=1..2", "no card with id 'warp_drive'"),
-        ("cards.twin_turbo.name=1..2", "is 'Twin Turbo', not a number to search"),
+        ("cards.twin_turbo.name=1..2", "is 'Twin Turbo', a name, not a value to search"),
+        ("cards.mag_wheels.effects.1.keep=1..2", "is 'sum': give the words to choose from, e.g. sum,best"),
         ("cards.twin_turbo.count", "expected PATH=RANGE"),
         ("cards.twin_turbo.count=3..1", "no values"),
     ],

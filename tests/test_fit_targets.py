@@ -33,6 +33,13 @@ def test_a_miss_is_the_distance_outside_the_band():
     assert math.isinf(t.miss(float("nan")))
 
 
+def test_the_search_aims_inside_the_band_so_that_fresh_seeds_keep_it_there():
+    band = parse_target("strength:twin_turbo=0+-2")
+    assert band.aim == (-1.0, 1.0) and [band.miss(v, aim=True) for v in (0.5, 1.5, -2.0)] == [0.0, 0.5, 1.0]
+    assert parse_target("seat-balance<=2").aim == (0.0, 1.0), "an upper limit: its lower half"
+    assert parse_target("rounds=18..24").aim == (19.5, 22.5)
+
+
 @pytest.mark.parametrize(
     "text", ["seat-balance<2", "seat-balance<=-1", "strength:x=0+--1", "rounds=24..18", "speed=3", "strength:+-3", ""]
 )

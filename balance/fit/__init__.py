@@ -1,18 +1,30 @@
 """`balance fit`: search card and rule values toward a designer's targets (issue 21).
 
 `balance fit SCENARIO --free PATH=RANGE ... --target SPEC ...`: the free
-values (fit.space) are searched by `balance tune`'s cross-entropy method
-(tune.search), every candidate played on the scenario's seed (common random
-numbers: the same deals, so candidates differ by their values, not their luck)
-and scored by fit.objective (the targets' misses, then fewer and smaller
-changes). The search stops when its budget of games is spent, or as soon as
-its centre has met every target two rounds running. The proposal (the last
-centre) and today's values are then played on held-out seeds with more games,
-and every target is shown before and after with its interval.
+values (fit.space) are searched by `balance tune`'s cross-entropy method, in
+blocks (fit.blocks: each item's own values ranked by its own figures), every
+candidate played on the scenario's seed (common random numbers: the same
+deals, so candidates differ by their values, not their luck) and scored by
+fit.objective (the targets' misses, then fewer and smaller changes), aiming
+at the middle of each band (targets.Target.aim) so that the proposal still
+meets it on fresh seeds. The search stops when its budget of games is spent,
+or as soon as a centre that meets the aim also meets every target on a fresh
+seed (the answer is clear). The proposal (that centre, else the best
+candidate played) and today's values are then played on held-out seeds with more games,
+and every target is shown before and after with its interval. The search's
+state is saved after each round: `--resume` continues it, with a larger
+`--budget` if asked.
+
+Why blocks and a stop rule rather than racing candidates by successive halving
+as `balance tune` does: a candidate's figures are several (one per item), and
+each block ranks the same games by its own figures, so every game serves every
+item's search; halving on the sum would drop a candidate that is right for one
+item because another item's values were poor.
 """
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,16 +35,19 @@ import numpy as np
 from ..errors import Problem, UserError
 from ..games import get_game
 from ..runner import RunOptions, refuse_overwrite, resolve_scenario
+from ..search_state import open_state, save_state
 from ..strength import strength_items
 from ..tune import round_seed
-from ..tune.search import Distribution
-from .evaluate import evaluate, strength_keys
+from .blocks import BlockSearch, watched_items
+from .evaluate import evaluate, figure_misses, strength_keys
 from .measure import Figure
 from .objective import PENALTY, changed, cost
 from .space import free_params
 from .targets import check_items, parse_target
 
 HELD_OUT = 10_000  # round_seed's stream of the held-out confirmation, past any search round
+CHECK = 20_000  # round_seed's stream of the stop rule's fresh seeds (CHECK + round)
+STATE = "fit.json"  # the search's state after each round: what --resume continues from
 
 
 @dataclass
@@ -49,6 +64,7 @@ class FitOptions:
     jobs: int | None = None
     out: Path | None = None
     force: bool = False
+    resume: bool = False
 
 
 @dataclass
@@ -60,9 +76,12 @@ class FitResult:
     before: dict[str, dict[str, Figure]]  # target -> figures, today's values on held-out seeds
     after: dict[str, dict[str, Figure]]  # the same for the proposal
     met: bool  # the proposal meets every target on the held-out seeds
-    rounds: list[dict[str, Any]]  # per round: games used, centre's cost and misses
+    rounds: list[dict[str, Any]]  # per round: games used, the centre's values, cost and misses, its check
     candidates: list[dict[str, Any]]  # every candidate: round, values, cost
     games: int  # games played in all (search and confirmation)
+    watched: list[str]  # the items whose strength the search measured for each candidate
+    ended: str  # why the search ended: "met" (checked on a fresh seed) or "budget"
+    confirm_games: int
 
 
 def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, int], None] | None = None) -> FitResult:
@@ -77,7 +96,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         raise UserError(Problem("--target", None, "target", f"{game.title} has no strength experiment"))
     params = free_params(scenario, options.frees)
     for p in params:  # both ends of every range are a database the game takes, before any game
-        for value in (p.low, p.high):
+        for value in p.choices or (p.low, p.high):
             value = int(value) if p.kind == "int" else value
             try:
                 game.prepare(scenario.with_overrides({p.name: value}, scenario.model.name))
@@ -85,60 +104,145 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 raise UserError(Problem("--free", None, p.name, f"= {value}: {exc.problem.message}")) from None
     if options.max_changes is not None and options.max_changes < 1:
         raise UserError(Problem("--max-changes", None, "max_changes", "must be at least 1"))
-    out = Path(options.out) if options.out else Path("runs") / f"{scenario.name}-fit"
-    refuse_overwrite(out, options.force, "fit")
     m = scenario.model
-    runs = 1 + len(strength_keys(targets, items))  # a candidate's runs: its baseline, then one per item's strength
-    round_games = m.games * runs * (options.population + 1)
+    out = Path(options.out) if options.out else Path("runs") / f"{scenario.name}-fit"
     confirm = options.confirm_games or 2 * m.games
-    # a round is played whole (the first even past the budget): the bar's total is what will be played
-    total = max(options.budget // round_games, 1) * round_games + 2 * confirm * runs
-    used = 0
+    settings = {
+        "scenario": str(Path(scenario.source).resolve()),
+        "free": list(options.frees),
+        "targets": [t.text for t in targets],
+        "games": m.games,
+        "seed": m.seed,
+        "population": options.population,
+        "max_changes": options.max_changes,
+        "penalty": options.penalty,
+        "confirm_games": confirm,
+    }
+    if not (out / STATE).exists():
+        refuse_overwrite(out, options.force, "fit")
+    state = open_state(out, STATE, "fit", settings, options.resume, options.force)
 
-    def play(values: dict[str, Any], folder: Path, seed: int, games: int, what: str):
+    keys = strength_keys(targets, items)  # the items with their own strength figures
+    everything = any(t.kind == "strength" and t.key == "all" for t in targets)
+    watched = watched_items(params, items, keys, everything)
+    search_runs, confirm_runs = 1 + len(watched), 1 + len(keys)  # a candidate's runs: its baseline, then its items
+    round_games = m.games * search_runs * (options.population + 1)
+    search = BlockSearch.start(params, items, keys)
+    if state:
+        search.load(state["search"])
+    rounds: list[dict[str, Any]] = state.get("rounds", [])
+    candidates: list[dict[str, Any]] = state.get("candidates", [])
+    used = int(state.get("games", 0))
+    ended: str | None = state.get("ended")
+    if ended == "budget" and used + round_games <= options.budget:  # resumed with a larger budget: search on
+        ended = None
+        state.pop("result", None)
+    # a round is played whole (the first even past the budget): the bar's total is what will be played
+    total = max(options.budget // round_games, 1, len(rounds)) * round_games + 2 * confirm * confirm_runs
+
+    def play(values: dict[str, Any], folder: Path, seed: int, games: int, measured: list[str], what: str):
         nonlocal used
         run_options = RunOptions(games=games, seed=seed, jobs=options.jobs, out=folder)
         before = used
 
         def report(done: int, _total: int) -> None:
             if on_progress:
-                on_progress(what, min(before + done, total), total)
+                on_progress(what, min(before + done, total), max(total, before + done))
 
-        result = evaluate(scenario, values, targets, items, folder, run_options, report)
-        used += games * runs
-        return result
+        figures = evaluate(scenario, values, targets, measured, folder, run_options, report)
+        used += games * (1 + len(strength_keys(targets, measured)))
+        return figures
+
+    def searched(values: dict[str, Any], name: str, seed: int, what: str):
+        """A candidate's figures on the search's games; its runs are deleted once measured (a fit plays thousands)."""
+        figures = play(values, out / "search" / name, seed, m.games, watched, what)
+        shutil.rmtree(out / "search" / name, ignore_errors=True)
+        return figures
 
     start = {p.name: p.start for p in params}
-    dist = Distribution.start(params)
-    rng = np.random.default_rng([m.seed, 2024])  # the search's own draws, apart from the games'
-    rounds: list[dict[str, Any]] = []
-    candidates: list[dict[str, Any]] = []
-    met_in_a_row = 0
-    r = 0
-    while used + round_games <= options.budget or r == 0:
-        pool = [dist.centre(), *dist.sample(rng, options.population)]
-        scores = []
-        for k, values in enumerate(pool):
-            _, misses = play(
-                values, out / "search" / f"r{r}-c{k}", m.seed, m.games, f"round {r + 1}, {k + 1}/{len(pool)}"
-            )
-            score = cost(misses, values, params, options.penalty, options.max_changes)
-            scores.append(score)
-            candidates.append(
-                {"round": r, "candidate": k, "centre": k == 0, **values, "cost": score, "miss": sum(misses)}
-            )
-        centre_miss = candidates[-len(pool)]["miss"]  # the pool's first candidate is the centre
-        rounds.append({"round": r, "games": used, "centre_cost": scores[0], "centre_miss": centre_miss})
-        met_in_a_row = met_in_a_row + 1 if centre_miss == 0 else 0
-        order = np.argsort(scores, kind="stable")
-        dist.update([pool[i] for i in order[: max(2, len(pool) // 4)]])
-        r += 1
-        if met_in_a_row >= 2:  # the answer is clear: the centre met every target twice running
+    elites = max(2, (options.population + 1) // 4)
+    r = len(rounds)
+    while ended is None:
+        if r > 0 and used + round_games > options.budget:
+            ended = "budget"
             break
-    proposal = dist.centre()
-    held = round_seed(m.seed, HELD_OUT)
-    before, _ = play(start, out / "confirm" / "today", held, confirm, "held out: today's values")
-    after, misses = play(proposal, out / "confirm" / "proposal", held, confirm, "held out: the proposal")
+        rng = np.random.default_rng(np.random.SeedSequence([m.seed, r, 21]))  # a round's draws, apart from games
+        pool = [search.centre(), *search.sample(rng, options.population)]
+        misses = []
+        for k, values in enumerate(pool):
+            figures = searched(values, f"r{r}-c{k}", m.seed, f"round {r + 1}, {k + 1}/{len(pool)}")
+            aimed = figure_misses(targets, figures, aim=True)
+            misses.append(aimed)
+            score = cost([x for _, x in aimed], values, params, options.penalty, options.max_changes)
+            candidates.append(
+                {"round": r, "candidate": k, "centre": k == 0, **values, "cost": score, "aim_miss": _total(aimed)}
+            )
+        centre_miss = _total(misses[0])
+        row = {"round": r, "centre": pool[0], "centre_cost": candidates[-len(pool)]["cost"], "centre_miss": centre_miss}
+        search.update(pool, misses, params, options.penalty, options.max_changes, elites)
+        if centre_miss == 0:  # the centre meets the aim on the search's seed: played on a fresh one before trusting it
+            figures = searched(pool[0], f"r{r}-check", round_seed(m.seed, CHECK + r), f"round {r + 1}, check")
+            row["check_miss"] = _total(figure_misses(targets, figures))
+            ended = "met" if row["check_miss"] == 0 else None
+        rounds.append(row | {"games": used})
+        r += 1
+        save_state(out, STATE, _state(settings, search, rounds, candidates, used, ended))
+    if ended == "budget":
+        save_state(out, STATE, _state(settings, search, rounds, candidates, used, ended))
+    if ended == "met":
+        proposal = rounds[-1]["centre"]
+    else:  # the best candidate played (on the same games as all the others); the held-out games judge it
+        best = min(candidates, key=lambda c: c["cost"])
+        proposal = {p.name: best[p.name] for p in params}
+    searched_games = used  # the search's games: what a resumed fit's budget is held against
+    if "result" in state:
+        before, after = (_figures(state["result"][k]) for k in ("before", "after"))
+        used += state["result"]["games"]
+    else:
+        held = round_seed(m.seed, HELD_OUT)
+        before = play(start, out / "confirm" / "today", held, confirm, keys, "held out: today's values")
+        if proposal == start:  # nothing to change: the same games would give the same figures
+            after = before
+        else:
+            after = play(proposal, out / "confirm" / "proposal", held, confirm, keys, "held out: the proposal")
+        result = {"before": _json(before), "after": _json(after), "games": used - searched_games}
+        save_state(out, STATE, _state(settings, search, rounds, candidates, searched_games, ended) | {"result": result})
+    met = _total(figure_misses(targets, after)) == 0
     return FitResult(
-        out, start, proposal, changed(proposal, params), before, after, sum(misses) == 0, rounds, candidates, used
+        out,
+        start,
+        proposal,
+        changed(proposal, params),
+        before,
+        after,
+        met,
+        rounds,
+        candidates,
+        used,
+        watched,
+        ended,
+        confirm,
     )
+
+
+def _total(misses: list[tuple[str, float]]) -> float:
+    return sum(m for _, m in misses)
+
+
+def _state(settings, search: BlockSearch, rounds, candidates, used: int, ended: str | None) -> dict[str, Any]:
+    return {
+        "settings": settings,
+        "search": search.to_json(),
+        "rounds": rounds,
+        "candidates": candidates,
+        "games": used,
+        "ended": ended,
+    }
+
+
+def _json(figures: dict[str, dict[str, Figure]]) -> dict[str, dict[str, dict[str, float]]]:
+    return {text: {key: vars(f) for key, f in by.items()} for text, by in figures.items()}
+
+
+def _figures(data: dict[str, dict[str, dict[str, float]]]) -> dict[str, dict[str, Figure]]:
+    return {text: {key: Figure(**f) for key, f in by.items()} for text, by in data.items()}

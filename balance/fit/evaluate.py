@@ -36,9 +36,10 @@ def evaluate(
     out: Path,
     options: RunOptions,
     on_progress: Callable[[int, int], None] | None = None,
-) -> tuple[dict[str, dict[str, Figure]], list[float]]:
-    """(each target's figures, the misses of every figure) for the candidate
-    `values` ({dotted path: value}), played into `out`. `on_progress(games
+) -> dict[str, dict[str, Figure]]:
+    """Each target's figures ({target text: {figure key: Figure}}) for the
+    candidate `values` ({dotted path: value}), played into `out`, with the
+    strength of `items` where a strength:all target asks. `on_progress(games
     done, games in all)` for the candidate's runs together."""
     # the games and seed into the scenario itself: the strength experiment draws its receiving seat from the
     # scenario's seed, which must be the seed the games are played on
@@ -53,6 +54,12 @@ def evaluate(
         run(each, replace(options, out=out / "baseline", force=True), on_progress)
         strengths = {}
     baseline = load_run(out / "baseline")
-    figures = {t.text: measure(t, baseline, strengths) for t in targets}
-    misses = [t.miss(f.value) for t in targets for f in figures[t.text].values()]
-    return figures, misses
+    return {t.text: measure(t, baseline, strengths) for t in targets}
+
+
+def figure_misses(
+    targets: list[Target], figures: dict[str, dict[str, Figure]], aim: bool = False
+) -> list[tuple[str, float]]:
+    """(figure key, how far it misses its target's band, or with `aim` the part
+    of the band the search aims at) for every figure of every target."""
+    return [(key, t.miss(f.value, aim)) for t in targets for key, f in figures[t.text].items()]

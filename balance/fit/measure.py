@@ -4,6 +4,7 @@ for win rates and their differences, the game's own unit for its length."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,10 +45,20 @@ def bot_spread(run: Path) -> Figure:
 
 
 def game_length(run: Path) -> Figure:
-    """The median game length (rounds; Heat: the winner's round; Downforce: speed
-    cards played) with its 10th and 90th percentiles as the spread shown."""
-    length = laps.game_length(run).row(0, named=True)
-    return Figure(float(length["median"]), float(length["p10"]), float(length["p90"]), int(length["all_games"]))
+    """The mean game length with its 95% interval, over the games laps.game_length
+    counts (rounds of finished games; Heat: the winner's round; Downforce:
+    speed cards played). The mean, not the median: a median of whole rounds
+    moves in steps, which a search cannot follow."""
+    games = laps.as_run(run)["games"]
+    column = "winner_round" if laps.has_winner_round({"games": games}) else "rounds"
+    kept = pl.col(column).is_not_null() if column == "winner_round" else pl.col("finished")
+    row = games.filter(kept).select(pl.col(column).mean().alias("mean"), pl.col(column).std().alias("sd"), pl.len())
+    row = row.collect().row(0, named=True)
+    n = int(row["len"])
+    if n == 0:
+        return Figure(math.nan, math.nan, math.nan, 0)
+    half = 1.96 * float(row["sd"] or 0.0) / math.sqrt(n)
+    return Figure(float(row["mean"]), float(row["mean"]) - half, float(row["mean"]) + half, n)
 
 
 def strength_figures(table: pl.DataFrame) -> dict[str, Figure]:
@@ -60,7 +71,7 @@ def strength_figures(table: pl.DataFrame) -> dict[str, Figure]:
 
 def measure(target: Target, run: Path, strengths: dict[str, Figure] | None = None) -> dict[str, Figure]:
     """The figures a target is about: one (seat balance, bot spread, length), or
-    one per item for strength targets (all items for strength:all)."""
+    one per item for strength targets (every item measured, for strength:all)."""
     if target.kind == "seat-balance":
         return {target.text: seat_balance(run)}
     if target.kind == "bot-spread":

@@ -24,8 +24,14 @@ def changed(values: dict[str, Any], params: list[Param]) -> list[str]:
 
 
 def change_size(values: dict[str, Any], params: list[Param]) -> float:
-    """How far a candidate moves, each value in units of its search scale (a step of an integer counts 1)."""
-    return sum(abs(float(values[p.name]) - float(p.start)) / p.scale for p in params)
+    """How far a candidate moves, each value in units of its search scale (a step of an integer counts 1,
+    another word of a choice 1)."""
+    return sum(
+        float(values[p.name] != p.start)
+        if p.kind == "choice"
+        else abs(float(values[p.name]) - float(p.start)) / p.scale
+        for p in params
+    )
 
 
 def cost(

@@ -1,7 +1,7 @@
 """What `balance fit` leaves in its folder: the proposal as a `variants:`
 entry ready to paste into the scenario, every target before and after on
-held-out seeds (targets.csv and the page), the candidates (candidates.csv) and
-the search's progress (progress.png)."""
+held-out seeds (targets.csv, targets.png and the page), the candidates
+(candidates.csv) and the search's progress (progress.png)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import yaml
 
-from ..report.charts import fit_progress
+from ..report.charts import fit_progress, fit_targets
 from ..report.page import cell, render, write_csv
 from .targets import parse_target
 
@@ -34,6 +34,8 @@ def target_rows(result) -> pl.DataFrame:
                     "target": text,
                     "figure": key,
                     "unit": "rounds" if target.kind == "rounds" else "points",  # the game's length unit, or points
+                    "band_low": target.low,
+                    "band_high": target.high,
                     "today": before.value if before else None,
                     "today_low": before.low if before else None,
                     "today_high": before.high if before else None,
@@ -48,6 +50,49 @@ def target_rows(result) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+CHART_ROWS = 30  # figures drawn in targets.png at most (strength:all has one per item)
+
+
+def shown_rows(targets: pl.DataFrame, result) -> pl.DataFrame:
+    """The figures worth drawing: every figure of a target with one (seat
+    balance, spread, length); of strength:all, the items a free value belongs
+    to and those outside their band today or at the proposal, the farthest out first."""
+    owned = _owned(result)
+    many = targets.filter(pl.col("target").str.starts_with("strength:"))
+    worth = many.filter(pl.col("figure").is_in(sorted(owned)) | ~pl.col("today_met") | ~pl.col("proposal_met")).sort(
+        pl.max_horizontal(pl.col("today").abs(), pl.col("proposal").abs()), descending=True
+    )
+    return pl.concat([targets.filter(~pl.col("target").str.starts_with("strength:")), worth.head(CHART_ROWS)])
+
+
+def _owned(result) -> set[str]:
+    """The ids the free values sit under (cards.ID..., playbooks.ID...): the items whose own values are free."""
+    return {name.split(".")[1] for name in result.proposal if name.count(".") >= 2}
+
+
+def unmovable(targets: pl.DataFrame, result) -> list[str]:
+    """Figures of items that miss their band at the proposal though no free value belongs to them."""
+    owned = _owned(result)
+    missed = targets.filter(pl.col("target").str.starts_with("strength:") & ~pl.col("proposal_met"))
+    return [f for f in dict.fromkeys(missed["figure"].to_list()) if f not in owned]
+
+
+def console_lines(result) -> list[str]:
+    """Each target today -> proposed on the held-out seeds; of strength:all,
+    the items outside their band at either."""
+    lines = []
+    for row in target_rows(result).iter_rows(named=True):
+        if row["target"].startswith("strength:all") and row["today_met"] and row["proposal_met"]:
+            continue
+        name = row["target"] if row["figure"] == row["target"] else f"{row['target']} {row['figure']}"
+        shown = (
+            f"{row[k]:.1f} ({row[k + '_low']:.1f} to {row[k + '_high']:.1f}){'' if row[k + '_met'] else ' missed'}"
+            for k in ("today", "proposal")
+        )
+        lines.append(f"{name}: " + " -> ".join(shown))
+    return lines
+
+
 def write_outputs(result, scenario_name: str) -> Path:
     out = result.out
     (out / "proposal.yaml").write_text(proposal_yaml(result))
@@ -55,6 +100,7 @@ def write_outputs(result, scenario_name: str) -> Path:
     write_csv(targets, out / "targets.csv")
     write_csv(pl.DataFrame(result.candidates), out / "candidates.csv")
     fit_progress(result.rounds, out / "progress.png")
+    fit_targets(shown_rows(targets, result), out / "targets.png")
     return render(
         "fit.html.j2",
         out / "index.html",
@@ -63,6 +109,11 @@ def write_outputs(result, scenario_name: str) -> Path:
         met=result.met,
         changes=result.changes,
         games=result.games,
+        ended=result.ended,
+        rounds=len(result.rounds),
+        watched=result.watched,
+        confirm_games=result.confirm_games,
+        unmovable=unmovable(targets, result),
         columns=targets.columns,
         data=[[cell(v, c) for v, c in zip(row, targets.columns, strict=True)] for row in targets.iter_rows()],
     )

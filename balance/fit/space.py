@@ -2,7 +2,8 @@
 `balance sweep` (`cards.twin_turbo.effects.0.amount=2..8`, `1,3,5`,
 `2.5:3.5:0.5`), as the search's numbers: bounds from the range, today's value
 from the card database as the scenario plays it, an integer where the range
-is one."""
+is one. A value that is a word takes a list of words
+(`cards.mag_wheels.effects.1.keep=sum,best`): a choice, today's word among them."""
 
 from __future__ import annotations
 
@@ -29,7 +30,6 @@ def free_params(scenario: Scenario, frees: list[str]) -> list[Param]:
             )
         path, values_text = text.split("=", 1)
         path = path.strip()
-        values = parse_values(values_text, "--free")
         where = resolve_path(data, split_path(path))
         if isinstance(where, str):
             raise UserError(Problem("--free", None, path, where))
@@ -39,10 +39,21 @@ def free_params(scenario: Scenario, frees: list[str]) -> list[Param]:
         node = parent.get(where[-1]) if isinstance(parent, dict) else parent[where[-1]]  # a key may be unset
         if node is None:
             raise UserError(Problem("--free", None, path, "is not set in the card database: nothing to start from"))
-        if isinstance(node, bool) or not isinstance(node, int | float):
-            raise UserError(Problem("--free", None, path, f"is {node!r}, not a number to search"))
         if path in (p.name for p in params):
             raise UserError(Problem("--free", None, path, "is given twice"))
+        if isinstance(node, str) and where[-1] in ("name", "id", "art", "text"):
+            raise UserError(Problem("--free", None, path, f"is {node!r}, a name, not a value to search"))
+        if isinstance(node, str):  # a word (dice keep: sum or best): a choice among the words given, today's too
+            words = [w.strip() for w in values_text.split(",") if w.strip()]
+            if not words or any(not w.replace("_", "").isalnum() for w in words):
+                raise UserError(
+                    Problem("--free", None, path, f"is {node!r}: give the words to choose from, e.g. sum,best")
+                )
+            params.append(Param(tuple(split_path(path)), "choice", node, choices=tuple(dict.fromkeys([node, *words]))))
+            continue
+        if isinstance(node, bool) or not isinstance(node, int | float):
+            raise UserError(Problem("--free", None, path, f"is {node!r}, not a number to search"))
+        values = parse_values(values_text, "--free")
         whole = all(isinstance(v, int) for v in values) and isinstance(node, int)
         params.append(Param(tuple(split_path(path)), "int" if whole else "real", node, min(values), max(values)))
     if not params:

@@ -5,11 +5,14 @@ units a designer reads (win rates in percent, differences in points).
     bot-spread<=10           best bot's win rate minus the worst's, at most 10 points
     strength:twin_turbo=0+-2 the item's causal strength within 0 +- 2 points
     strength:all+-3          every designable item's strength within +-3 points of 0
-    rounds=18..24            the median game length (the game's own unit) between 18 and 24
+    rounds=18..24            the mean game length (the game's own unit) between 18 and 24
 
 A target is a band [low, high] on one measured figure; `miss` is how far a
 figure lies outside it (0 inside), the part of the search's objective that a
-proposal must bring to 0.
+proposal must bring to 0. The search aims inside the band (`aim`): a figure
+measured on the search's games moves by noise on fresh seeds, so a proposal
+found at the band's edge would fail its held-out confirmation about half the
+time.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ _FORMS = (
     (re.compile(rf"^strength:(?P<key>[A-Za-z0-9_.-]+)=(?P<centre>{_NUMBER})\+-(?P<tol>{_NUMBER})$"), "within"),
     (re.compile(rf"^rounds=(?P<low>{_NUMBER})\.\.(?P<high>{_NUMBER})$"), "between"),
 )
+AIM = 0.5  # the search aims at the middle half of a band (at most half of an upper limit)
 EXAMPLES = "seat-balance<=2, bot-spread<=10, strength:ID=0+-2, strength:all+-3, rounds=18..24"
 
 
@@ -39,11 +43,22 @@ class Target:
     high: float
     text: str  # as the designer wrote it
 
-    def miss(self, value: float) -> float:
-        """How far `value` lies outside the band; 0 inside, inf for a figure that could not be measured."""
+    @property
+    def aim(self) -> tuple[float, float]:
+        """The part of the band the search aims at: an upper limit's lower half
+        (nearer 0 is better), a band's middle half."""
+        if self.kind in ("seat-balance", "bot-spread"):
+            return self.low, self.high * AIM
+        centre, half = (self.low + self.high) / 2, (self.high - self.low) * AIM / 2
+        return centre - half, centre + half
+
+    def miss(self, value: float, aim: bool = False) -> float:
+        """How far `value` lies outside the band (or, with `aim`, outside the part
+        the search aims at); 0 inside, inf for a figure that could not be measured."""
         if not math.isfinite(value):
             return math.inf
-        return max(self.low - value, value - self.high, 0.0)
+        low, high = self.aim if aim else (self.low, self.high)
+        return max(low - value, value - high, 0.0)
 
 
 def parse_target(text: str) -> Target:

@@ -842,13 +842,54 @@ def power_win_rates(powers: pl.DataFrame, path: Path) -> Path:
 
 
 def fit_progress(rounds: list[dict], path: Path) -> Path:
-    """balance fit: the centre's objective and target miss per round, against the games spent."""
+    """balance fit: the centre's objective and how far it misses the aim, per round, against the games spent."""
     fig, ax = plt.subplots(figsize=(7, 4))
     games = [r["games"] for r in rounds]
-    ax.plot(games, [r["centre_cost"] for r in rounds], marker="o", label="objective (miss + change penalty)")
-    ax.plot(games, [r["centre_miss"] for r in rounds], marker="s", ls="--", label="targets missed by (points)")
+    ax.plot(games, [r["centre_cost"] for r in rounds], marker="o", label="objective (aim missed + change penalty)")
+    ax.plot(games, [r["centre_miss"] for r in rounds], marker="s", ls="--", label="aim missed by (points)")
+    checked = [(r["games"], r["check_miss"]) for r in rounds if "check_miss" in r]
+    if checked:
+        ax.plot(
+            *zip(*checked, strict=True), ls="", marker="D", color=PALETTE[3], label="targets missed on a fresh seed"
+        )
     ax.set_xlabel("games played by the search")
     ax.set_ylabel("points")
     ax.set_title("balance fit: the search's centre, round by round")
-    ax.legend(fontsize=9)
+    ax.legend(fontsize=SMALL)
+    return _save(fig, path)
+
+
+def fit_targets(rows: pl.DataFrame, path: Path) -> Path:
+    """balance fit: each figure today and at the proposal (held-out seeds, 95%
+    intervals) against its target's band, one panel per unit; `rows` as
+    fit.output.target_rows gives them (the figures worth showing)."""
+    units = list(dict.fromkeys(rows["unit"].to_list()))
+    heights = [rows.filter(pl.col("unit") == u).height for u in units]
+    fig, axes = plt.subplots(
+        len(units),
+        1,
+        figsize=(7.5, 0.42 * sum(heights) + 1.6 * len(units)),
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )
+    for ax, unit in zip(axes[:, 0], units, strict=True):
+        data = rows.filter(pl.col("unit") == unit)
+        y = np.arange(data.height)[::-1]
+        for i, row in zip(y, data.iter_rows(named=True), strict=True):
+            ax.fill_betweenx([i - 0.4, i + 0.4], row["band_low"], row["band_high"], color="0.9", lw=0)
+        for shift, (who, colour, marker) in zip(
+            (0.15, -0.15), (("today", "0.45", "o"), ("proposal", PALETTE[0], "D")), strict=True
+        ):
+            value = data[who].to_numpy()
+            err = [value - data[f"{who}_low"].to_numpy(), data[f"{who}_high"].to_numpy() - value]
+            ax.errorbar(value, y + shift, xerr=err, ls="", marker=marker, color=colour, capsize=2, label=who)
+        labels = [f if f == t else f"{f} ({t})" for f, t in zip(data["figure"], data["target"], strict=True)]
+        ax.set_yticks(y, labels, fontsize=SMALL)
+        ax.set_ylim(-0.7, data.height - 0.3)
+        ax.set_xlabel(
+            "points (grey band: the target)" if unit == "points" else f"{unit} (grey band: the target)",
+            fontsize=SMALL + 1,
+        )
+        ax.legend(fontsize=SMALL, loc="best")
+    axes[0, 0].set_title("Targets today and at the proposal, on held-out seeds (95% intervals)")
     return _save(fig, path)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from ..experiment import Estimate, Task, estimate, paired, play
 from ..games import get_game
 from ..runner import RunOptions, resolve_scenario
 from ..scenario import BotPool, Scenario, check_scenario
+from ..search_state import open_state, save_state
 from .output import write_outputs
 from .search import Distribution
 from .space import check_bot, profile_values, search_space, start_values
@@ -327,32 +327,11 @@ def _rate(won: np.ndarray) -> float:
 
 def _open(out: Path, settings: dict[str, Any], options: TuneOptions) -> dict[str, Any]:
     """The state to continue from (empty: a new tune), refusing to mix tunes."""
-    from ..runner import make_run_dir
-
-    path = out / STATE
-    if path.exists() and not options.resume and not options.force:
-        raise UserError(
-            Problem(str(out), None, "--out", "holds a tune: --resume to continue it, --force to start over")
-        )
-    make_run_dir(out)
-    if not options.resume or not path.exists():
-        path.unlink(missing_ok=True)
-        return {}
-    try:
-        state = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise UserError(Problem(str(path), None, "tune", f"is not a tune's state ({exc})")) from None
-    if not isinstance(state, dict) or state.get("settings") != settings:
-        raise UserError(
-            Problem(str(path), None, "--resume", "the tune here has other settings (scenario, bot, seed, sizes)")
-        )
-    return state
+    return open_state(out, STATE, "tune", settings, options.resume, options.force)
 
 
 def _save(out: Path, settings, dist: Distribution, curve, rows, used: int, result: dict | None = None) -> None:
     state = {"settings": settings, "distribution": dist.to_json(), "curve": curve, "candidates": rows, "games": used}
     if result is not None:  # the confirmation's figures: the tune ran to the end
         state["result"] = result
-    tmp = out / f".{STATE}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(state))
-    tmp.replace(out / STATE)
+    save_state(out, STATE, state)
