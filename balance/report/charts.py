@@ -853,6 +853,7 @@ def fit_progress(rounds: list[dict], path: Path) -> Path:
             *zip(*checked, strict=True), ls="", marker="D", color=PALETTE[3], label="targets missed on a fresh seed"
         )
     ax.set_xlabel("games played by the search")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
     ax.set_ylabel("points")
     ax.set_title("balance fit: the search's centre, round by round")
     ax.legend(fontsize=SMALL)
@@ -890,6 +891,6 @@ def fit_targets(rows: pl.DataFrame, path: Path) -> Path:
             "points (grey band: the target)" if unit == "points" else f"{unit} (grey band: the target)",
             fontsize=SMALL + 1,
         )
-        ax.legend(fontsize=SMALL, loc="best")
-    axes[0, 0].set_title("Targets today and at the proposal, on held-out seeds (95% intervals)")
+    axes[0, 0].legend(fontsize=SMALL, loc="best")  # once: a one-row panel has no room for it
+    axes[0, 0].set_title("Targets today and at the proposal\n(held-out seeds, 95% intervals)", fontsize=SMALL + 2)
     return _save(fig, path)
