@@ -38,7 +38,7 @@ from ..runner import RunOptions, refuse_overwrite, resolve_scenario
 from ..search_state import open_state, save_state
 from ..strength import strength_items
 from ..tune import round_seed
-from .blocks import BlockSearch, watched_items
+from .blocks import BlockSearch, owner, watched_items
 from .evaluate import evaluate, figure_misses, strength_keys
 from .measure import Figure
 from .objective import PENALTY, changed, cost
@@ -80,6 +80,7 @@ class FitResult:
     candidates: list[dict[str, Any]]  # every candidate: round, values, cost
     games: int  # games played in all (search and confirmation)
     watched: list[str]  # the items whose strength the search measured for each candidate
+    owned: list[str]  # the items a free value belongs to (blocks.owner)
     ended: str  # why the search ended: "met" (checked on a fresh seed) or "budget"
     confirm_games: int
 
@@ -220,6 +221,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         candidates,
         used,
         watched,
+        list(dict.fromkeys(o for p in params if (o := owner(p, items)))),
         ended,
         confirm,
     )

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..tune.search import Distribution
 from ..tune.space import Param
-from .objective import change_size, changed
+from .objective import changed, cost
 
 # An integer's spread never falls below this (in steps): elites that agree would
 # otherwise shrink it to a few hundredths, and the values one step away, which
@@ -128,6 +128,5 @@ def block_cost(
     infinite for a candidate that changes more values than `max_changes`."""
     if max_changes is not None and len(changed(values, params)) > max_changes:
         return math.inf
-    mine = block.dist.params
     counted = [m for key, m in misses if block.owner is None or key == block.owner]
-    return sum(counted) + penalty * change_size(values, mine)
+    return cost(counted, values, block.dist.params, penalty)

@@ -57,22 +57,17 @@ def shown_rows(targets: pl.DataFrame, result) -> pl.DataFrame:
     """The figures worth drawing: every figure of a target with one (seat
     balance, spread, length); of strength:all, the items a free value belongs
     to and those outside their band today or at the proposal, the farthest out first."""
-    owned = _owned(result)
+    owned = result.owned
     many = targets.filter(pl.col("target").str.starts_with("strength:"))
-    worth = many.filter(pl.col("figure").is_in(sorted(owned)) | ~pl.col("today_met") | ~pl.col("proposal_met")).sort(
+    worth = many.filter(pl.col("figure").is_in(owned) | ~pl.col("today_met") | ~pl.col("proposal_met")).sort(
         pl.max_horizontal(pl.col("today").abs(), pl.col("proposal").abs()), descending=True
     )
     return pl.concat([targets.filter(~pl.col("target").str.starts_with("strength:")), worth.head(CHART_ROWS)])
 
 
-def _owned(result) -> set[str]:
-    """The ids the free values sit under (cards.ID..., playbooks.ID...): the items whose own values are free."""
-    return {name.split(".")[1] for name in result.proposal if name.count(".") >= 2}
-
-
 def unmovable(targets: pl.DataFrame, result) -> list[str]:
     """Figures of items that miss their band at the proposal though no free value belongs to them."""
-    owned = _owned(result)
+    owned = result.owned
     missed = targets.filter(pl.col("target").str.starts_with("strength:") & ~pl.col("proposal_met"))
     return [f for f in dict.fromkeys(missed["figure"].to_list()) if f not in owned]
 
