@@ -748,6 +748,10 @@ def fit(
         out.print(f"  {key}: {result.start[key]} -> {result.proposal[key]}", soft_wrap=True)
     for line in console_lines(result):
         out.print(f"  {line}", soft_wrap=True)
+    if result.edges:
+        out.print(
+            f"  at an end of its range (a wider one may reach further): {'; '.join(result.edges)}", soft_wrap=True
+        )
     out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag
 
@@ -58,6 +58,9 @@ class ScenarioModel(Strict):
     variants: list[Variant] = []  # for balance compare
     # balance strength: one seat of each game (bonus_seat of seed and game id) starts with an extra copy
     bonus_card: str | None = None
+    # Horsepower: a given Playbook is held instead of the one the seat drafted (a Playbook's worth against
+    # the seat's own pick, as Downforce's powers and Shuffle GP's drivers are given), or as an extra one
+    bonus_playbook: Literal["instead", "extra"] = "instead"
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,11 @@ def check_scenario(model: ScenarioModel, doc: YamlDoc) -> None:
                 ("max_rounds",),
                 f"{entry.title} caps a race by turns, not rounds: write overrides: {{{entry.round_cap}: N}}",
             )
+        )
+    # the default is written into every run's manifest, whatever the game: only another reading is refused
+    if model.bonus_playbook != "instead" and model.game != "horsepower":
+        raise UserError(
+            doc.problem(("bonus_playbook",), "bonus_playbook is Horsepower's (how a given Playbook is held)")
         )
     if model.bonus_card is not None and entry and entry.strength_items is None:
         raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))

@@ -69,6 +69,10 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     assert pl.read_csv(tmp_path / "a" / "candidates.csv").equals(pl.read_csv(tmp_path / "b" / "candidates.csv"))
     state = json.loads((tmp_path / "b" / "fit.json").read_text())
     assert (len(state["rounds"]), state["ended"]) == (2, "budget"), "the resumed fit played its second round"
+    drawn = {c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]}
+    checks = sum("check_miss" in row for row in state["rounds"])
+    assert state["games"] == 120 * (len(drawn) + checks), "values drawn again are not played again (60 x 2 runs)"
+    assert state["games"] + state["repeats"] == 2 * 360 + 120 * checks, "but held against the budget"
     variants = yaml.safe_load(a)["variants"]
     assert variants[0]["name"] == "fit" and set(variants[0]["overrides"]) <= {"cards.twin_turbo.effects.0.amount"}
     path.write_text(SCENARIO + yaml.safe_dump({"variants": variants}))

@@ -38,7 +38,7 @@ def test_a_candidate_is_played_measured_and_its_misses_counted(tmp_path):
     assert set(figures) == {t.text for t in targets} and list(figures["strength:twin_turbo=0+-100"]) == ["twin_turbo"]
     assert misses[:2] == [0.0, 0.0], "within bands that wide"
     rounds = figures["rounds=0..1"]["rounds=0..1"].value
-    assert rounds > 1 and misses[2] == rounds - 1, "a game lasts more than one round: the miss is the distance"
+    assert rounds > 1 and misses[4] == rounds - 1, "a game lasts more than one round: the miss is the distance"
     assert figures["strength:twin_turbo=0+-100"]["twin_turbo"].value > 0, "+12 Drive a turn helps the seat given it"
     again = evaluate(scenario, values, targets, ["twin_turbo"], tmp_path / "d", RunOptions(jobs=1))
     assert again == figures, "common random numbers: the same candidate, the same figures"

@@ -24,10 +24,13 @@ def _run() -> dict[str, pl.LazyFrame]:
     return {"games": games.lazy(), "players": players.lazy()}
 
 
-def test_seat_balance_is_the_largest_distance_from_fair_in_points():
-    figure = seat_balance(_run())
-    assert figure.value == pytest.approx(25.0) and figure.n == 4  # 75% and 25% against 50% fair
-    assert 0 <= figure.low < 25 < figure.high
+def test_seat_balance_is_each_seats_distance_from_fair_in_points():
+    seats = seat_balance(_run())
+    assert list(seats) == ["seat 0", "seat 1"]  # 75% and 25% against 50% fair
+    assert seats["seat 0"].value == pytest.approx(25.0) and seats["seat 1"].value == pytest.approx(-25.0)
+    assert seats["seat 0"].n == 4 and seats["seat 0"].low < 25 < seats["seat 0"].high
+    t = parse_target("seat-balance<=2")
+    assert [t.miss(f.value) for f in seats.values()] == [23.0, 23.0], "each seat misses its band on its own"
 
 
 def test_bot_spread_is_best_minus_worst_in_points():
@@ -50,7 +53,7 @@ def test_strength_figures_are_in_points_and_a_target_picks_its_items():
     assert measure(parse_target("strength:all+-3"), None, figures) == figures
     assert list(measure(parse_target("strength:b=0+-2"), None, figures)) == ["b"]
     seat = measure(parse_target("seat-balance<=2"), _run())
-    assert seat["seat-balance<=2"].value == pytest.approx(25.0)
+    assert seat["seat 1"].value == pytest.approx(-25.0)
 
 
 def test_game_length_is_the_mean_with_its_95_percent_interval(tmp_path, scenario):

@@ -8,7 +8,7 @@ import pytest
 
 from balance.errors import UserError
 from balance.fit.objective import change_size
-from balance.fit.space import free_params
+from balance.fit.space import at_range_ends, free_params
 from balance.scenario import load_scenario
 
 from .conftest import ROOT
@@ -62,3 +62,17 @@ def test_a_wrong_free_value_is_one_line(tmp_path, free, words):
         free_params(_scenario(tmp_path), [free])
     with pytest.raises(UserError, match="is given twice"):
         free_params(_scenario(tmp_path), ["rules.purchase_cost=1..3", "rules.purchase_cost=2..4"])
+
+
+def test_the_numbers_at_an_end_of_their_range_are_named_with_the_range():
+    from balance.tune.space import Param
+
+    fuel = Param(("playbooks", "rocket_fuel", "effects", "0", "amount"), "int", 3, 1, 3)
+    cost = Param(("rules", "purchase_cost"), "real", 3.0, 1.5, 4.5)
+    keep = Param(("cards", "mag_wheels", "effects", "1", "keep"), "choice", "sum", choices=("sum", "best"))
+    values = {fuel.name: 1, cost.name: 4.5, keep.name: "best"}
+    assert at_range_ends(values, [fuel, cost, keep]) == [
+        "playbooks.rocket_fuel.effects.0.amount = 1 (range 1..3)",
+        "rules.purchase_cost = 4.5 (range 1.5..4.5)",
+    ]
+    assert at_range_ends(values | {fuel.name: 2, cost.name: 2.0}, [fuel, cost, keep]) == []

@@ -14,7 +14,7 @@ from balance.fit.targets import check_items, parse_target
 @pytest.mark.parametrize(
     ("text", "kind", "key", "low", "high"),
     [
-        ("seat-balance<=2", "seat-balance", "", 0.0, 2.0),
+        ("seat-balance<=2", "seat-balance", "", -2.0, 2.0),  # each seat's win rate minus fair
         ("bot-spread <= 10", "bot-spread", "", 0.0, 10.0),
         ("strength:twin_turbo=0+-2", "strength", "twin_turbo", -2.0, 2.0),
         ("strength:v8_block=+3+-1.5", "strength", "v8_block", 1.5, 4.5),
@@ -36,7 +36,8 @@ def test_a_miss_is_the_distance_outside_the_band():
 def test_the_search_aims_inside_the_band_so_that_fresh_seeds_keep_it_there():
     band = parse_target("strength:twin_turbo=0+-2")
     assert band.aim == (-1.0, 1.0) and [band.miss(v, aim=True) for v in (0.5, 1.5, -2.0)] == [0.0, 0.5, 1.0]
-    assert parse_target("seat-balance<=2").aim == (0.0, 1.0), "an upper limit: its lower half"
+    assert parse_target("bot-spread<=10").aim == (0.0, 5.0), "an upper limit: its lower half"
+    assert parse_target("seat-balance<=2").aim == (-1.0, 1.0), "a seat: within half the limit of fair"
     assert parse_target("rounds=18..24").aim == (19.5, 22.5)
 
 

@@ -1,6 +1,7 @@
 """`balance strength` on Horsepower's Playbooks: the receiving seat holds the
-Playbook from the start, besides the one it drafts; the draft and every other
-random draw are those of the game without it."""
+Playbook from the start instead of the one it drafted (or beside it, with the
+scenario's bonus_playbook: extra); the draft and every other random draw are
+those of the game without it."""
 
 from __future__ import annotations
 
@@ -52,19 +53,22 @@ def test_items_are_the_parts_deck_then_the_playbooks(tmp_path):
     books = items[len(cards) :]
     assert all(b.get("more") for b in books)  # measured with --all
     assert [b["id"] for b in books] == list(prep.tables.playbooks.ids)
-    assert {(b["kind"], b["how"]) for b in books} == {("Playbook", "holds this Playbook from the start")}
+    assert {(b["kind"], b["how"]) for b in books} == {("Playbook", "holds this Playbook instead of the one it drafted")}
     assert len({i["id"] for i in items}) == len(items)
 
 
-def test_setup_is_the_same_but_for_the_receiving_seats_playbook():
+@pytest.mark.parametrize("instead", [True, False])
+def test_setup_is_the_same_but_for_the_receiving_seats_playbook(instead):
     """Pairing: same seed, same draws (the generator ends in the same state),
-    the same draft for every seat; only the receiving seat's Playbooks differ, by one."""
+    the same draft for every seat; only the receiving seat's Playbooks differ:
+    the given one for its drafted one (nothing, where it drafted the given
+    one), or the given one beside it."""
     t = hp.tables()
     b = t.playbooks.ids.index("rocket_fuel")
     G, P = 64, 4
     who = bonus_seat(3, np.arange(G), P)
     states, rngs = [], []
-    for bonus in (None, Bonus(-1, b, who)):
+    for bonus in (None, Bonus(-1, b, who, instead)):
         ctx, _ = hp.batch(t, P, 1)  # a context with the robot bots; the batch below is set up afresh
         ctx.rng = np.random.default_rng(5)
         states.append(setup(ctx, np.tile(np.arange(P, dtype=np.int16), (G, 1)), bonus))
@@ -76,13 +80,16 @@ def test_setup_is_the_same_but_for_the_receiving_seats_playbook():
             assert np.array_equal(getattr(base, field.name), getattr(with_pb, field.name)), field.name
     diff = with_pb.playbooks.astype(int) - base.playbooks
     expected = np.zeros_like(diff)
-    expected[np.arange(G), who, b] = 1
+    expected[np.arange(G), who, b] += 1
+    if instead:
+        expected[np.arange(G), who, base.drafted_playbook[np.arange(G), who]] -= 1
     assert np.array_equal(diff, expected)
+    assert (with_pb.playbooks.sum(axis=2) - base.playbooks.sum(axis=2)).sum() == (0 if instead else G)
 
 
 def test_a_playbook_that_does_nothing_changes_no_game():
-    """Pairing over whole games: a Playbook with no effect (+0 Drive), and no Playbook that counts Playbooks held, gives the
-    very same games."""
+    """Pairing over whole games: a Playbook with no effect (+0 Drive) beside the
+    drafted one, and no Playbook that counts Playbooks held, gives the very same games."""
 
     def dud(data):
         data["playbooks"] = [p for p in data["playbooks"] if p["id"] != "seasoned_veteran"]
@@ -97,7 +104,9 @@ def test_a_playbook_that_does_nothing_changes_no_game():
     seats = np.tile(np.arange(4, dtype=np.int16), (200, 1))
     who = bonus_seat(1, np.arange(200), 4)
     plain = simulate(t, ctx.bots, seats, np.random.default_rng(9))
-    given = simulate(t, ctx.bots, seats, np.random.default_rng(9), bonus=Bonus(-1, t.playbooks.ids.index("dud"), who))
+    given = simulate(
+        t, ctx.bots, seats, np.random.default_rng(9), bonus=Bonus(-1, t.playbooks.ids.index("dud"), who, instead=False)
+    )
     assert np.array_equal(plain.winner, given.winner)
     assert np.array_equal(plain.turns, given.turns) and np.array_equal(plain.coins, given.coins)
     assert np.array_equal(given.playbooks[np.arange(200), who, -1], np.ones(200))
@@ -142,3 +151,14 @@ def test_a_playbook_id_may_not_be_a_card_id():
     with pytest.raises(UserError) as err:
         hp.tables(clash)
     assert "duplicate id" in str(err.value) and "\n" not in str(err.value).strip()
+
+
+def test_how_a_playbook_is_given_is_horsepowers_setting_alone(tmp_path):
+    assert load_scenario(_scenario(tmp_path)).model.bonus_playbook == "instead", "the default: against the seat's pick"
+    heat = tmp_path / "heat.yaml"
+    heat.write_text(
+        f"name: h\ngame: heat\ncards: {ROOT / 'heat.yaml'}\nplayers: 2\nbots: [balanced, cautious]\nbonus_playbook: extra\n"
+    )
+    with pytest.raises(UserError) as err:
+        load_scenario(heat)
+    assert "bonus_playbook is Horsepower's" in str(err.value) and "\n" not in str(err.value).strip()

@@ -9,11 +9,12 @@ fit.objective (the targets' misses, then fewer and smaller changes), aiming
 at the middle of each band (targets.Target.aim) so that the proposal still
 meets it on fresh seeds. The search stops when its budget of games is spent,
 or as soon as a centre that meets the aim also meets every target on a fresh
-seed (the answer is clear). The proposal (that centre, else the best
-candidate played) and today's values are then played on held-out seeds with more games,
-and every target is shown before and after with its interval. The search's
-state is saved after each round: `--resume` continues it, with a larger
-`--budget` if asked.
+seed (the answer is clear). The proposal (that centre, else the candidate
+of least cost on figures smoothed over the last rounds: fit.smooth) and
+today's values are then played on held-out seeds with more games, and every
+target is shown before and after with its interval. The search's state is
+saved after each round: `--resume` continues it, with a larger `--budget` if
+asked.
 
 Why blocks and a stop rule rather than racing candidates by successive halving
 as `balance tune` does: a candidate's figures are several (one per item), and
@@ -24,6 +25,7 @@ item because another item's values were poor.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,11 +40,13 @@ from ..runner import RunOptions, refuse_overwrite, resolve_scenario
 from ..search_state import open_state, save_state
 from ..strength import strength_items
 from ..tune import round_seed
-from .blocks import BlockSearch, owner, watched_items
+from ..tune.space import Param
+from .blocks import BlockSearch, aimed_misses, owner, watched_items
 from .evaluate import evaluate, figure_misses, strength_keys
 from .measure import Figure
 from .objective import PENALTY, changed, cost
-from .space import free_params
+from .smooth import WINDOW, Measured
+from .space import at_range_ends, free_params
 from .targets import check_items, parse_target
 
 HELD_OUT = 10_000  # round_seed's stream of the held-out confirmation, past any search round
@@ -83,6 +87,7 @@ class FitResult:
     owned: list[str]  # the items a free value belongs to (blocks.owner)
     ended: str  # why the search ended: "met" (checked on a fresh seed) or "budget"
     confirm_games: int
+    edges: list[str]  # the proposal's numbers at an end of their range whose figures miss: "PATH = 1 (range 1..3)"
 
 
 def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, int], None] | None = None) -> FitResult:
@@ -134,8 +139,11 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     rounds: list[dict[str, Any]] = state.get("rounds", [])
     candidates: list[dict[str, Any]] = state.get("candidates", [])
     used = int(state.get("games", 0))
+    # the games of candidates drawn again (not played again): held against the budget as if played, so a
+    # budget buys the same rounds whatever repeats, and a search that keeps drawing what it played still ends
+    repeats = int(state.get("repeats", 0))
     ended: str | None = state.get("ended")
-    if ended == "budget" and used + round_games <= options.budget:  # resumed with a larger budget: search on
+    if ended == "budget" and used + repeats + round_games <= options.budget:  # resumed with a larger budget: search on
         ended = None
         state.pop("result", None)
     # a round is played whole (the first even past the budget): the bar's total is what will be played
@@ -162,17 +170,43 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
 
     start = {p.name: p.start for p in params}
     elites = max(2, (options.population + 1) // 4)
+    by_text = {t.text: t for t in targets}
+    measured: list[list[list[Any]]] = state.get("measured", [])  # per candidate: [target, figure key, value] rows
+    if len(measured) != len(candidates):
+        raise UserError(
+            Problem(
+                "--resume",
+                None,
+                "resume",
+                f"{out / STATE} was saved by an older balance and cannot be continued: --force to start over",
+            )
+        )
+    # every candidate's figures on the search's seed, by its values: the same values on that seed play the
+    # same games, so a candidate drawn again is not played again
+    seen = {_key(c, params): _unpack(rows) for c, rows in zip(candidates, measured, strict=True)}
+
+    def recent(last: int) -> tuple[list[dict[str, Any]], list[Measured]]:
+        """The values and figures of the candidates of round `last` and the smooth.WINDOW - 1 before it."""
+        chosen = [c for c in candidates if c["round"] > last - WINDOW]
+        return [_values(c, params) for c in chosen], [seen[_key(c, params)] for c in chosen]
+
     r = len(rounds)
     while ended is None:
-        if r > 0 and used + round_games > options.budget:
+        if r > 0 and used + repeats + round_games > options.budget:
             ended = "budget"
             break
         rng = np.random.default_rng(np.random.SeedSequence([m.seed, r, 21]))  # a round's draws, apart from games
         pool = [search.centre(), *search.sample(rng, options.population)]
         misses = []
         for k, values in enumerate(pool):
-            figures = searched(values, f"r{r}-c{k}", m.seed, f"round {r + 1}, {k + 1}/{len(pool)}")
-            aimed = figure_misses(targets, figures, aim=True)
+            key = _key(values, params)
+            if key not in seen:
+                figures = searched(values, f"r{r}-c{k}", m.seed, f"round {r + 1}, {k + 1}/{len(pool)}")
+                seen[key] = {(text, fk): f.value for text, by in figures.items() for fk, f in by.items()}
+            else:
+                repeats += m.games * search_runs
+            measured.append(_pack(seen[key]))
+            aimed = aimed_misses(seen[key], by_text)
             misses.append(aimed)
             score = cost([x for _, x in aimed], values, params, options.penalty, options.max_changes)
             candidates.append(
@@ -180,21 +214,27 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             )
         centre_miss = _total(misses[0])
         row = {"round": r, "centre": pool[0], "centre_cost": candidates[-len(pool)]["cost"], "centre_miss": centre_miss}
-        search.update(pool, misses, params, options.penalty, options.max_changes, elites)
+        search.update(*recent(r), by_text, len(pool), params, options.penalty, options.max_changes, elites, rng)
         if centre_miss == 0:  # the centre meets the aim on the search's seed: played on a fresh one before trusting it
             figures = searched(pool[0], f"r{r}-check", round_seed(m.seed, CHECK + r), f"round {r + 1}, check")
             row["check_miss"] = _total(figure_misses(targets, figures))
             ended = "met" if row["check_miss"] == 0 else None
         rounds.append(row | {"games": used})
         r += 1
-        save_state(out, STATE, _state(settings, search, rounds, candidates, used, ended))
+        save_state(out, STATE, _state(settings, search, rounds, candidates, measured, used, repeats, ended))
     if ended == "budget":
-        save_state(out, STATE, _state(settings, search, rounds, candidates, used, ended))
+        save_state(out, STATE, _state(settings, search, rounds, candidates, measured, used, repeats, ended))
     if ended == "met":
         proposal = rounds[-1]["centre"]
-    else:  # the best candidate played (on the same games as all the others); the held-out games judge it
-        best = min(candidates, key=lambda c: c["cost"])
-        proposal = {p.name: best[p.name] for p in params}
+    else:  # the least cost on figures smoothed over the last rounds (fit.smooth): the luckiest candidate is not
+        # the best one; the held-out games judge it
+        played, figures = recent(len(rounds) - 1)
+        fitted = search.smoothed(played, figures, params)
+        scores = [
+            cost([x for _, x in aimed_misses(f, by_text)], v, params, options.penalty, options.max_changes)
+            for v, f in zip(played, fitted, strict=True)
+        ]
+        proposal = played[int(np.argmin(scores))]
     searched_games = used  # the search's games: what a resumed fit's budget is held against
     if "result" in state:
         before, after = (_figures(state["result"][k]) for k in ("before", "after"))
@@ -207,8 +247,12 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         else:
             after = play(proposal, out / "confirm" / "proposal", held, confirm, keys, "held out: the proposal")
         result = {"before": _json(before), "after": _json(after), "games": used - searched_games}
-        save_state(out, STATE, _state(settings, search, rounds, candidates, searched_games, ended) | {"result": result})
-    met = _total(figure_misses(targets, after)) == 0
+        state_now = _state(settings, search, rounds, candidates, measured, searched_games, repeats, ended)
+        save_state(out, STATE, state_now | {"result": result})
+    missed = {key for key, miss in figure_misses(targets, after) if miss > 0}
+    met = not missed
+    # a value at an end of its range, where the figures it moves still miss: the range may be what stops it
+    blocked = [p for p in params if (o := owner(p, keys)) in missed or (o is None and missed)]
     return FitResult(
         out,
         start,
@@ -224,6 +268,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         list(dict.fromkeys(o for p in params if (o := owner(p, items)))),
         ended,
         confirm,
+        at_range_ends(proposal, blocked),
     )
 
 
@@ -231,15 +276,35 @@ def _total(misses: list[tuple[str, float]]) -> float:
     return sum(m for _, m in misses)
 
 
-def _state(settings, search: BlockSearch, rounds, candidates, used: int, ended: str | None) -> dict[str, Any]:
+def _state(
+    settings, search: BlockSearch, rounds, candidates, measured, used: int, repeats: int, ended: str | None
+) -> dict[str, Any]:
     return {
         "settings": settings,
         "search": search.to_json(),
         "rounds": rounds,
         "candidates": candidates,
+        "measured": measured,
         "games": used,
+        "repeats": repeats,
         "ended": ended,
     }
+
+
+def _key(values: dict[str, Any], params: list[Param]) -> str:
+    return json.dumps([values[p.name] for p in params])
+
+
+def _values(candidate: dict[str, Any], params: list[Param]) -> dict[str, Any]:
+    return {p.name: candidate[p.name] for p in params}
+
+
+def _pack(measured: Measured) -> list[list[Any]]:
+    return [[text, key, value] for (text, key), value in measured.items()]
+
+
+def _unpack(rows: list[list[Any]]) -> Measured:
+    return {(text, key): value for text, key, value in rows}
 
 
 def _json(figures: dict[str, dict[str, Figure]]) -> dict[str, dict[str, dict[str, float]]]:

@@ -5,9 +5,10 @@ A free value that belongs to an item (`cards.twin_turbo.effects.0.amount`,
 own strength far more than anything else. So the values of each item whose
 strength a target measures form a block with its own cross-entropy
 distribution (tune.search), and a block's elites are the candidates whose
-figures for that item miss least (plus the change penalty on the block's own
-values); the values that belong to no such item (rules, tracks) form one block
-ranked by the whole objective. Every candidate is one draw from every block,
+figures for that item (read from planes through the recent rounds'
+candidates: fit.smooth) miss least, plus the change penalty on the block's
+own values; the values that belong to no such item (rules, tracks) form one
+block ranked by the whole objective. Every candidate is one draw from every block,
 played once: its games rank every block at the same time, where one joint
 ranking would let Twin Turbo's luck decide Penny Jar's next centre. What the
 blocks miss, the interactions between items, is what the centre (played whole
@@ -25,12 +26,23 @@ import numpy as np
 from ..tune.search import Distribution
 from ..tune.space import Param
 from .objective import changed, cost
+from .smooth import Measured, Plane, plane
+from .targets import Target
 
 # An integer's spread never falls below this (in steps): elites that agree would
 # otherwise shrink it to a few hundredths, and the values one step away, which
 # the noise of one round may have hidden, would never be played again. At half a
 # step a neighbour is drawn about one time in three.
 STEP_SPREAD = 0.5
+
+# A number's first spread covers at least this share of the designer's range:
+# tune's start (Param.scale, half of today's value) stays near today, and from
+# a value at 0 (no seat coins) it drew one coin either side, so a seat that
+# needs four was not reached within the budget. The range is where the
+# designer said to look.
+RANGE_SPREAD = 1 / 3
+
+VIRTUAL = 256  # draws per block a round ranks on the planes alone (no games): where the planes say to go
 
 
 def owner(param: Param, items: list[str]) -> str | None:
@@ -65,12 +77,16 @@ class BlockSearch:
     @classmethod
     def start(cls, params: list[Param], items: list[str], ranked: list[str]) -> BlockSearch:
         """One block per item of `ranked` (items with their own strength figures)
-        that owns free values, one for the rest; in the order of the --free values."""
+        that owns free values, one for the rest; in the order of the --free values;
+        each number's spread at least RANGE_SPREAD of its range."""
         groups: dict[str | None, list[Param]] = {}
         for p in params:
             key = owner(p, items)
             groups.setdefault(key if key in ranked else None, []).append(p)
         blocks = [Block(key, Distribution.start(ps)) for key, ps in groups.items()]
+        for block in blocks:
+            span = np.array([p.high - p.low for p in block.dist.numbers], float)
+            block.dist.spread = np.maximum(block.dist.spread, RANGE_SPREAD * span)
         for block in blocks:  # a designer who names other words wants them tried: half the weight on today's
             for prob, p in zip(block.dist.probs, block.dist.choices, strict=True):
                 prob[:] = 0.5 / (len(p.choices) - 1) if len(p.choices) > 1 else 1.0
@@ -85,25 +101,63 @@ class BlockSearch:
         draws = [b.dist.sample(rng, k) for b in self.blocks]
         return [{name: v for d in draws for name, v in d[i].items()} for i in range(k)]
 
+    def planes(self, played: list[dict[str, Any]], measured: list[Measured], params: list[Param]) -> list[Plane]:
+        """The figures' planes (fit.smooth) through the candidates `played`: an
+        item's figures over its own block's values (the values that move them),
+        any other figure over every free value; none where too few were played."""
+        blocks = {b.owner: b for b in self.blocks if b.owner is not None}
+        groups: dict[str | None, list[tuple[str, str]]] = {}
+        for key in measured[0] if measured else {}:
+            groups.setdefault(key[1] if key[1] in blocks else None, []).append(key)
+        found = []
+        for item, keys in groups.items():
+            over = blocks[item].dist.params if item is not None else params
+            if (fitted := plane(played, [{k: m[k] for k in keys} for m in measured], over)) is not None:
+                found.append(fitted)
+        return found
+
+    def smoothed(self, played: list[dict[str, Any]], measured: list[Measured], params: list[Param]) -> list[Measured]:
+        """The `measured` figures of the candidates `played`, each read from its plane where it has one."""
+        return _read(self.planes(played, measured, params), played, measured)
+
     def update(
         self,
-        pool: list[dict[str, Any]],
-        misses: list[list[tuple[str, float]]],
+        played: list[dict[str, Any]],
+        measured: list[Measured],
+        targets: dict[str, Target],
+        pool: int,
         params: list[Param],
         penalty: float,
         max_changes: int | None,
         elites: int,
+        rng: np.random.Generator,
     ) -> None:
-        """Move each block towards its `elites` best candidates of the round's
-        `pool`, ranked by the block's own cost; `misses`: per candidate, (figure
-        key, miss) as evaluate.figure_misses gives them."""
+        """Move each block towards its `elites` best candidates of the round
+        (the last `pool` of `played`, the candidates of the last smooth.WINDOW
+        rounds, whose figures are `measured`), ranked by the block's own cost
+        on the figures read from their planes through all of `played`; and
+        where every figure the block counts has a plane, also of VIRTUAL
+        draws from the block (the other values at the centre) read from the
+        planes alone, so the block moves to where the planes say its values
+        are best, within its distribution's reach, not only to the best of the
+        few candidates played."""
+        planes = self.planes(played, measured, params)
+        covered = {k for p in planes for k in p.keys}
+        fitted = _read(planes, played[-pool:], measured[-pool:])
+        centre = self.centre()
         for block in self.blocks:
+            values, figures = list(played[-pool:]), list(fitted)
+            counted = [k for k in measured[-1] if block.owner is None or k[1] == block.owner]
+            if counted and covered.issuperset(counted):
+                virtual = [centre | draw for draw in block.dist.sample(rng, VIRTUAL)]
+                values += virtual
+                figures += _read(planes, virtual, [{} for _ in virtual])
             scores = [
-                block_cost(block, values, miss, params, penalty, max_changes)
-                for values, miss in zip(pool, misses, strict=True)
+                block_cost(block, v, aimed_misses(f, targets), params, penalty, max_changes)
+                for v, f in zip(values, figures, strict=True)
             ]
             order = np.argsort(scores, kind="stable")
-            block.dist.update([pool[i] for i in order[:elites]])
+            block.dist.update([values[i] for i in order[:elites]])
             whole = np.array([p.kind == "int" for p in block.dist.numbers], bool)
             block.dist.spread[whole] = np.maximum(block.dist.spread[whole], STEP_SPREAD)
 
@@ -113,6 +167,20 @@ class BlockSearch:
     def load(self, data: list[dict[str, Any]]) -> None:
         for block, saved in zip(self.blocks, data, strict=True):
             block.dist.load(saved)
+
+
+def _read(planes: list[Plane], values: list[dict[str, Any]], measured: list[Measured]) -> list[Measured]:
+    """Each candidate's `measured` figures, those with a plane read from it."""
+    out = [dict(m) for m in measured]
+    for fitted in planes:
+        for row, figures in zip(out, fitted.read(values), strict=True):
+            row.update(figures)
+    return out
+
+
+def aimed_misses(measured: Measured, targets: dict[str, Target]) -> list[tuple[str, float]]:
+    """(figure key, how far it misses the part of its target's band the search aims at) for each figure."""
+    return [(key, targets[text].miss(value, aim=True)) for (text, key), value in measured.items()]
 
 
 def block_cost(

@@ -22,16 +22,20 @@ class Figure:
     n: int  # games behind it
 
 
-def seat_balance(run: Path) -> Figure:
-    """The largest distance of a seat's win rate from its fair share, in points
-    (at the run's largest player count); the interval is the widest seat's."""
+def seat_balance(run: Path) -> dict[str, Figure]:
+    """Each seat's win rate minus its fair share, in points, with its 95%
+    interval (at the run's largest player count), keyed "seat N" (0 plays first)."""
     seats = winrate.by_seat(run)
-    seats = seats.filter(pl.col("n_players") == seats["n_players"].max())
-    gap = (seats["win_rate"] - seats["fair"]).abs()
-    worst = seats.row(int(gap.arg_max()), named=True)
-    half = max(worst["ci_high"] - worst["win_rate"], worst["win_rate"] - worst["ci_low"])
-    value = 100 * float(gap.max())
-    return Figure(value, max(value - 100 * half, 0.0), value + 100 * half, int(worst["games"]))
+    seats = seats.filter(pl.col("n_players") == seats["n_players"].max()).sort("seat")
+    return {
+        f"seat {r['seat']}": Figure(
+            100 * (r["win_rate"] - r["fair"]),
+            100 * (r["ci_low"] - r["fair"]),
+            100 * (r["ci_high"] - r["fair"]),
+            int(r["games"]),
+        )
+        for r in seats.iter_rows(named=True)
+    }
 
 
 def bot_spread(run: Path) -> Figure:
@@ -70,10 +74,11 @@ def strength_figures(table: pl.DataFrame) -> dict[str, Figure]:
 
 
 def measure(target: Target, run: Path, strengths: dict[str, Figure] | None = None) -> dict[str, Figure]:
-    """The figures a target is about: one (seat balance, bot spread, length), or
-    one per item for strength targets (every item measured, for strength:all)."""
+    """The figures a target is about: one per seat (seat balance), one (bot
+    spread, length), or one per item for strength targets (every item
+    measured, for strength:all)."""
     if target.kind == "seat-balance":
-        return {target.text: seat_balance(run)}
+        return seat_balance(run)
     if target.kind == "bot-spread":
         return {target.text: bot_spread(run)}
     if target.kind == "rounds":

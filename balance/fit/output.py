@@ -81,11 +81,16 @@ def console_lines(result) -> list[str]:
             continue
         name = row["target"] if row["figure"] == row["target"] else f"{row['target']} {row['figure']}"
         shown = (
-            f"{row[k]:.1f} ({row[k + '_low']:.1f} to {row[k + '_high']:.1f}){'' if row[k + '_met'] else ' missed'}"
+            f"{_one(row[k])} ({_one(row[k + '_low'])} to {_one(row[k + '_high'])}){'' if row[k + '_met'] else ' missed'}"
             for k in ("today", "proposal")
         )
         lines.append(f"{name}: " + " -> ".join(shown))
     return lines
+
+
+def _one(value: float) -> str:
+    """One decimal; what rounds to zero has no sign (0.0, not -0.0)."""
+    return "0.0" if round(value, 1) == 0 else f"{value:.1f}"
 
 
 def write_outputs(result, scenario_name: str) -> Path:
@@ -109,6 +114,7 @@ def write_outputs(result, scenario_name: str) -> Path:
         watched=result.watched,
         confirm_games=result.confirm_games,
         unmovable=unmovable(targets, result),
+        edges=result.edges,
         columns=targets.columns,
         data=[[cell(v, c) for v, c in zip(row, targets.columns, strict=True)] for row in targets.iter_rows()],
     )

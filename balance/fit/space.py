@@ -7,6 +7,8 @@ is one. A value that is a word takes a list of words
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import Problem, UserError
 from ..overrides import resolve_path, split_path
 from ..scenario import Scenario
@@ -59,3 +61,17 @@ def free_params(scenario: Scenario, frees: list[str]) -> list[Param]:
     if not params:
         raise UserError(Problem("--free", None, "free", "give at least one --free PATH=RANGE"))
     return params
+
+
+def at_range_ends(values: dict[str, Any], params: list[Param]) -> list[str]:
+    """The numbers of `values` at an end of their --free range, as "PATH = 1 (range 1..3)":
+    where a target is still missed, the range may be what stops the search."""
+    return [
+        f"{p.name} = {values[p.name]} (range {_number(p.low)}..{_number(p.high)})"
+        for p in params
+        if p.kind != "choice" and p.low < p.high and values[p.name] in (p.low, p.high)
+    ]
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)

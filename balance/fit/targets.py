@@ -1,15 +1,20 @@
 """What "balanced" means to `balance fit`: targets with tolerances, in the
 units a designer reads (win rates in percent, differences in points).
 
-    seat-balance<=2          every seat's win rate within 2 points of fair
+    seat-balance<=2          every seat's win rate within 2 points of fair (one figure per seat)
     bot-spread<=10           best bot's win rate minus the worst's, at most 10 points
     strength:twin_turbo=0+-2 the item's causal strength within 0 +- 2 points
     strength:all+-3          every designable item's strength within +-3 points of 0
     rounds=18..24            the mean game length (the game's own unit) between 18 and 24
 
-A target is a band [low, high] on one measured figure; `miss` is how far a
-figure lies outside it (0 inside), the part of the search's objective that a
-proposal must bring to 0. The search aims inside the band (`aim`): a figure
+A target is a band [low, high] on each of its measured figures (one per
+seat for seat-balance: the seat's win rate minus its fair share, in [-2, 2];
+one per item for strength:all); `miss` is how far a figure lies outside it
+(0 inside), the part of the search's objective that a proposal must bring to
+0. Each seat is a figure of its own, not only the farthest: the sum of the
+seats' misses falls as any seat comes nearer fair, where the largest distance
+alone moves only with the worst seat and so ranks candidates by one seat's
+noise. The search aims inside the band (`aim`): a figure
 measured on the search's games moves by noise on fresh seeds, so a proposal
 found at the band's edge would fail its held-out confirmation about half the
 time.
@@ -46,8 +51,8 @@ class Target:
     @property
     def aim(self) -> tuple[float, float]:
         """The part of the band the search aims at: an upper limit's lower half
-        (nearer 0 is better), a band's middle half."""
-        if self.kind in ("seat-balance", "bot-spread"):
+        (nearer 0 is better), a band's middle half (a seat's: within half the limit of fair)."""
+        if self.kind == "bot-spread":
             return self.low, self.high * AIM
         centre, half = (self.low + self.high) / 2, (self.high - self.low) * AIM / 2
         return centre - half, centre + half
@@ -72,7 +77,7 @@ def parse_target(text: str) -> Target:
             high = float(m["high"])
             if high < 0:
                 break
-            return Target(m["kind"], "", 0.0, high, text)
+            return Target(m["kind"], "", -high if m["kind"] == "seat-balance" else 0.0, high, text)
         if form in ("all", "within"):
             tol = float(m["tol"])
             if tol < 0:

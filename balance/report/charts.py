@@ -589,7 +589,7 @@ def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
 
 
 def strength_chart(table: pl.DataFrame, path: Path) -> Path:
-    """Each card's change in the receiving seat's win rate, ranked, with intervals."""
+    """Each item's change in the receiving seat's win rate, ranked, with intervals."""
     data = table.sort("change")
     fig, ax = plt.subplots(figsize=(7.5, 0.3 * max(len(data), 1) + 1.8))
     y = _interval_dots(ax, data, "change")
@@ -597,7 +597,7 @@ def strength_chart(table: pl.DataFrame, path: Path) -> Path:
     ax.set_xlabel(
         "change in the receiving seat's win rate, points\n(95% interval; orange: significant)", fontsize=SMALL + 1
     )
-    ax.set_title("Card strength: one extra copy in the starting deck")
+    ax.set_title("Strength: each item given to one seat (the page says how)")
     return _save(fig, path)
 
 

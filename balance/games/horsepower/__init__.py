@@ -33,7 +33,8 @@ def summarize(db: Database) -> Summary:
 def strength_items(catalog: dict[str, Any]) -> list[dict[str, str]]:
     """What `balance strength` can give a seat: the Parts Deck cards a deck can
     hold (those in the game), then every Playbook, a removed one (count 0)
-    included, since holding it from the start needs no copy in the Playbook Deck."""
+    included, since holding it from the start needs no copy in the Playbook Deck
+    (held instead of the seat's drafted one unless the scenario's bonus_playbook is extra)."""
     cards = {c["id"]: c for c in catalog["cards"]}
     how = "starts with one extra copy in its deck"
     items = [
@@ -41,7 +42,7 @@ def strength_items(catalog: dict[str, Any]) -> list[dict[str, str]]:
         for c in studied_cards(catalog) or []
         if cards[c]["count"]
     ]
-    how = "holds this Playbook from the start"
+    how = "holds this Playbook instead of the one it drafted"
     return items + [
         {"id": p["id"], "name": p["name"], "kind": "Playbook", "how": how, "more": True}  # with --all
         for p in catalog.get("playbooks", [])

@@ -72,7 +72,10 @@ def play_chunk(
     if item is not None:
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         cards, books = prep.tables.cards.ids, prep.tables.playbooks.ids
-        bonus = Bonus(cards.index(item) if item in cards else -1, books.index(item) if item in books else -1, who)
+        instead = scenario.model.bonus_playbook == "instead"
+        bonus = Bonus(
+            cards.index(item) if item in cards else -1, books.index(item) if item in books else -1, who, instead
+        )
     return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
 
 

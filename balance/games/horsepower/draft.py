@@ -21,12 +21,14 @@ def snake_order(players: int, rounds: int) -> list[int]:
 
 class Bonus(NamedTuple):
     """A strength experiment's item for one seat of each game (`who`, (G,)):
-    an extra copy of card `card` in its starting deck, or of Playbook `playbook`
-    among its held Playbooks; -1 for the kind not given."""
+    an extra copy of card `card` in its starting deck, or Playbook `playbook`
+    held instead of the seat's drafted one (`instead`) or beside it; -1 for
+    the kind not given."""
 
     card: int
     playbook: int
     who: np.ndarray
+    instead: bool = True
 
 
 def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
@@ -111,13 +113,25 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
     st.playbook_deck += pb_pool  # leftover Playbooks back into the Playbook Deck (2.3)
     if bonus is not None and bonus.playbook >= 0:
         # After the draft, so every seat's picks are those of the game without it;
-        # a copy from outside the Playbook Deck, so the Deck (and Pit Stops) are
-        # unchanged too. Placed with the drafted one before the first turn (3.1):
-        # a seat that also drafts it holds two copies, and both act.
+        # a copy from outside the Playbook Deck, and the replaced pick is set
+        # aside (not shuffled back), so the Deck (and Pit Stops) are unchanged
+        # too. Placed before the first turn (3.1). `instead`: the seat's drafted
+        # Playbook (its last, if a rules variant drafts more) is replaced, so a
+        # seat that drafted the given one plays the game unchanged; beside it, a
+        # seat that also drafts it holds two copies, and both act.
+        if bonus.instead:
+            drafted = st.drafted_playbook[all_games, bonus.who].astype(np.intp)  # (G,) -1: drafted none
+            had = drafted >= 0
+            st.playbooks[all_games[had], bonus.who[had], drafted[had]] -= 1
         st.playbooks[all_games, bonus.who, bonus.playbook] += 1
         if ctx.rec.on:
-            name = ctx.tables.playbooks.names[bonus.playbook]
-            ctx.rec.say(all_games, lambda j: f"  strength bonus: seat {bonus.who[j]} also holds Playbook {name}")
+            name, names = ctx.tables.playbooks.names[bonus.playbook], ctx.tables.playbooks.names
+            how = (
+                (lambda j: f"instead of {names[st.drafted_playbook[j, bonus.who[j]]]}")
+                if bonus.instead
+                else (lambda j: "beside its drafted one")
+            )
+            ctx.rec.say(all_games, lambda j: f"  strength bonus: seat {bonus.who[j]} holds Playbook {name} {how(j)}")
 
     # 2.4-2.6: starting decks, opening hands, Showroom, coins
     st.deck += rules.starting_deck.astype(np.int16)[None, None, :]
