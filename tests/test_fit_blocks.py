@@ -126,3 +126,26 @@ def test_a_block_moves_to_where_its_plane_says_its_item_meets_the_target_though_
     measured = _measured(*({"twin_turbo": 3.0 * (v[TWIN.name] - 4)} for v in played))
     search.update(played, measured, TARGETS, 4, [TWIN], 0.0, None, 2, np.random.default_rng(1))
     assert search.blocks[0].dist.mean[0] == pytest.approx(0.4 * 6 + 0.6 * 4)
+
+
+def test_the_proposal_puts_back_todays_values_of_an_item_its_targets_do_not_need_changed():
+    """Twin Turbo must move (6 Drive: 6 points out); Penny Jar is inside its
+    aim today (1 point a coin above 1, measured at each value played), so its
+    change is undone; a block never played at today's values is left alone."""
+    search = BlockSearch.start([TWIN, PENNY], ITEMS, ["twin_turbo", "penny_jar"])
+    played = [{TWIN.name: t, PENNY.name: p} for t in (4, 6) for p in (1, 3)]
+    measured = _measured(*({"twin_turbo": 3.0 * (v[TWIN.name] - 4), "penny_jar": v[PENNY.name] - 1.0} for v in played))
+    today = {TWIN.name: 6, PENNY.name: 1}
+    pruned = search.prune({TWIN.name: 4, PENNY.name: 3}, today, played, measured, TARGETS, [TWIN, PENNY], 0.1)
+    assert pruned == {TWIN.name: 4, PENNY.name: 1}
+    threes = [i for i, v in enumerate(played) if v[PENNY.name] == 3]
+    kept = search.prune(
+        {TWIN.name: 4, PENNY.name: 3},
+        today,
+        [played[i] for i in threes],
+        [measured[i] for i in threes],
+        TARGETS,
+        [TWIN, PENNY],
+        0.1,
+    )
+    assert kept == {TWIN.name: 4, PENNY.name: 3}, "Penny Jar never played at 1: nothing to compare with"

@@ -10,8 +10,9 @@ at the middle of each band (targets.Target.aim) so that the proposal still
 meets it on fresh seeds. The search stops when its budget of games is spent,
 or as soon as a centre that meets the aim also meets every target on a fresh
 seed (the answer is clear). The proposal (that centre, else the candidate
-of least cost on figures smoothed over the last rounds: fit.smooth) and
-today's values are then played on held-out seeds with more games, and every
+of least cost on figures smoothed over the last rounds: fit.smooth, with
+each item's values put back to today's where its figures were as good
+there: BlockSearch.prune) and today's values are then played on held-out seeds with more games, and every
 target is shown before and after with its interval. The search's state is
 saved after each round: `--resume` continues it, with a larger `--budget` if
 asked.
@@ -235,6 +236,9 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             for v, f in zip(played, fitted, strict=True)
         ]
         proposal = played[int(np.argmin(scores))]
+        # an item whose figures were as good at today's values in the last rounds (beside the other items'
+        # values there: a card reads weaker once the strong ones are nerfed) keeps them: no more changes than needed
+        proposal = search.prune(proposal, start, played, figures, by_text, params, options.penalty)
     searched_games = used  # the search's games: what a resumed fit's budget is held against
     if "result" in state:
         before, after = (_figures(state["result"][k]) for k in ("before", "after"))
