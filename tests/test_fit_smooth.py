@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.fit.smooth import features, smoothed
+from balance.fit.smooth import features, plane, read
 from balance.tune.space import Param
 
 COINS = Param(("rules", "seat_coins", "3"), "int", 0, 0, 6)
@@ -32,7 +32,7 @@ def test_a_noisy_figure_is_read_from_the_plane_and_the_lucky_candidate_loses_its
     lucky = len(raw)
     values.append({COINS.name: 4})
     raw.append({SEAT: 0.0})  # four coins, lucky by a whole point
-    fitted = smoothed(values, raw, [COINS])
+    fitted = read([plane(values, raw, [COINS])], values, raw)
     assert fitted[lucky][SEAT] == pytest.approx(-1.0, abs=0.3)
     assert max(abs(f[SEAT] - t) for f, t in zip(fitted, truth, strict=False)) < 0.3
     best_raw = min(range(len(raw)), key=lambda i: abs(raw[i][SEAT]))
@@ -45,7 +45,8 @@ def test_too_few_candidates_rank_by_their_own_figures():
     distinct values at least (through two, it would fit their noise exactly)."""
     raw = [{SEAT: float(v)} for v in (5, 1, 2, 3, 0)]
     two = [{COINS.name: c} for c in (1, 2, 2, 2, 1)]
-    assert smoothed(two, raw, [COINS]) == raw
+    assert plane(two, raw, [COINS]) is None
     three = [{COINS.name: c} for c in (1, 2, 2, 2, 3)]
-    assert smoothed(three, raw, [COINS]) != raw
-    assert smoothed(three[:3], raw[:3], [COINS]) == raw[:3], "three candidates: fewer than twice two"
+    assert read([plane(three, raw, [COINS])], three, raw) != raw
+    assert plane(three[:3], raw[:3], [COINS]) is None, "three candidates: fewer than twice two"
+    assert read([], three, raw) == raw, "no plane: the raw figures"

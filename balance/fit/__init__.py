@@ -172,8 +172,10 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     start = {p.name: p.start for p in params}
     elites = max(2, (options.population + 1) // 4)
     by_text = {t.text: t for t in targets}
-    measured: list[list[list[Any]]] = state.get("measured", [])  # per candidate: [target, figure key, value] rows
-    if len(measured) != len(candidates):
+    # every candidate's figures on the search's seed, by its values: the same values on that seed play the
+    # same games, so a candidate drawn again is not played again
+    seen: dict[str, Measured] = {key: _unpack(rows) for key, rows in state.get("figures", {}).items()}
+    if any(_key(c, params) not in seen for c in candidates):
         raise UserError(
             Problem(
                 "--resume",
@@ -182,9 +184,6 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 f"{out / STATE} was saved by an older balance and cannot be continued: --force to start over",
             )
         )
-    # every candidate's figures on the search's seed, by its values: the same values on that seed play the
-    # same games, so a candidate drawn again is not played again
-    seen = {_key(c, params): _unpack(rows) for c, rows in zip(candidates, measured, strict=True)}
 
     def recent(last: int) -> tuple[list[dict[str, Any]], list[Measured]]:
         """The values and figures of the candidates of round `last` and the smooth.WINDOW - 1 before it."""
@@ -206,7 +205,6 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 seen[key] = {(text, fk): f.value for text, by in figures.items() for fk, f in by.items()}
             else:
                 repeats += m.games * search_runs
-            measured.append(_pack(seen[key]))
             aimed = aimed_misses(seen[key], by_text)
             misses.append(aimed)
             score = cost([x for _, x in aimed], values, params, options.penalty, options.max_changes)
@@ -222,9 +220,9 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             ended = "met" if row["check_miss"] == 0 else None
         rounds.append(row | {"games": used})
         r += 1
-        save_state(out, STATE, _state(settings, search, rounds, candidates, measured, used, repeats, ended))
+        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended))
     if ended == "budget":
-        save_state(out, STATE, _state(settings, search, rounds, candidates, measured, used, repeats, ended))
+        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended))
     if ended == "met":
         proposal = rounds[-1]["centre"]
     else:  # the least cost on figures smoothed over the last rounds (fit.smooth): the luckiest candidate is not
@@ -251,7 +249,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         else:
             after = play(proposal, out / "confirm" / "proposal", held, confirm, keys, "held out: the proposal")
         result = {"before": _json(before), "after": _json(after), "games": used - searched_games}
-        state_now = _state(settings, search, rounds, candidates, measured, searched_games, repeats, ended)
+        state_now = _state(settings, search, rounds, candidates, seen, searched_games, repeats, ended)
         save_state(out, STATE, state_now | {"result": result})
     missed = {key for key, miss in figure_misses(targets, after) if miss > 0}
     met = not missed
@@ -281,14 +279,14 @@ def _total(misses: list[tuple[str, float]]) -> float:
 
 
 def _state(
-    settings, search: BlockSearch, rounds, candidates, measured, used: int, repeats: int, ended: str | None
+    settings, search: BlockSearch, rounds, candidates, seen: dict[str, Measured], used: int, repeats: int, ended
 ) -> dict[str, Any]:
     return {
         "settings": settings,
         "search": search.to_json(),
         "rounds": rounds,
         "candidates": candidates,
-        "measured": measured,
+        "figures": {key: _pack(figures) for key, figures in seen.items()},  # by values, as seen
         "games": used,
         "repeats": repeats,
         "ended": ended,

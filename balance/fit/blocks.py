@@ -26,7 +26,7 @@ import numpy as np
 from ..tune.search import Distribution
 from ..tune.space import Param
 from .objective import changed, cost
-from .smooth import Measured, Plane, plane
+from .smooth import Measured, Plane, plane, read
 from .targets import Target
 
 # An integer's spread never falls below this (in steps): elites that agree would
@@ -118,7 +118,7 @@ class BlockSearch:
 
     def smoothed(self, played: list[dict[str, Any]], measured: list[Measured], params: list[Param]) -> list[Measured]:
         """The `measured` figures of the candidates `played`, each read from its plane where it has one."""
-        return _read(self.planes(played, measured, params), played, measured)
+        return read(self.planes(played, measured, params), played, measured)
 
     def update(
         self,
@@ -143,7 +143,7 @@ class BlockSearch:
         few candidates played."""
         planes = self.planes(played, measured, params)
         covered = {k for p in planes for k in p.keys}
-        fitted = _read(planes, played[-pool:], measured[-pool:])
+        fitted = read(planes, played[-pool:], measured[-pool:])
         centre = self.centre()
         for block in self.blocks:
             values, figures = list(played[-pool:]), list(fitted)
@@ -151,7 +151,7 @@ class BlockSearch:
             if counted and covered.issuperset(counted):
                 virtual = [centre | draw for draw in block.dist.sample(rng, VIRTUAL)]
                 values += virtual
-                figures += _read(planes, virtual, [{} for _ in virtual])
+                figures += read(planes, virtual, [{} for _ in virtual])
             scores = [
                 block_cost(block, v, aimed_misses(f, targets), params, penalty, max_changes)
                 for v, f in zip(values, figures, strict=True)
@@ -185,16 +185,13 @@ class BlockSearch:
             names = [p.name for p in block.dist.params]
             if block.owner is None or all(best[n] == start[n] for n in names):
                 continue
-
-            def block_at(values: dict[str, Any], names=names, owner=block.owner) -> float:
-                rows = [m for v, m in zip(played, measured, strict=True) if all(v[n] == values[n] for n in names)]
-                mine = [[(k, x) for k, x in aimed_misses(m, targets) if k == owner] for m in rows]
-                if not rows or not mine[0]:
-                    return math.inf
-                miss = float(np.mean([sum(x for _, x in row) for row in mine]))
-                return cost([miss], {n: values[n] for n in names}, block.dist.params, penalty)
-
-            if block_at(start) <= block_at(best):
+            costs = []
+            for at in (start, best):
+                rows = [m for v, m in zip(played, measured, strict=True) if all(v[n] == at[n] for n in names)]
+                misses = [sum(x for k, x in aimed_misses(m, targets) if k == block.owner) for m in rows]
+                miss = float(np.mean(misses)) if rows else math.inf
+                costs.append(block_cost(block, at, [(block.owner, miss)], params, penalty, None))
+            if costs[0] <= costs[1]:
                 best |= {n: start[n] for n in names}
         return best
 
@@ -204,15 +201,6 @@ class BlockSearch:
     def load(self, data: list[dict[str, Any]]) -> None:
         for block, saved in zip(self.blocks, data, strict=True):
             block.dist.load(saved)
-
-
-def _read(planes: list[Plane], values: list[dict[str, Any]], measured: list[Measured]) -> list[Measured]:
-    """Each candidate's `measured` figures, those with a plane read from it."""
-    out = [dict(m) for m in measured]
-    for fitted in planes:
-        for row, figures in zip(out, fitted.read(values), strict=True):
-            row.update(figures)
-    return out
 
 
 def aimed_misses(measured: Measured, targets: dict[str, Target]) -> list[tuple[str, float]]:

@@ -76,10 +76,11 @@ def plane(values: list[dict[str, Any]], measured: list[Measured], params: list[P
     return Plane(params, keys, beta)
 
 
-def smoothed(values: list[dict[str, Any]], measured: list[Measured], params: list[Param]) -> list[Measured]:
-    """Each candidate's figures read from their planes over `params` through all
-    the `values` played; the raw figures without a plane."""
-    fitted = plane(values, measured, params)
-    if fitted is None:
-        return measured
-    return [m | f for m, f in zip(measured, fitted.read(values), strict=True)]
+def read(planes: list[Plane], values: list[dict[str, Any]], measured: list[Measured]) -> list[Measured]:
+    """Each candidate's `measured` figures, those with a plane read from it
+    (`values` need not have been played: give empty `measured` for those)."""
+    out = [dict(m) for m in measured]
+    for fitted in planes:
+        for row, figures in zip(out, fitted.read(values), strict=True):
+            row.update(figures)
+    return out

@@ -119,19 +119,19 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
         # Playbook (its last, if a rules variant drafts more) is replaced, so a
         # seat that drafted the given one plays the game unchanged; beside it, a
         # seat that also drafts it holds two copies, and both act.
-        if bonus.instead:
-            drafted = st.drafted_playbook[all_games, bonus.who].astype(np.intp)  # (G,) -1: drafted none
-            had = drafted >= 0
-            st.playbooks[all_games[had], bonus.who[had], drafted[had]] -= 1
+        drafted = st.drafted_playbook[all_games, bonus.who].astype(np.intp)  # (G,) -1: drafted none
+        replaced = drafted >= 0 if bonus.instead else np.zeros(G, bool)
+        st.playbooks[all_games[replaced], bonus.who[replaced], drafted[replaced]] -= 1
         st.playbooks[all_games, bonus.who, bonus.playbook] += 1
         if ctx.rec.on:
-            name, names = ctx.tables.playbooks.names[bonus.playbook], ctx.tables.playbooks.names
-            how = (
-                (lambda j: f"instead of {names[st.drafted_playbook[j, bonus.who[j]]]}")
-                if bonus.instead
-                else (lambda j: "beside its drafted one")
+            names = ctx.tables.playbooks.names
+            ctx.rec.say(
+                all_games,
+                lambda j: (
+                    f"  strength bonus: seat {bonus.who[j]} holds Playbook {names[bonus.playbook]} "
+                    + (f"instead of {names[drafted[j]]}" if replaced[j] else "beside what it drafted")
+                ),
             )
-            ctx.rec.say(all_games, lambda j: f"  strength bonus: seat {bonus.who[j]} holds Playbook {name} {how(j)}")
 
     # 2.4-2.6: starting decks, opening hands, Showroom, coins
     st.deck += rules.starting_deck.astype(np.int16)[None, None, :]
