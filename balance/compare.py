@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from .analysis import tallies
@@ -33,6 +34,19 @@ class CompareResult:
     unpaired: str = ""  # two runs on disk that could not be paired: why (their metrics compared unpaired)
 
 
+GROWTH_MARGIN = 1.08  # aim a little past the predicted games: a step that falls just short costs another step
+MIN_GROWTH = 1.1  # a step adds at least a tenth, so a width estimated a hair too low still moves on
+
+
+def games_for_width(n: int, width: float, target: float) -> int:
+    """The games that make an interval `width` wide at `n` games about `target`
+    wide: a 95% interval narrows as 1 / sqrt(games), so (width / target)^2 times
+    as many, plus a margin."""
+    if not width > 0 or not target > 0:  # no spread seen yet (nan, 0): grow by the least step
+        return int(np.ceil(n * MIN_GROWTH))
+    return int(np.ceil(n * max(MIN_GROWTH, GROWTH_MARGIN * (width / target) ** 2)))
+
+
 def parse_headline(text: str, bots: list[str]) -> tuple[str, str]:
     """'seat:0' or 'bot:racer' -> (metric, key) of the compare table."""
     kind, _, key = text.partition(":")
@@ -57,9 +71,11 @@ def compare(
     force: bool = False,
 ) -> CompareResult:
     """Baseline and variants on the same seeds. With `until_ci` (percentage
-    points) the runs grow chunk by chunk (doubling) until the headline
-    difference's 95% interval is narrower than `until_ci` in every variant, or
-    `max_games` is reached. `on_progress(what, games done, games in all)`; an
+    points) the runs grow until the headline difference's 95% interval is
+    narrower than `until_ci` in every variant, or `max_games` is reached: each
+    step to the games its current width says are needed (games_for_width), so
+    the run stops at about the games the answer needs instead of overshooting
+    by doubling; a run grows by any number of games, its games keep their ids. `on_progress(what, games done, games in all)`; an
     `out` that holds an earlier comparison is replaced only with `force`."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     if not scenario.model.variants:
@@ -83,10 +99,8 @@ def compare(
         )
     out = Path(out) if out else Path("runs") / f"{scenario.name}-compare"
     refuse_overwrite(out, force, "compare")
-    chunk = scenario.model.chunk_size
     n = scenario.model.games
-    if until_ci is not None:  # whole chunks, so that each round extends the last
-        n = -(-n // chunk) * chunk
+    if until_ci is not None:
         max_games = max(max_games or 16 * n, n)
     first = True
     while True:
@@ -96,7 +110,7 @@ def compare(
         width = 100 * float((rows["ci_high"] - rows["ci_low"]).max()) if rows.height else float("nan")
         if until_ci is None or width <= until_ci or n >= max_games:
             break
-        n, first = min(max_games, 2 * n), False
+        n, first = min(max_games, games_for_width(n, width, until_ci)), False
     names = [name for name, _ in variants]
     table, index = _write(table, out, scenario.name, scenario.model.game, scenario.model.seed, names, n)
     return CompareResult(out, table, index, n, f"{metric} {key}", width)
@@ -129,7 +143,7 @@ def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.Da
 
 
 def _compare_dirs(baseline: Path, variants: list[tuple[str, Path]], paired: bool = True) -> pl.DataFrame:
-    """Every metric of each variant's run against the baseline's (runs on the same seeds and chunks)."""
+    """Every metric of each variant's run against the baseline's (runs on the same seed: game g is the same deal in each)."""
     base = load_run(baseline)
     catalog = load_manifest(baseline).get("catalog", {})
     parts = studied_cards(catalog)
@@ -143,16 +157,17 @@ def _compare_dirs(baseline: Path, variants: list[tuple[str, Path]], paired: bool
     )
 
 
-# what two runs must share for game g of one to be game g of the other (common random numbers)
-PAIRED_ON = ("seed", "games", "chunk_size")
+# what two runs must share for game g of one to be game g of the other (common random numbers; the
+# chunk size changes no game: games/chance.py keys every draw by seed, game id and purpose)
+PAIRED_ON = ("seed", "games")
 PAIRED_SCENARIO = ("players", "bots", "bot_profiles")
 
 
 def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: bool = False) -> CompareResult:
     """`balance compare BEFORE_RUN AFTER_RUN`: two runs already on disk, compared
     as `balance compare` compares a baseline and a variant, without playing a
-    game again: paired where they were played on the same seed, games, chunk
-    plan and field (game g is the same deal in both), else as independent
+    game again: paired where they were played on the same seed, games and
+    field (game g is the same deal in both), else as independent
     samples, and the result says why (`unpaired`)."""
     from .logs import read_manifest
 
@@ -172,7 +187,7 @@ def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: 
     differ = [k for k in PAIRED_ON if a.get(k) != b.get(k)] + [
         f"scenario {k}" for k in PAIRED_SCENARIO if a.get("scenario", {}).get(k) != b.get("scenario", {}).get(k)
     ]
-    # game g is the same deal in both only on the same seed, games, chunks and field: else unpaired
+    # game g is the same deal in both only on the same seed, games and field: else unpaired
     note = (
         f"Not paired: {', '.join(differ)} {'differs' if len(differ) == 1 else 'differ'}, so game g is not the same deal in both runs; every metric is "
         "compared as two independent samples (wider intervals than a paired comparison)."

@@ -20,9 +20,9 @@ import numpy as np
 import pyarrow.compute as pc
 
 from .games import get_game
+from .games.chance import Streams
 from .runner import _prepared
 from .scenario import Scenario
-from .seeding import chunk_rng
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,8 @@ def play_task(task: Task) -> tuple[int, int, np.ndarray]:
     scenario = task.scenario
     game = get_game(scenario.model.game)
     first = task.chunk * task.size
-    rng = chunk_rng(task.seed, task.chunk, task.chunk + 1)  # keyed by the chunk alone: runs extend
-    tables = game.play_chunk(_prepared(scenario), scenario, task.chunk, first, task.size, rng)
+    streams = Streams(task.seed, first, task.size)  # keyed by the games' ids: runs extend
+    tables = game.play_chunk(_prepared(scenario), scenario, task.chunk, first, task.size, streams)
     players = tables["players"]
     mine = players.filter(pc.equal(players["bot"], task.who))
     order = np.argsort(mine["game_id"].to_numpy(), kind="stable")

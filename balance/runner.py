@@ -3,9 +3,9 @@
 A run directory holds manifest.json and three tables (games/, players/,
 cards/), each a folder of Parquet part files, one per chunk. A part is written
 under a temporary name and renamed, so an interrupted run leaves only whole
-parts and `--resume` runs just the chunks that are missing. Chunk c always
-plays with the seed `SeedSequence(seed).spawn(n_chunks)[c]`, so the tables do
-not depend on --jobs or the backend.
+parts and `--resume` runs just the chunks that are missing. Every random
+number of game g is keyed by (seed, g, its purpose) (games/chance.py), so the
+tables do not depend on --jobs, the backend or the chunk size.
 
 With the local (loky) backend each worker writes its own parts. With Dask the
 workers may not share a disk with the client, so they return their tables and
@@ -38,11 +38,12 @@ from . import __version__, progress
 from .allocator import tune_allocator
 from .errors import Problem, UserError
 from .games import get_game
+from .games.chance import Streams
 from .limits import check_jobs, check_memory, check_plan
 from .logs import RUN_ID_KEY, read_manifest, resume_command
 from .progress import ChunkProgress
 from .scenario import Scenario, ScenarioModel, check_scenario, load_scenario, scenario_model
-from .seeding import chunk_plan, chunk_rng
+from .seeding import chunk_plan
 from .validation import field_bounds
 from .yamlio import YamlDoc, file_problem, load_yaml
 
@@ -160,8 +161,8 @@ def run_chunk(
         measure = partial(game.progress, _prepared(scenario)) if game.progress else None
         tracker = ChunkProgress(out / progress.FOLDER / f"chunk-{chunk}", measure)
     try:
-        rng = chunk_rng(seed, chunk, n_chunks)
-        tables = game.play_chunk(_prepared(scenario), scenario, chunk, first, size, rng, tracker)
+        streams = Streams(seed, first, size)
+        tables = game.play_chunk(_prepared(scenario), scenario, chunk, first, size, streams, tracker)
     except Exception as exc:  # a bug in the toolkit: say exactly how to get it back
         where = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         last = traceback.extract_tb(exc.__traceback__)[-1]

@@ -1,8 +1,8 @@
-"""One root seed → one generator per chunk of games.
+"""A run's chunks, its seats, and the seat a strength experiment gives its item.
 
-Chunk c of a run always gets `SeedSequence(seed).spawn(n)[c]`, whatever the
-number of jobs or the backend, so the same seed and chunk size give the same
-games everywhere.
+The games' random numbers are keyed by (seed, game id, purpose) in
+games/chance.py, so a chunk needs no generator of its own: the same seed gives
+the same games whatever the chunk size, the number of jobs or the backend.
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ import numpy as np
 def chunk_plan(games: int, chunk_size: int) -> list[tuple[int, int]]:
     """(first game, number of games) of each chunk."""
     return [(start, min(chunk_size, games - start)) for start in range(0, games, chunk_size)]
-
-
-def chunk_rng(seed: int, chunk: int, n_chunks: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(seed).spawn(n_chunks)[chunk])
 
 
 def seat_order(n_bots: int, first_game: int, games: int, rotate: bool) -> np.ndarray:

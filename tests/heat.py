@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from balance.games.chance import Streams
 from balance.games.heat.bots import bot_table, resolve_profiles
 from balance.games.heat.compile import Tables, compile_database
 from balance.games.heat.race import Race
@@ -38,7 +39,7 @@ def batch(
     """A batch after setup: grid slot i holds names[i] ('robot' = balanced without noise)."""
     over = {"robot": dict(ROBOT)} | (profiles or {})
     bots = bot_table(resolve_profiles(over), names, t)
-    race = Race(t, bots, np.random.default_rng(seed), Recorder(watch))
+    race = Race(t, bots, Streams(seed, 0, races), Recorder(watch))
     seats = np.tile(np.arange(len(names), dtype=np.int16), (races, 1))
     return race, setup(race, seats)
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from balance.games.chance import Streams
 from balance.games.horsepower.bots import bot_table, resolve_profiles
 from balance.games.horsepower.compile import Tables, compile_database
 from balance.games.horsepower.context import Ctx
@@ -47,7 +48,7 @@ def batch(
     over = {"robot": dict(ROBOT)} | (profiles or {})
     names = names or ["robot"] * players
     bots = bot_table(resolve_profiles(over), names, t, players)
-    ctx = Ctx(t, bots, np.random.default_rng(seed), Recorder(watch))
+    ctx = Ctx(t, bots, Streams(seed, 0, games), Recorder(watch))
     seats = np.tile(np.arange(players, dtype=np.int16), (games, 1))
     return ctx, setup(ctx, seats)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from balance.games.chance import Streams
 from balance.games.recorder import Recorder
 from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
 from balance.games.shuffle_gp.compile import Tables, compile_database
@@ -28,7 +29,7 @@ def batch(names: list[str], games: int = 1, seed: int = 0, profiles: dict | None
     """A batch after setup: seat i holds names[i] ('robot' = balanced without noise)."""
     over = {"robot": dict(ROBOT)} | (profiles or {})
     bots = bot_table(resolve_profiles(over), names, T)
-    m = Match(T, bots, np.random.default_rng(seed), Recorder(0))
+    m = Match(T, bots, Streams(seed, 0, games), Recorder(0))
     seats = np.tile(np.arange(len(names), dtype=np.int16), (games, 1))
     return m, setup(m, seats)
 

@@ -93,6 +93,17 @@ def test_bad_variants_are_one_line_errors_before_any_game(tmp_path):
     assert result.exit_code == 2 and "no variants to compare" in result.stderr
 
 
+def test_until_ci_steps_to_the_games_the_width_asks_for():
+    """An interval narrows as 1 / sqrt(games): twice too wide asks for four times
+    the games (and a margin of 8%); a step adds at least a tenth."""
+    from balance.compare import games_for_width
+
+    assert games_for_width(1000, 2.0, 1.0) == 4320
+    assert games_for_width(1000, 1.02, 1.0) == 1124
+    assert games_for_width(1000, 0.9, 1.0) == 1100
+    assert games_for_width(1000, float("nan"), 1.0) == 1100
+
+
 def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
     from balance.compare import compare
 
@@ -101,7 +112,7 @@ def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
     path.write_text(small.replace("  - name: same\n", ""))  # the changed variant alone: it is the one that varies
     result = compare(path, out=tmp_path / "out", jobs=1, until_ci=16, headline="bot:racer")
     assert result.headline == "win rate by bot racer"
-    assert result.headline_width <= 16 and result.games in (400, 800, 1600)
+    assert result.headline_width <= 16 and result.games > 200
     assert f"{result.games:,} games each" in result.index.read_text(), "the page states the games actually run"
     capped = compare(path, out=tmp_path / "capped", jobs=1, until_ci=0.1, max_games=400)
     assert capped.games == 400 and capped.headline_width > 0.1

@@ -8,13 +8,13 @@ from __future__ import annotations
 import io
 import re
 
-import numpy as np
 import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
 from balance import progress
 from balance.cli import app
+from balance.games.chance import Streams
 
 from .conftest import ROOT
 
@@ -86,7 +86,7 @@ def test_the_bar_moves_within_a_chunk(tmp_path):
         tracker(st, *rest)
         seen.append(progress.games_in_flight(tmp_path))
 
-    game.play_chunk(_prepared(scenario), scenario, 0, 0, 60, np.random.default_rng(1), after_turn)
+    game.play_chunk(_prepared(scenario), scenario, 0, 0, 60, Streams(1, 0, 60), after_turn)
     assert seen[0] < 10 and seen[-1] == 60, "how far the 60 games have got: little after a turn, all at the end"
     assert 0 < seen[len(seen) // 2] < 60, "half way through the chunk, part of its games' way is counted"
     tracker.close()

@@ -189,7 +189,7 @@ def test_every_game_has_a_card_listing():
 
 def test_trace_picks_its_game_with_game_number():
     code, stdout, _ = cli("trace", GOLDEN, "--seed", 2, "--game-number", 5)
-    assert code == 0 and stdout.splitlines()[0] == "Horsepower: scenario golden, seed 2, game 5 (chunk 1 of 2, row 1)"
+    assert code == 0 and stdout.splitlines()[0] == "Horsepower: scenario golden, seed 2, game 5"
     assert cli("trace", GOLDEN, "--seed", 2, "-k", 5)[1] == stdout
     code, help_text, _ = cli("trace", "--help")
     assert "--game-number" in help_text and "--game " not in help_text

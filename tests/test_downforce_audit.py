@@ -20,7 +20,17 @@ def test_the_random_bot_steers_uniformly_among_the_free_spaces_ahead():
     ahead = TRACK.next[space(2, 1)]
     free = ahead[ahead >= 0]
     assert len(free) >= 2
-    move_car(m, st, np.arange(G), np.full(G, RED), np.ones(G, np.int64), np.ones(G), np.ones(G, bool))
+    move_car(
+        m,
+        st,
+        np.arange(G),
+        np.full(G, RED),
+        np.ones(G, np.int64),
+        np.ones(G),
+        np.zeros(G, np.int64),
+        "steer",
+        np.ones(G, bool),
+    )
     share = np.array([(st.pos[:, RED] == s).mean() for s in free])
     assert np.abs(share - 1 / len(free)).max() < 4.5 * np.sqrt(0.25 / G), share
 

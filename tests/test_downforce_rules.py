@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games.chance import Streams
 from balance.games.downforce.auction import deal, keep_power, run_auction
 from balance.games.downforce.bots import bot_table, resolve_profiles
 from balance.games.downforce.compile import WILD, compile_database
@@ -34,7 +35,7 @@ def space(row: int, lane: int) -> int:
 
 def match(players: int, games: int = 1, names=None, profiles=None, seed: int = 0):
     bots = bot_table(resolve_profiles(ROBOT | (profiles or {})), names or ["robot"] * players, T)
-    m = Match(T, bots, np.random.default_rng(seed), Recorder())
+    m = Match(T, bots, Streams(seed, 0, games), Recorder())
     st = empty_state(games, players, len(T.cards.ids), len(TRACK.row))
     st.bots[:] = np.arange(players)[None, :] if names else 0
     return m, st
@@ -166,21 +167,21 @@ def test_a_player_with_several_powers_keeps_one():
 def test_cars_move_forward_or_diagonally_the_full_amount_when_they_can():
     m, st = match(2)
     board(st, 0, {RED: (2, 1)})
-    move_car(m, st, np.array([0]), np.array([RED]), np.array([5]), np.array([1.0]))
+    move_car(m, st, np.array([0]), np.array([RED]), np.array([5]), np.array([1.0]), np.array([1]), "steer")
     assert TRACK.row[st.pos[0, RED]] == 7 and st.moved[0, RED] == 5
 
 
 def test_no_passing_through_cars_a_blocked_car_loses_the_rest():
     m, st = match(2)
     board(st, 0, {RED: (2, 1), BLUE: (3, 0), GREEN: (3, 1), YELLOW: (3, 2)})
-    move_car(m, st, np.array([0]), np.array([RED]), np.array([4]), np.array([1.0]))
+    move_car(m, st, np.array([0]), np.array([RED]), np.array([4]), np.array([1.0]), np.array([1]), "steer")
     assert st.pos[0, RED] == space(2, 1) and st.lost[0, RED] == 4
 
 
 def test_a_car_squeezes_diagonally_between_two_diagonally_adjacent_cars():
     m, st = match(2)
     board(st, 0, {RED: (2, 0), BLUE: (3, 0), GREEN: (2, 1), BLACK: (3, 2)})
-    move_car(m, st, np.array([0]), np.array([RED]), np.array([1]), np.array([1.0]))
+    move_car(m, st, np.array([0]), np.array([RED]), np.array([1]), np.array([1.0]), np.array([1]), "steer")
     assert st.pos[0, RED] == space(3, 1), "between blue (ahead) and green (beside): the diagonal is free"
 
 
@@ -188,10 +189,10 @@ def test_a_rival_may_be_steered_into_a_jam_on_purpose():
     m, st = match(2)
     # Red at row 2 lane 1; blue and green wall off lanes 0 and 1 of row 4: only lane 2 stays open.
     board(st, 0, {RED: (2, 1), BLUE: (4, 0), GREEN: (4, 1)})
-    move_car(m, st, np.array([0]), np.array([RED]), np.array([3]), np.array([-1.0]))
+    move_car(m, st, np.array([0]), np.array([RED]), np.array([3]), np.array([-1.0]), np.array([1]), "steer")
     jammed = st.pos[0, RED]
     board(st, 0, {RED: (2, 1), BLUE: (4, 0), GREEN: (4, 1)})
-    move_car(m, st, np.array([0]), np.array([RED]), np.array([3]), np.array([1.0]))
+    move_car(m, st, np.array([0]), np.array([RED]), np.array([3]), np.array([1.0]), np.array([1]), "steer")
     assert TRACK.row[st.pos[0, RED]] == 5, "steered to open road it moves all 3"
     assert TRACK.row[jammed] == 3, "steered into the wall it stops after 1"
 
@@ -199,8 +200,8 @@ def test_a_rival_may_be_steered_into_a_jam_on_purpose():
 def test_finishing_cars_leave_the_board_in_the_order_they_cross():
     m, st = match(2)
     board(st, 0, {RED: (48, 0), BLUE: (49, 1)})
-    move_car(m, st, np.array([0]), np.array([BLUE]), np.array([3]), np.array([1.0]))
-    move_car(m, st, np.array([0]), np.array([RED]), np.array([3]), np.array([1.0]))
+    move_car(m, st, np.array([0]), np.array([BLUE]), np.array([3]), np.array([1.0]), np.array([1]), "steer")
+    move_car(m, st, np.array([0]), np.array([RED]), np.array([3]), np.array([1.0]), np.array([1]), "steer")
     assert st.place[0, BLUE] == 1 and st.place[0, RED] == 2 and not st.occupied[0].any()
     assert st.finishers[0] == 2 and (st.pos[0, [RED, BLUE]] == -1).all()
 
@@ -324,7 +325,7 @@ def test_whole_games_keep_the_rules():
             broken.extend(violations(st, T, before.get("rows")))
             before["rows"] = car_rows(st, T)
 
-        st = simulate(T, bots, seats, np.random.default_rng(players), after_turn=check)
+        st = simulate(T, bots, seats, Streams(players, 0, len(seats)), after_turn=check)
         assert broken == []
         assert (st.place > 0).mean() > 0.8, "most cars finish"
 
@@ -332,8 +333,8 @@ def test_whole_games_keep_the_rules():
 def test_same_seed_same_games_and_one_game_at_a_time():
     bots = bot_table(resolve_profiles(None), ["balanced", "shark", "miser", "random"], T)
     seats = np.tile(np.arange(4), (64, 1))
-    a = simulate(T, bots, seats, np.random.default_rng(7))
-    b = simulate(T, bots, seats, np.random.default_rng(7))
+    a = simulate(T, bots, seats, Streams(7, 0, len(seats)))
+    b = simulate(T, bots, seats, Streams(7, 0, len(seats)))
     for name in ("owner", "price", "place", "bets", "played", "moved"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
     for seed in range(6):
@@ -343,5 +344,5 @@ def test_same_seed_same_games_and_one_game_at_a_time():
             broken.extend(violations(st, T, before.get("rows")))
             before["rows"] = car_rows(st, T)
 
-        simulate(T, bots, seats[:1], np.random.default_rng(seed), after_turn=check)
+        simulate(T, bots, seats[:1], Streams(seed, 0, 1), after_turn=check)
         assert broken == []

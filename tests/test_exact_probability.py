@@ -50,6 +50,8 @@ import numpy as np
 import pytest
 import yaml
 
+from balance.games.chance import Streams
+
 ROOT = Path(__file__).resolve().parents[1]
 SCALE = float(os.environ.get("BALANCE_STAT_SCALE", "1.0"))
 Z = 4.5  # standard errors allowed
@@ -223,7 +225,7 @@ def run(case: Case) -> Outcome:
     profiles = resolve_profiles({"racer": {"pit_stop": "never"}})
     bots = bot_table(profiles, ["racer"] * P, tables, P)
     seats = np.tile(np.arange(P, dtype=np.int16), (G, 1))
-    st = simulate(tables, bots, seats, np.random.default_rng(case.seed))
+    st = simulate(tables, bots, seats, Streams(case.seed, 0, len(seats)))
     return Outcome(
         G=G,
         sides=int(rules["die_sides"]),

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from balance.analysis import laps
 from balance.cli import app
+from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat.bots import bot_table, resolve_profiles
 from balance.games.heat.engine import simulate
@@ -39,7 +40,7 @@ def _logged(max_rounds: int, races: int = 48, seed: int = 3) -> tuple[pl.DataFra
     bots = bot_table(resolve_profiles(None), NAMES, t)
     seats = (np.arange(len(NAMES))[None, :] + np.arange(races)[:, None]) % len(NAMES)
     events = Events()
-    st = simulate(t, bots, seats, np.random.default_rng(seed), events=events)
+    st = simulate(t, bots, seats, Streams(seed, 0, races), events=events)
     logged = chunk_tables(st, events, seats, t, bots, first_game=0, chunk=0)
     return pl.from_arrow(logged["games"]), pl.from_arrow(logged["players"])
 

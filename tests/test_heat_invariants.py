@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games.chance import Streams
 from balance.games.heat.bots import bot_table, resolve_profiles
 from balance.games.heat.engine import simulate
 from balance.games.heat.invariants import violations
@@ -25,7 +26,7 @@ def run_checked(t, cars: int, races: int, seed: int):
         broken.extend(violations(st, t, (g, p), before.get("state")))
         before["state"] = (st.pos.copy(), st.spin_outs.copy())
 
-    return simulate(t, bots, seats, np.random.default_rng(seed), after_turn=check), broken
+    return simulate(t, bots, seats, Streams(seed, 0, races), after_turn=check), broken
 
 
 @pytest.mark.parametrize(
@@ -49,11 +50,11 @@ def test_same_seed_same_races():
     t = heat.tables(garage_module=True)
     bots = bot_table(resolve_profiles(None), MIX[:4], t)
     seats = np.tile(np.arange(4), (64, 1))
-    a = simulate(t, bots, seats, np.random.default_rng(7))
-    b = simulate(t, bots, seats, np.random.default_rng(7))
+    a = simulate(t, bots, seats, Streams(7, 0, 64))
+    b = simulate(t, bots, seats, Streams(7, 0, 64))
     for name in ("pos", "lane", "finish_round", "heat_paid", "spin_outs", "played", "drafted", "lap_round"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    c = simulate(t, bots, seats, np.random.default_rng(8))
+    c = simulate(t, bots, seats, Streams(8, 0, 64))
     assert not np.array_equal(a.played, c.played)
 
 
@@ -65,7 +66,7 @@ def test_spin_outs_gather_at_the_tight_corners():
     t = heat.tables()
     bots = bot_table(resolve_profiles(None), ["balanced", "aggressive", "cautious", "legend"], t)
     seats = (np.arange(4)[None, :] + np.arange(600)[:, None]) % 4
-    st = simulate(t, bots, seats, np.random.default_rng(3))
+    st = simulate(t, bots, seats, Streams(3, 0, 600))
     spins, paid = st.corner_spins.mean(axis=0), st.corner_paid.mean(axis=0)
     assert spins[0] < spins[1:3].min() and 2 * spins[0] < spins[1:3].mean(), (spins, paid)
     assert paid.argmax() == 3, "the limit-2 corner costs the most Heat"

@@ -176,7 +176,7 @@ def test_stress_flips_until_a_basic_speed_card_the_others_discarded():
     race, st = heat.batch(T, ["robot"], races=300, seed=5)
     heat.hand_of(T, st, 0, {}, deck={"upgrade_0": 2, "heat": 1, "speed_4": 1})
     g, p = np.arange(300), np.zeros(300, int)
-    added = flip(race, st, g, p, np.ones(300, int))
+    added = flip(race, st, g, p, np.ones(300, int), "flip: played cards")
     assert (added == 4).all() and (st.play[:, 0, heat.card(T, "speed_4")] == 1).all()
     passed = st.discard[:, 0, heat.card(T, "upgrade_0")] + st.discard[:, 0, HEAT]
     assert (st.deck[:, 0].sum(axis=1) + passed == 3).all(), "the cards flipped past go to the discard"
@@ -303,7 +303,7 @@ def test_a_flip_shows_each_basic_card_by_its_share_and_passes_the_others_by_thei
     deck = {"speed_1": 1, "speed_4": 3, "upgrade_0": 2, "stress": 2, "heat": 1}
     heat.hand_of(T, st, 0, {}, deck=deck)
     st.discard[:, 0] = 0  # nothing to reshuffle in
-    added = flip(race, st, np.arange(n), np.zeros(n, int), np.ones(n, int))
+    added = flip(race, st, np.arange(n), np.zeros(n, int), np.ones(n, int), "flip: played cards")
     n_b, n_o = 4, 5
     shown = np.array([np.sum(added == 1), np.sum(added == 4)])
     assert_chi_square("speed shown", [(np.array([0.25, 0.75]) * n, shown)])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games.chance import Streams
 from balance.games.horsepower.actions import give_debris
 from balance.games.horsepower.compile import compile_database
 from balance.games.horsepower.engine import simulate
@@ -138,6 +139,7 @@ def test_wiped_out_in_ones_own_turn_waits_for_the_next_turn_when_set():
     play_turn(ctx, st, 0)
     assert (st.pos[:, 0] >= 3).all() and st.wiped[:, 0].all()
     before = st.pos[:, 0].copy()
+    only_in_hand(ctx.tables, st, 0, {"stock_engine": 1})  # no card that moves outside the Drive (Draft Pass)
     play_turn(ctx, st, 0)
     assert (st.pos[:, 0] == before).all(), "the next turn's Drive is skipped"
 
@@ -157,7 +159,7 @@ def test_pit_stops_count_the_pit_stop_taken_not_the_choice():
 def test_every_player_has_one_playbook_per_pit_stop_taken_plus_the_drafted_one():
     seats = np.tile(np.arange(4, dtype=np.int16), (300, 1))
     bots = hp.bot_table(hp.resolve_profiles({"pitter": {**hp.ROBOT, "pit_stop": "always"}}), ["pitter"] * 4, T, 4)
-    st = simulate(T, bots, seats, np.random.default_rng(2))
+    st = simulate(T, bots, seats, Streams(2, 0, len(seats)))
     assert (st.playbooks.sum(axis=2) == 1 + st.pit_stops).all()
     assert st.pit_next.any(), "some games end before a chosen Pit Stop (logged as pit_stop_pending)"
 

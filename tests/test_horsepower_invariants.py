@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games.chance import Streams
 from balance.games.horsepower.bots import bot_table, resolve_profiles
 from balance.games.horsepower.engine import simulate
 from balance.games.horsepower.invariants import violations
@@ -30,7 +31,7 @@ def run_checked(players: int, games: int, seed: int):
     def check(st, seat):
         broken.extend(violations(st, T, seat))
 
-    st = simulate(T, bots, seats, np.random.default_rng(seed), after_turn=check)
+    st = simulate(T, bots, seats, Streams(seed, 0, len(seats)), after_turn=check)
     return st, broken
 
 
@@ -52,11 +53,11 @@ def test_invariants_hold_one_game_at_a_time():
 def test_same_seed_same_games():
     bots = bot_table(resolve_profiles(None), MIXES[4], T, 4)
     seats = np.tile(np.arange(4), (64, 1))
-    a = simulate(T, bots, seats, np.random.default_rng(7))
-    b = simulate(T, bots, seats, np.random.default_rng(7))
+    a = simulate(T, bots, seats, Streams(7, 0, len(seats)))
+    b = simulate(T, bots, seats, Streams(7, 0, len(seats)))
     for name in ("winner", "round", "coins", "pos", "lap", "bought", "played", "deck", "garage", "lap_turns"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    c = simulate(T, bots, seats, np.random.default_rng(8))
+    c = simulate(T, bots, seats, Streams(8, 0, len(seats)))
     assert not np.array_equal(a.played, c.played)
 
 
@@ -70,7 +71,7 @@ def test_a_games_modifiers_do_not_depend_on_the_rest_of_the_batch():
     from balance.games.recorder import Recorder
 
     bots = bot_table(resolve_profiles(None), MIXES[4], T, 4)
-    ctx = Ctx(T, bots, np.random.default_rng(3), Recorder())
+    ctx = Ctx(T, bots, Streams(3, 0, 200), Recorder())
     st = setup(ctx, np.tile(np.arange(4), (200, 1)))
     for _ in range(3):
         for s in range(4):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games.chance import Streams
 from balance.games.horsepower.actions import give_debris
 from balance.games.horsepower.auction import run_auction
 from balance.games.horsepower.draft import snake_order
@@ -204,16 +205,18 @@ def test_3_2_3_wiped_out_skips_the_drive_and_loses_the_marker():
 def test_3_2_2_extra_dice_and_rerolls_have_their_exact_odds():
     ctx, st = hp.batch(T, 2, games=1)
     n = 60000
+    ctx.streams = Streams(0, 0, n)  # the dice of n games: keyed draws, as the engine rolls them
+    g = np.arange(n)
     zeros = np.zeros(n, np.int32)
     mods = {"drive": zeros, "dice_sum": zeros, "dice_best": zeros + 1, "reroll": zeros}
-    _, best = roll_drive(ctx, mods)
+    _, best = roll_drive(ctx, g, 0, mods)
     assert abs((best == 6).mean() - 11 / 36) < 4.5 * np.sqrt(11 / 36 * 25 / 36 / n)
     mods = {"drive": zeros, "dice_sum": zeros, "dice_best": zeros, "reroll": zeros + 3}
-    _, rerolled = roll_drive(ctx, mods)
+    _, rerolled = roll_drive(ctx, g, 0, mods)
     assert abs((rerolled == 1).mean() - 2 / 36) < 4.5 * np.sqrt(2 / 36 * 34 / 36 / n)
     assert abs((rerolled == 6).mean() - 8 / 36) < 4.5 * np.sqrt(8 / 36 * 28 / 36 / n)
     mods = {"drive": zeros, "dice_sum": zeros + 1, "dice_best": zeros, "reroll": zeros}
-    _, summed = roll_drive(ctx, mods)
+    _, summed = roll_drive(ctx, g, 0, mods)
     assert summed.min() == 2 and summed.max() == 12 and abs(summed.mean() - 7) < 0.05
 
 

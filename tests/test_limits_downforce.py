@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from balance.errors import UserError
+from balance.games.chance import Streams
 from balance.games.downforce import schema as S
 from balance.games.downforce import vocabulary as V
 from balance.games.downforce.bots import bot_table, resolve_profiles
@@ -418,7 +419,7 @@ def test_the_largest_database_keeps_every_rule_and_tally_in_range(tmp_path):
     def after_turn(st, g) -> None:
         broken.extend(violations(st, tables))
 
-    st = simulate(tables, bots, np.zeros((8, 2), np.int16) + [0, 1], np.random.default_rng(5), after_turn=after_turn)
+    st = simulate(tables, bots, np.zeros((8, 2), np.int16) + [0, 1], Streams(5, 0, 8), after_turn=after_turn)
     assert broken == []
     assert st.lost.min() >= 0 and st.moved.min() >= 0 and st.moved.max() <= S.MAX_ROWS
     assert (st.turns == st.played.sum(axis=(1, 2))).all()

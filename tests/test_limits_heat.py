@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from balance.errors import UserError
+from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat import schema as S
 from balance.games.heat.bots import MAX_RESERVE, MAX_WEIGHT, bot_table, resolve_profiles
@@ -358,7 +359,7 @@ def _play(data: dict[str, Any], names: list[str], races: int = 8, profiles: dict
     def check(st, g, p) -> None:
         broken.extend(violations(st, tables, (g, p)))
 
-    st = simulate(tables, bots, seats, np.random.default_rng(seed), after_turn=check, events=events)
+    st = simulate(tables, bots, seats, Streams(seed, 0, races), after_turn=check, events=events)
     assert broken == []
     logged = chunk_tables(st, events, seats, tables, bots, first_game=0, chunk=0)
     return st, logged["games"].to_pydict(), logged["players"].to_pydict()

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from balance.errors import UserError
+from balance.games.chance import Streams
 from balance.games.horsepower import GAME
 from balance.games.horsepower import limits as L
 from balance.games.horsepower import vocabulary as V
@@ -351,7 +352,7 @@ def _play(tmp_path: Path, data: dict, players: int, games: int, bots: list[str] 
     path.write_text(yaml.safe_dump(scenario, sort_keys=False))
     sc = load_scenario(path)
     prep = GAME.prepare(sc)
-    return GAME.play_chunk(prep, sc, 0, 0, games, np.random.default_rng(7))
+    return GAME.play_chunk(prep, sc, 0, 0, games, Streams(7, 0, games))
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from balance.errors import UserError
+from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.shuffle_gp import schema as S
 from balance.games.shuffle_gp import vocabulary as V
@@ -286,7 +287,7 @@ def play_edge(tmp_path: Path, largest: bool, games: int = 8, **rules: int) -> No
     broken: list[str] = []
     events = Events()
     check = None if largest else (lambda st, g, p: broken.extend(violations(st, tables, (g, p))))
-    st = simulate(tables, bots, seats, np.random.default_rng(7), after_turn=check, events=events)
+    st = simulate(tables, bots, seats, Streams(7, 0, games), after_turn=check, events=events)
     assert broken == [] and violations(st, tables) == []
     logs = chunk_tables(st, events, seats, tables, bots, 0, 0)
     games_log, players_log = pl.from_arrow(logs["games"]), pl.from_arrow(logs["players"])

@@ -60,7 +60,7 @@ def test_trace_prints_a_whole_game():
     result = runner.invoke(app, ["trace", str(ROOT / "tests/golden/scenario.yaml"), "--seed", "1"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "Horsepower: scenario golden, seed 1, game 0 (chunk 0 of 2, row 0)"
+    assert lines[0] == "Horsepower: scenario golden, seed 1, game 0"
     assert any(line.startswith("Result: seat") for line in lines)
     assert "Round 1, seat 0" in result.stdout
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games.chance import Streams
 from balance.games.shuffle_gp.effects import spring
 from balance.games.shuffle_gp.turn import options, play_card, spend_trophies, take_turn
 
@@ -34,6 +35,9 @@ def test_anytime_cards_are_played_at_any_time_and_the_player_draws_after():
     m, st = sg.batch(["robot", "eager"], games=G, seed=21, profiles={"eager": EAGER})
     sg.set_car(st, 0, "comet", "ace", {"comet_evasive_line": 2, "ace_dodge": 1})
     sg.set_car(st, 1, "snare", "blaze", {"blaze_backfire": 1, "blaze_ram": 2})
+    # the deck's other anytime card with effects is in the discard: the card drawn back is not one to play too
+    st.draw[:, 1, card("snare_tripline")] -= 1
+    st.discard[:, 1, card("snare_tripline")] += 1
     take_turn(m, st, np.arange(G), seat(G, 0))
     assert (st.played[:, 1, card("blaze_backfire")] == 1).all() and (st.anytime_plays[:, 1] == 1).all()
     assert (st.tire[:, 0] == 2).all(), "2 damage to seat 0"
@@ -65,7 +69,7 @@ def test_anytime_cards_as_the_turns_play_is_a_setting():
     G = 20
     m, st = sg.batch(["robot", "eager"], games=G, seed=21, profiles={"eager": EAGER})
     tables = replace(T, rules=replace(T.rules, anytime_cards="turn_play"))
-    m = type(m)(tables, m.bots, m.rng, m.rec)
+    m = type(m)(tables, m.bots, m.streams, m.rec)
     sg.set_car(st, 0, "comet", "ace", {"comet_evasive_line": 2, "ace_dodge": 1})
     sg.set_car(st, 1, "snare", "blaze", {"blaze_backfire": 1, "blaze_ram": 2})
     take_turn(m, st, np.arange(G), seat(G, 0))
@@ -147,7 +151,7 @@ def test_a_tie_for_the_first_player_is_redealt_among_the_tied_players():
     bots = bot_table(resolve_profiles({"robot": dict(sg.ROBOT)}), ["robot"], T)
     for reading, low, high in (("redeal", 0.5 - 0.035, 0.5 + 0.035), ("lowest_seat", 0.6, 0.7)):
         tables = replace(T, rules=replace(T.rules, first_player_ties=reading))
-        st = setup(Match(tables, bots, np.random.default_rng(11), Recorder()), seats)
+        st = setup(Match(tables, bots, Streams(11, 0, G), Recorder()), seats)
         share = (st.first == 0).mean()
         assert low < share < high, (reading, share)
         assert (st.deck == T.distance.count).all(), "the dealt cards go back into the deck"
@@ -251,7 +255,7 @@ def test_the_aggressive_bot_beats_random_head_to_head_clearly():
     names = ["aggressive", "random"]
     bots = bot_table(resolve_profiles(None), names, T)
     seats = (np.arange(2)[None, :] + np.arange(G)[:, None]) % 2
-    st = engine.simulate(T, bots, seats, np.random.default_rng(16))
+    st = engine.simulate(T, bots, seats, Streams(16, 0, G))
     won = (finish_order(st, T) == 1)[seats == 0]  # seat of profile 0 = aggressive
     assert won.mean() > 0.73, won.mean()  # 3 standard errors from both figures at G = 2,000
 

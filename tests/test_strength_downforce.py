@@ -12,6 +12,7 @@ import pytest
 
 from balance.errors import UserError
 from balance.games import get_game
+from balance.games.chance import Streams
 from balance.games.downforce.auction import deal, run_auction
 from balance.games.downforce.bots import bot_table, resolve_profiles
 from balance.games.downforce.chunk import prepare
@@ -153,7 +154,7 @@ def test_a_speed_card_changes_only_the_receiving_seats_hand(tmp_path):
     who = bonus_seat(11, np.arange(G), N)
     states = []
     for bonus in (None, Bonus(who, card=card)):
-        m = Match(T, bots(N), np.random.default_rng(5), NULL)
+        m = Match(T, bots(N), Streams(5, 0, G), NULL)
         st = empty_state(G, N, len(T.cards.ids), len(m.track.row))
         st.bots[:] = np.arange(N)[None, :]
         deal(m, st, bonus)
@@ -188,7 +189,7 @@ def test_the_extra_card_is_held_and_played_within_the_rules():
         broken.extend(violations(st, T, extra=extra))
 
     seats = np.tile(np.arange(N, dtype=np.int16), (G, 1))
-    st = simulate(T, bots(N), seats, np.random.default_rng(3), after_turn=check, bonus=Bonus(who, card=card))
+    st = simulate(T, bots(N), seats, Streams(3, 0, G), after_turn=check, bonus=Bonus(who, card=card))
     assert not broken, broken[:3]
     held = st.hand + st.played
     rows = np.arange(G)

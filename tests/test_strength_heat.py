@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
+from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat import GAME
 from balance.games.heat.bots import bot_table, resolve_profiles
@@ -21,7 +22,7 @@ from balance.games.heat.state import State
 from balance.games.heat.trace import trace_game
 from balance.games.recorder import NULL
 from balance.scenario import load_scenario
-from balance.seeding import bonus_seat, chunk_rng
+from balance.seeding import bonus_seat
 from balance.strength import strength
 
 from . import heat
@@ -77,9 +78,9 @@ def test_the_bonus_changes_only_the_receiving_cars_setup(garage, card):
     seats = np.tile(np.arange(3, dtype=np.int16), (G, 1))
     who = bonus_seat(5, np.arange(G), 3)
     k = t.cards.index(card)
-    plain_race = Race(t, bots, np.random.default_rng(5), NULL, Events())
+    plain_race = Race(t, bots, Streams(5, 0, G), NULL, Events())
     plain = setup(plain_race, seats)
-    bonus_race = Race(t, bots, np.random.default_rng(5), NULL, Events())
+    bonus_race = Race(t, bots, Streams(5, 0, G), NULL, Events())
     bonus = setup(bonus_race, seats, (k, who))
     rows = np.arange(G)
     others = np.ones((G, 3), bool)
@@ -93,7 +94,10 @@ def test_the_bonus_changes_only_the_receiving_cars_setup(garage, card):
     extra = (bonus.deck + bonus.hand - plain.deck - plain.hand)[rows, who]
     assert np.array_equal(extra, np.eye(len(t.cards.ids), dtype=extra.dtype)[np.full(G, k)])
     assert bonus.bonus.sum() == G and (bonus.bonus[rows, who, k] == 1).all()
-    assert plain_race.rng.random() == bonus_race.rng.random(), "the same random numbers were drawn"
+    drew, bonus_drew = plain_race.streams._counts, bonus_race.streams._counts
+    assert drew.keys() == bonus_drew.keys() and all(np.array_equal(drew[k], bonus_drew[k]) for k in drew), (
+        "the same random numbers were drawn"
+    )
     if garage:
         assert plain.drafted.sum() == 3 * 3 * G, "the draft is the same, three upgrades each"
 
@@ -108,7 +112,7 @@ def test_the_rules_hold_with_a_bonus_copy():
         t,
         bots,
         seats,
-        np.random.default_rng(9),
+        Streams(9, 0, 60),
         after_turn=lambda s, g, p: broken.extend(violations(s, t)),
         bonus=bonus,
     )
@@ -119,7 +123,7 @@ def test_the_receiving_car_gets_the_card(tmp_path):
     path = _write(tmp_path, SCENARIO + "bonus_card: upgrade_5\n")
     scenario = load_scenario(path)
     prep = prepare(scenario)
-    tables = GAME.play_chunk(prep, scenario, 1, 20, 20, chunk_rng(2, 1, 2))
+    tables = GAME.play_chunk(prep, scenario, 1, 20, 20, Streams(2, 20, 20))
     cards = tables["cards"].to_pandas()
     starts = cards[(cards["event"] == "start") & (cards["card"] == "upgrade_5")]
     copies = starts.groupby(["game_id", "seat"]).size().unstack(fill_value=0)

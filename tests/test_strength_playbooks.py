@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
+from balance.games.chance import Streams
 from balance.games.horsepower import GAME
 from balance.games.horsepower.chunk import prepare
 from balance.games.horsepower.draft import Bonus, setup
@@ -59,7 +60,7 @@ def test_items_are_the_parts_deck_then_the_playbooks(tmp_path):
 
 @pytest.mark.parametrize("instead", [True, False])
 def test_setup_is_the_same_but_for_the_receiving_seats_playbook(instead):
-    """Pairing: same seed, same draws (the generator ends in the same state),
+    """Pairing: same seed, same draws (the same draws made, purpose by purpose),
     the same draft for every seat; only the receiving seat's Playbooks differ:
     the given one for its drafted one (nothing, where it drafted the given
     one), or the given one beside it."""
@@ -70,11 +71,11 @@ def test_setup_is_the_same_but_for_the_receiving_seats_playbook(instead):
     states, rngs = [], []
     for bonus in (None, Bonus(-1, b, who, instead)):
         ctx, _ = hp.batch(t, P, 1)  # a context with the robot bots; the batch below is set up afresh
-        ctx.rng = np.random.default_rng(5)
+        ctx.streams = Streams(5, 0, G)
         states.append(setup(ctx, np.tile(np.arange(P, dtype=np.int16), (G, 1)), bonus))
-        rngs.append(ctx.rng.bit_generator.state)
+        rngs.append(ctx.streams._counts)
     base, with_pb = states
-    assert rngs[0] == rngs[1]
+    assert rngs[0].keys() == rngs[1].keys() and all(np.array_equal(rngs[0][k], rngs[1][k]) for k in rngs[0])
     for field in dataclasses.fields(base):
         if field.name != "playbooks":
             assert np.array_equal(getattr(base, field.name), getattr(with_pb, field.name)), field.name
@@ -103,9 +104,9 @@ def test_a_playbook_that_does_nothing_changes_no_game():
     ctx, _ = hp.batch(t, 4, 1)
     seats = np.tile(np.arange(4, dtype=np.int16), (200, 1))
     who = bonus_seat(1, np.arange(200), 4)
-    plain = simulate(t, ctx.bots, seats, np.random.default_rng(9))
+    plain = simulate(t, ctx.bots, seats, Streams(9, 0, 200))
     given = simulate(
-        t, ctx.bots, seats, np.random.default_rng(9), bonus=Bonus(-1, t.playbooks.ids.index("dud"), who, instead=False)
+        t, ctx.bots, seats, Streams(9, 0, 200), bonus=Bonus(-1, t.playbooks.ids.index("dud"), who, instead=False)
     )
     assert np.array_equal(plain.winner, given.winner)
     assert np.array_equal(plain.turns, given.turns) and np.array_equal(plain.coins, given.coins)

@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from balance.errors import UserError
+from balance.games.chance import Streams
 from balance.games.recorder import Recorder
 from balance.games.shuffle_gp import GAME
 from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
@@ -39,12 +40,12 @@ def scenario(tmp_path: Path, name: str = "s", extra: str = "", games: int = 300,
     return path
 
 
-def match(seed: int = 3, names=BOTS) -> Match:
-    return Match(T, bot_table(resolve_profiles(None), names, T), np.random.default_rng(seed), Recorder(0))
+def match(games: int, seed: int = 3, names=BOTS) -> Match:
+    return Match(T, bot_table(resolve_profiles(None), names, T), Streams(seed, 0, games), Recorder(0))
 
 
 def set_up(games: int, bonus: Bonus | None, seed: int = 3) -> tuple[Match, object]:
-    m = match(seed)
+    m = match(games, seed)
     seats = np.tile(np.arange(3, dtype=np.int16), (games, 1))
     return m, setup(m, seats, bonus)
 
@@ -116,7 +117,10 @@ def test_setup_draws_the_same_random_numbers_and_an_extra_card_changes_only_its_
     is_driver = item in T.drivers.ids
     bonus = Bonus(who(G), driver=driver(item)) if is_driver else Bonus(who(G), card=card(item))
     given_m, given = set_up(G, bonus)
-    assert plain_m.rng.bit_generator.state == given_m.rng.bit_generator.state
+    # the same draws, purpose by purpose and seat by seat (the keys' counts)
+    a, b = plain_m.streams, given_m.streams
+    assert a.step == b.step and a._counts.keys() == b._counts.keys()
+    assert all(np.array_equal(a._counts[k], b._counts[k]) for k in a._counts)
     assert np.array_equal(plain.first, given.first)
     if is_driver:
         return  # the others draft from what is left: their drivers may change (see the next tests)
@@ -167,14 +171,14 @@ def test_a_chunk_with_a_bonus_card_keeps_every_rule_and_plays_the_card():
     played by receiving seats that do not hold Ironside too."""
     G = 96
     k = card("ironside_roll_cage")
-    m = match(11)
+    m = match(G, 11)
     seats = np.tile(np.arange(3, dtype=np.int16), (G, 1))
     w = who(G)
 
     def check(st, g, p):
         assert violations(st, T) == []
 
-    st = simulate(T, m.bots, seats, m.rng, after_turn=check, bonus=Bonus(w, card=k))
+    st = simulate(T, m.bots, seats, m.streams, after_turn=check, bonus=Bonus(w, card=k))
     rows = np.arange(G)
     # Ironside held at the start (a spin-out swaps driver and co-pilot, never the pair)
     holds_none = (st.driver[rows, w] != driver("ironside")) & (st.co_pilot[rows, w] != driver("ironside"))
@@ -185,9 +189,9 @@ def test_a_chunk_with_a_bonus_card_keeps_every_rule_and_plays_the_card():
 def test_play_chunk_gives_the_item_to_bonus_seat(tmp_path):
     path = scenario(tmp_path, extra="bonus_card: snare_landmine\n", games=40, chunk=40)
     s = load_scenario(path)
-    _, st = play_chunk(prepare(s), s, 0, 40, np.random.default_rng(0))
+    _, st = play_chunk(prepare(s), s, 0, 40, Streams(0, 0, 40))
     plain = load_scenario(scenario(tmp_path, "plain", games=40, chunk=40))
-    _, base = play_chunk(prepare(plain), plain, 0, 40, np.random.default_rng(0))
+    _, base = play_chunk(prepare(plain), plain, 0, 40, Streams(0, 0, 40))
     k, rows, w = card("snare_landmine"), np.arange(40), who(40)
     assert np.array_equal(st.start[rows, w, k] - base.start[rows, w, k], np.ones(40))
 

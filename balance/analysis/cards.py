@@ -177,10 +177,11 @@ def _add_absent(table: pl.DataFrame, key: str, ids: list[str] | None) -> pl.Data
     """Rows of zeros for catalogue entries no event mentions (never taken, never played)."""
     if not ids:
         return table
+    # the logs' ids are categorical: strings either way, so two runs' tables join whether or not one lacks an id
+    table = table.with_columns(pl.col(key).cast(pl.String))
     absent = [i for i in ids if i not in set(table[key].to_list())]
     if not absent:
         return table
-    table = table.with_columns(pl.col(key).cast(pl.String))  # the logs' ids are categorical
     zeros = pl.DataFrame({key: absent}).join(table.head(0), on=key, how="left")
     counts = [c for c, t in table.schema.items() if c != key and t.is_integer()]
     zeros = zeros.with_columns(pl.lit(0, table.schema[c]).alias(c) for c in counts)

@@ -23,7 +23,9 @@ class Game:
     summary: Callable[[Any], Summary]
     trace: Callable[[Any, int, int], str]  # (scenario, seed, game index) -> the game in words
     prepare: Callable[[Any], Any]  # scenario -> everything a chunk needs, validated (raises UserError)
-    play_chunk: Callable[..., dict[str, Any]]  # (prepared, scenario, chunk, first, size, rng, after_turn) -> log tables
+    play_chunk: Callable[
+        ..., dict[str, Any]
+    ]  # (prepared, scenario, chunk, first, size, streams, after_turn) -> log tables
     catalog: Callable[[Any], dict[str, Any]]  # prepared -> the cards and Playbooks in play, for the manifest
     # the bots: profiles as data, a pydantic model; profiles(overrides, doc) -> name -> profile, the
     # built-in ones with a scenario's bot_profiles merged in (balance tune searches the model's values)

@@ -1,29 +1,180 @@
-"""Every random choice of the engine goes through these few functions, each
-taking the `numpy.random.Generator` it is given (never the global one).
+"""Every random number of the engines, each keyed by what it is for.
+
+A random number is a hash of (root seed, game id, the engine's step, the seat
+it belongs to, its purpose, and how many draws of that purpose the seat has
+made in this step), computed for a batch of games at once (splitmix64 over
+uint64 arrays). So a game is a function of its seed and its id alone,
+whatever chunk it is played in, and a change that alters one player's choices
+leaves the other players' cards, dice and noise where they were: the two arms
+of a paired experiment stay paired past the first difference, not only
+through setup.
+
+An engine asks `Streams.key(rows, purpose, seat)` for the keys of a draw (one
+per game row; asking advances those rows' count of that purpose), then hands
+them to the functions below, which turn keys into numbers: `uniform`, `roll`,
+`draw_one`, `draw_many`, `draw_reshuffling`. Nothing else in the engines makes
+random numbers.
 
 Piles are multisets: a shuffled face-down pile that nobody looks into is, for
 every purpose of the rules, a bag of counts, and drawing its top card is
 drawing uniformly from the bag. So "shuffle" is adding counts together and
-"draw" picks one copy at random. Each function draws its random numbers for
-every row, masked or not, so how much randomness a step consumes never depends
-on the state: the same seed and batch give the same games.
+"draw" picks one copy at random.
+
+The rows asked for must be the games that make the draw by their own state
+(never "every game, because one of them needed it"): a row's count of a
+purpose is part of its keys, so counting a draw a game did not make would tie
+that game to its chunk. The chunk-size test in the suite checks this for
+every game.
 """
 
 from __future__ import annotations
+
+import zlib
 
 import numpy as np
 
 from .rows import put_rows, row_sum, take_rows
 
 _PAST_END = np.iinfo(np.int32).max  # a position after every real one
+_U64 = 0xFFFFFFFFFFFFFFFF
+_GOLDEN = 0x9E3779B97F4A7C15  # splitmix64's increment: column j of a draw is the splitmix stream's j-th number
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+_SEAT = np.uint64(0xD1B54A32D192ED03)  # odd multipliers that spread a seat and a count over the key
+_COUNT = np.uint64(0xAEF17502108EF2D9)
+_SUB = np.uint64(0x8CB92BA72F3D8DD7)  # a second stream from the same keys (a reshuffle's draws)
+_TO_UNIT64 = 2.0**-53
+_TO_UNIT32 = np.float32(2.0**-24)
+SEATS = 16  # seat columns of the counts: seats 0..14, and the table (draws nobody owns) in the last
+TABLE = SEATS - 1
 
 
-def draw_one(rng: np.random.Generator, counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, in place on a uint64 array (a fresh one: it is changed)."""
+    z ^= z >> _S30
+    z *= _M1
+    z ^= z >> _S27
+    z *= _M2
+    z ^= z >> _S31
+    return z
+
+
+def _mix_int(z: int) -> int:
+    """The same finaliser on a Python int (for the keys' scalar parts)."""
+    z &= _U64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _U64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _U64
+    return z ^ (z >> 31)
+
+
+_PURPOSE: dict[str, int] = {}
+
+
+def _purpose(name: str) -> int:
+    code = _PURPOSE.get(name)
+    if code is None:
+        code = _PURPOSE[name] = zlib.crc32(name.encode())
+    return code
+
+
+class Streams:
+    """The random numbers of a batch of games `first .. first + games - 1` of a
+    run with root `seed`. The engine calls `next_step()` once per step of its
+    loop (a round, or a turn, taken by every game of the batch together), so a
+    draw is keyed by the step it happens in: a game whose draws of a purpose
+    went differently in one step is back in line at the next."""
+
+    def __init__(self, seed: int, first: int, games: int) -> None:
+        self.seed, self.first, self.games = seed, first, games
+        root = _mix_int(_mix_int(seed % 2**64) + 0x632BE59BD9B4E019)  # apart from seeding.bonus_seat's hash
+        with np.errstate(over="ignore"):
+            ids = np.arange(first, first + games, dtype=np.uint64)
+            self.game = _mix(ids * np.uint64(_GOLDEN) + np.uint64(root))  # (G,) uint64 each game's key
+        self.step = 0
+        self._counts: dict[str, np.ndarray] = {}  # purpose -> (G, SEATS) uint16 draws made in this step
+
+    def next_step(self) -> None:
+        self.step += 1
+        for counts in self._counts.values():
+            counts.fill(0)
+
+    def key(self, rows: np.ndarray, purpose: str, seat: int | np.ndarray | None = None) -> np.ndarray:
+        """(n,) uint64 the keys of one draw of `purpose` by `seat` (a seat, a seat
+        per row, or None for the table) in each game row of `rows` (indices into
+        the batch). Each row's count of this purpose goes up by one."""
+        rows = np.asarray(rows, dtype=np.intp)
+        counts = self._counts.get(purpose)
+        if counts is None:
+            counts = self._counts[purpose] = np.zeros((self.games, SEATS), np.uint16)
+        col = TABLE if seat is None else seat
+        made = counts[rows, col]
+        counts[rows, col] = made + 1
+        scalar = _mix_int((_purpose(purpose) << 32) + self.step)
+        with np.errstate(over="ignore"):
+            z = self.game[rows] + np.uint64(scalar)
+            z += np.asarray(col, dtype=np.uint64) * _SEAT
+            z += made.astype(np.uint64) * _COUNT
+        return _mix(z)
+
+
+def _bits(keys: np.ndarray, columns: int | None = None) -> np.ndarray:
+    """(n,) or (n, columns) uint64 random bits: column j of a key is the j-th
+    number of the splitmix64 stream that starts at the key."""
+    with np.errstate(over="ignore"):
+        if columns is None:
+            return _mix(keys + np.uint64(_GOLDEN))
+        steps = np.arange(1, columns + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+        return _mix(keys[:, None] + steps[None, :])
+
+
+def _bits_at(keys: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """(n, J) the bits of the given columns (J,) or (n, J) of each key: the same
+    numbers as those columns of _bits(keys, more), whichever others are asked for."""
+    with np.errstate(over="ignore"):
+        steps = (np.asarray(columns).astype(np.uint64) + np.uint64(1)) * np.uint64(_GOLDEN)
+        return _mix(keys[:, None] + steps)
+
+
+def _unit(bits: np.ndarray) -> np.ndarray:
+    """Uniform float64 in [0, 1) from 53 of the bits."""
+    return (bits >> np.uint64(11)).astype(np.float64) * _TO_UNIT64
+
+
+def substream(keys: np.ndarray) -> np.ndarray:
+    """Keys of a second, unrelated draw by the same rows (no count is used up)."""
+    with np.errstate(over="ignore"):
+        return _mix(keys ^ _SUB)
+
+
+def uniform(keys: np.ndarray, *shape: int) -> np.ndarray:
+    """(n, *shape) float32 uniform in [0, 1): noise for the bots' choices and for
+    tie-breaking between equal values."""
+    n = len(keys)
+    bits = _bits(keys) if not shape else _bits(keys, int(np.prod(shape)))
+    return ((bits >> np.uint64(40)).astype(np.float32) * _TO_UNIT32).reshape(n, *shape)
+
+
+def uniform_at(keys: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """(n, J) float32 uniform: columns (J,) or (n, J) of `uniform(keys, K)`, drawn
+    alone. Noise over some of K choices (the cards in a hand, the Showroom's)
+    keyed by the choice, so a choice's noise does not depend on which others
+    the batch asks about."""
+    return (_bits_at(keys, columns) >> np.uint64(40)).astype(np.float32) * _TO_UNIT32
+
+
+def roll(keys: np.ndarray, sides: int, *shape: int) -> np.ndarray:
+    """(n, *shape) int16 dice: integers 1..sides."""
+    n = len(keys)
+    bits = _bits(keys) if not shape else _bits(keys, int(np.prod(shape)))
+    return (_unit(bits) * sides).astype(np.int16).reshape(n, *shape) + np.int16(1)
+
+
+def draw_one(keys: np.ndarray, counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Take one random copy out of each masked row of `counts` (N, K), in place.
 
     Returns (N,) the card index drawn, -1 where the row was masked out or empty.
     """
-    u = rng.random(counts.shape[0])
+    u = _unit(_bits(keys))
     cum = counts.cumsum(axis=1, dtype=np.int32)
     total = cum[:, -1]
     ok = mask & (total > 0)
@@ -34,7 +185,7 @@ def draw_one(rng: np.random.Generator, counts: np.ndarray, mask: np.ndarray) -> 
     return card
 
 
-def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
+def draw_many(keys: np.ndarray, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
     """Take min(n, total) random copies out of each row of `counts` (N, K), in
     place, without replacement. Returns (N, K) the counts drawn.
 
@@ -45,36 +196,37 @@ def draw_many(rng: np.random.Generator, counts: np.ndarray, n: np.ndarray) -> np
     every = n >= total  # these rows draw their whole pile: no randomness needed
     some = ~every & (n > 0)
     if some.all():  # the usual case (a hand from a deck that holds more): no gathers
-        drawn = _draw_some(rng, counts, n)
+        drawn = _draw_some(keys, counts, n)
     else:
         drawn = np.zeros_like(counts)
         all_rows = np.flatnonzero(every)
         put_rows(drawn, all_rows, take_rows(counts, all_rows))
         rows = np.flatnonzero(some)
         if len(rows):
-            put_rows(drawn, rows, _draw_some(rng, take_rows(counts, rows), n[rows]))
+            put_rows(drawn, rows, _draw_some(keys[rows], take_rows(counts, rows), n[rows]))
     counts -= drawn
     return drawn
 
 
-def draw_reshuffling(rng: np.random.Generator, deck: np.ndarray, discard: np.ndarray, n: np.ndarray) -> np.ndarray:
+def draw_reshuffling(keys: np.ndarray, deck: np.ndarray, discard: np.ndarray, n: np.ndarray) -> np.ndarray:
     """Draw n cards from each row of `deck` (N, K); a row that runs short takes its
     `discard` pile in (reshuffled: counts added) and goes on drawing. Both piles
     change in place; returns (N, K) the cards drawn."""
-    drawn = draw_many(rng, deck, n)
+    drawn = draw_many(keys, deck, n)
     short = n - row_sum(drawn)
     refill = np.flatnonzero(short > 0)
     if len(refill):
         more = take_rows(deck, refill) + take_rows(discard, refill)
         put_rows(discard, refill, np.zeros_like(more))
-        got = draw_many(rng, more, short[refill])
+        got = draw_many(substream(keys[refill]), more, short[refill])
         put_rows(drawn, refill, take_rows(drawn, refill) + got)
         put_rows(deck, refill, more)
     return drawn
 
 
-def _draw_some(rng: np.random.Generator, counts: np.ndarray, take: np.ndarray) -> np.ndarray:
-    """draw_many for rows with more cards than they draw (counts not changed)."""
+def _draw_some(keys: np.ndarray, counts: np.ndarray, take: np.ndarray) -> np.ndarray:
+    """draw_many for rows with more cards than they draw (counts not changed).
+    The i-th card of a row comes from column i of its key."""
     N, K = counts.shape
     cum = counts.cumsum(axis=1, dtype=np.int32)
     total = cum[:, -1]
@@ -83,10 +235,11 @@ def _draw_some(rng: np.random.Generator, counts: np.ndarray, take: np.ndarray) -
     drawn = np.zeros(counts.shape, counts.dtype)  # C order whatever the input's (a broadcast copy is F order)
     flat = drawn.reshape(-1)  # a view: drawn is new and C-contiguous
     rows = np.arange(N)
-    for i in range(int(take.max(initial=0))):
-        u = rng.random(N)
+    steps = int(take.max(initial=0))
+    units = _unit(_bits(keys, steps)) if steps else None  # (N, steps)
+    for i in range(steps):
         live = i < take
-        pos = (u * np.maximum(total - i, 1)).astype(np.int32)
+        pos = (units[:, i] * np.maximum(total - i, 1)).astype(np.int32)
         for c in chosen:  # skip over taken positions, in ascending order
             pos += pos >= c
         card = _card_at(narrow, pos)
@@ -121,13 +274,3 @@ def sorted_insert(chosen: list[np.ndarray], new: np.ndarray) -> list[np.ndarray]
         carry = np.maximum(c, carry)
     out.append(carry)
     return out
-
-
-def roll(rng: np.random.Generator, shape: tuple[int, ...], sides: int) -> np.ndarray:
-    """Dice: integers 1..sides."""
-    return rng.integers(1, sides + 1, size=shape, dtype=np.int16)
-
-
-def uniform(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-    """Noise for the random bot's choices and for tie-breaking between equal values."""
-    return rng.random(shape, dtype=np.float32)

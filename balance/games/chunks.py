@@ -4,7 +4,6 @@ tables, and the chunk of one traced game."""
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +13,8 @@ import pyarrow as pa
 
 from ..errors import UserError
 from ..scenario import Scenario
-from ..seeding import chunk_rng, seat_order
+from ..seeding import seat_order
+from .chance import Streams, uniform
 from .events import Events
 from .recorder import Recorder
 
@@ -31,14 +31,13 @@ class Prepared:
     pool: bool  # True: seats draw their bots from the pool at random
 
 
-def chunk_seats(
-    pool: bool, n_bots: int, scenario: Scenario, first: int, size: int, rng: np.random.Generator
-) -> np.ndarray:
+def chunk_seats(pool: bool, n_bots: int, scenario: Scenario, first: int, size: int, streams: Streams) -> np.ndarray:
     """(size, P) the bot (an index into the scenario's bots) in each seat of each
     game: drawn from the pool, or the scenario's list rotated game by game."""
     P = scenario.model.players
     if pool:
-        return rng.integers(0, n_bots, size=(size, P)).astype(np.int16)
+        u = uniform(streams.key(np.arange(size), "bots in seats"), P)
+        return np.minimum(u * n_bots, n_bots - 1).astype(np.int16)
     return seat_order(P, first, size, scenario.model.seat_rotation)
 
 
@@ -50,32 +49,30 @@ def logged_chunk(
     chunk: int,
     first: int,
     size: int,
-    rng: np.random.Generator,
+    streams: Streams,
     after_turn: Callable[..., None] | None = None,
 ) -> dict[str, pa.Table]:
-    """A chunk played with `play(prep, scenario, first, size, rng, events=...)` and
+    """A chunk played with `play(prep, scenario, first, size, streams, events=...)` and
     turned into its tables by `log(state, events, seats, tables, bots, first, chunk)`.
     `after_turn(state, ...)`: the engine's hook (the runner's progress within the chunk)."""
     events = Events()
-    seats, st = play(prep, scenario, first, size, rng, events=events, after_turn=after_turn)
+    seats, st = play(prep, scenario, first, size, streams, events=events, after_turn=after_turn)
     return log(st, events, seats, prep.tables, prep.bots, first, chunk)
 
 
 @dataclass(frozen=True)
 class Traced:
-    """The chunk of one traced game, played with the recorder on its row."""
+    """One traced game, played alone with the recorder on it."""
 
     prep: Any
-    seats: np.ndarray  # (size, P) the chunk's bots by seat
-    st: Any  # the chunk's final state
-    row: int  # the traced game's row in the chunk
-    chunk: int
-    chunks: int  # chunks in the run
+    seats: np.ndarray  # (1, P) the game's bots by seat
+    st: Any  # the game's final state (a batch of one)
     names: list[str]  # the traced game's bot by seat
     lines: list[str]  # what the recorder said
+    row: int = 0  # the traced game's row in the batch
 
 
-def traced_chunk(
+def traced_game(
     scenario: Scenario,
     seed: int,
     game: int,
@@ -83,21 +80,15 @@ def traced_chunk(
     play: Callable[..., tuple[np.ndarray, Any]],
     noun: str = "game",
 ) -> Traced:
-    """Game `game` of `balance run` with the same seed and chunks (scenario.chunks:
-    a run's own plan, or the one games and chunk_size make): its whole chunk is
-    played with `play(prep, scenario, first, size, rng, rec)` and the recorder
-    watches its row."""
-    plan = scenario.chunks
-    chunk = bisect_right([first for first, _ in plan], game) - 1
-    if game < 0 or chunk < 0 or game >= sum(plan[chunk]):
-        end = sum(plan[-1]) if plan else 0
+    """Game `game` of `balance run` with the same seed: a game is a function of
+    (scenario, seed, game id) alone (games/chance.py), so it is played by itself
+    with `play(prep, scenario, first, size, streams, rec)`, whatever the run's chunks."""
+    games = sum(scenario.chunks[-1]) if scenario.chunks else 0
+    if not 0 <= game < games:
         raise UserError(
-            scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {end - 1})", "--game-number")
+            scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {games - 1})", "--game-number")
         )
     prep = prepare(scenario)
-    first, size = plan[chunk]
-    row = game - first
-    rec = Recorder(watch=row)
-    seats, st = play(prep, scenario, first, size, chunk_rng(seed, chunk, len(plan)), rec)
-    names = [prep.bots.names[q] for q in seats[row]]
-    return Traced(prep, seats, st, row, chunk, len(plan), names, rec.lines)
+    rec = Recorder(watch=0)
+    seats, st = play(prep, scenario, game, 1, Streams(seed, game, 1), rec)
+    return Traced(prep, seats, st, [prep.bots.names[q] for q in seats[0]], rec.lines)

@@ -26,8 +26,9 @@ def deal(match: Match, st: State, bonus: Bonus | None = None) -> None:
     G, N, C = st.hand.shape
     deck = np.ascontiguousarray(np.broadcast_to(np.where(cards.is_speed8, 0, cards.count), (G, C)).astype(np.int16))
     each = int(deck[0].sum()) // N
-    for p in range(N):
-        st.hand[:, p] = chance.draw_many(match.rng, deck, np.full(G, each))
+    rows = np.arange(G)
+    for p in range(N):  # one after another from the common deck: the table's draws
+        st.hand[:, p] = chance.draw_many(match.streams.key(rows, "deal"), deck, np.full(G, each))
     if bonus is not None and bonus.card >= 0:
         st.hand[np.arange(G), bonus.who, bonus.card] += 1
         if match.rec.on:
@@ -42,9 +43,18 @@ def deal(match: Match, st: State, bonus: Bonus | None = None) -> None:
         match.events.add("start", g, p, k, 0)
 
 
-def shuffled(match: Match, G: int, n: int) -> np.ndarray:
-    """(G, n) a random order of 0..n-1 in each game (a shuffled face-down pile)."""
-    return np.argsort(chance.uniform(match.rng, (G, n)), axis=1, kind="stable")
+def shuffled(match: Match, G: int, n: int, purpose: str) -> np.ndarray:
+    """(G, n) a random order of 0..n-1 in each game (a shuffled face-down pile
+    nobody owns, named by `purpose`)."""
+    return np.argsort(chance.uniform(match.streams.key(np.arange(G), purpose), n), axis=1, kind="stable")
+
+
+def seat_noise(match: Match, G: int, N: int, purpose: str, k: int) -> np.ndarray:
+    """(G, N, k) uniform noise for every seat of every game, each seat's keyed
+    by its seat (one key per game and seat, asked in one call)."""
+    rows = np.repeat(np.arange(G), N)
+    seat = np.tile(np.arange(N), G)
+    return chance.uniform(match.streams.key(rows, purpose, seat), k).reshape(G, N, k)
 
 
 def hand_share(match: Match, st: State, car: np.ndarray) -> np.ndarray:
@@ -68,10 +78,11 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None, bo
     cards = tables.cards
     G, N, C = st.hand.shape
     rows = np.arange(G)
-    shuffled_cars = shuffled(match, G, 6)  # the Speed-8 pile: which car is up in each round
+    shuffled_cars = shuffled(match, G, 6, "speed-8 pile")  # the Speed-8 pile: which car is up in each round
     car_order = shuffled_cars if car_order is None else car_order
     P = len(tables.powers.ids)
-    power_order = shuffled(match, G, P)  # the power pile: fewer than six cards leave the last cars without one
+    # the power pile: fewer than six cards leave the last cars without one
+    power_order = shuffled(match, G, P, "power pile")
     won_power = np.zeros((G, N, P + 1), bool)  # the last column: a car sold without a power card
     q = st.bots  # (G, N)
     for r in range(6):
@@ -90,7 +101,7 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None, bo
         b = np.broadcast_to(bid_of[:, None, :], (G, N, C))
         under = b <= want[:, :, None]
         score = np.where(under, b, want[:, :, None] - 2.0 * (b - want[:, :, None]) - 100)
-        score = score + noise_span(bots.noise[q])[:, :, None] * 20 * chance.uniform(match.rng, (G, N, C))
+        score = score + noise_span(bots.noise[q])[:, :, None] * 20 * seat_noise(match, G, N, "noise: bid card", C)
         card = np.where(holds, score, -np.inf).argmax(axis=2)  # (G, N)
         # The last car, with a player still without one: that player bids its lowest card for it.
         forced = (r == 5) & carless & eligible
@@ -135,8 +146,9 @@ def keep_power(match: Match, st: State, won: np.ndarray, bonus: Bonus | None = N
         st.power[:] = -1
         return
     q = st.bots
-    value = match.bots.power_value[q] + noise_span(match.bots.noise[q])[:, :, None] * chance.uniform(
-        match.rng, won.shape
+    G, N, P = won.shape
+    value = match.bots.power_value[q] + noise_span(match.bots.noise[q])[:, :, None] * seat_noise(
+        match, G, N, "noise: keep power", P
     )
     best = np.where(won, value, -np.inf).argmax(axis=2)
     st.power[:] = np.where(won.any(axis=2), best, -1)

@@ -13,6 +13,7 @@ import numpy as np
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
 from ...seeding import bonus_seat
+from ..chance import Streams
 from ..chunks import Prepared, chunk_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
@@ -107,18 +108,18 @@ def play_chunk(
     scenario: Scenario,
     first: int,
     size: int,
-    rng: np.random.Generator,
+    streams: Streams,
     rec: Recorder = NULL,
     events: Events | None = None,
     after_turn: Callable[..., None] | None = None,
 ) -> tuple[np.ndarray, State]:
-    seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
+    seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, streams)
     bonus = None
     if scenario.model.bonus_card is not None:
         # the receiving seat is a hash of (seed, game id): the same in the baseline run, where the analysis reads it
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         bonus = make_bonus(prep.tables, scenario.model.bonus_card, who)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
+    return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import NULL, Recorder
 from .auction import deal, run_auction
@@ -20,7 +21,7 @@ def simulate(
     tables: Tables,
     bots: BotTable,
     seats: np.ndarray,
-    rng: np.random.Generator,
+    streams: Streams,
     rec: Recorder = NULL,
     after_turn: Callable[[State, np.ndarray], None] | None = None,
     events: Events | None = None,
@@ -32,7 +33,7 @@ def simulate(
     a strength experiment's item for one seat of each game (None: the game as
     the rules deal it; the deal and the auction draw the same random numbers
     either way)."""
-    match = Match(tables, bots, rng, rec, events)
+    match = Match(tables, bots, streams, rec, events)
     seats = np.asarray(seats, dtype=np.int16)
     G, N = seats.shape
     st = empty_state(G, N, len(tables.cards.ids), len(match.track.row))

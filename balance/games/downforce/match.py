@@ -1,5 +1,5 @@
 """What every step of a Downforce game reads besides the state: the compiled
-tables, the track raced, the bots, the random generator, the recorder, and
+tables, the track raced, the bots, the random numbers, the recorder, and
 card figures derived once per batch."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import Recorder
 from . import vocabulary as V
@@ -19,7 +20,7 @@ from .compile import WILD, Tables, TrackTable
 class Match:
     tables: Tables
     bots: BotTable
-    rng: np.random.Generator
+    streams: Streams
     rec: Recorder
     events: Events | None = None
     track: TrackTable = field(init=False)

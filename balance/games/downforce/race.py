@@ -30,7 +30,7 @@ def grid_cars(match: Match, st: State) -> None:
     """The six cars on the starting spaces at random; the player of the car on
     pole plays first."""
     G = st.pos.shape[0]
-    slot_car = shuffled(match, G, 6)  # (G, 6): the car on each starting slot, pole first
+    slot_car = shuffled(match, G, 6, "starting grid")  # (G, 6): the car on each starting slot, pole first
     rows = np.arange(G)[:, None]
     st.start[rows, slot_car] = np.arange(6, dtype=np.int8)[None, :]
     st.pos[rows, slot_car] = match.track.start[None, :]
@@ -65,7 +65,8 @@ def choose_card(match: Match, st: State, g: np.ndarray, player: np.ndarray) -> n
     wild = (cards.car == WILD)[None] * worth.max(axis=1)[:, None, None]
     value = ((per_entry + wild) * cards.speed[None]).sum(axis=2)  # (n, C)
     q = st.bots[g, player]
-    value = value + noise_span(match.bots.noise[q])[:, None] * 20 * chance.uniform(match.rng, value.shape)
+    noise = chance.uniform(match.streams.key(g, "noise: card choice", player), value.shape[1])
+    value = value + noise_span(match.bots.noise[q])[:, None] * 20 * noise
     return np.where(st.hand[g, player] > 0, value, -np.inf).argmax(axis=1)
 
 
@@ -81,14 +82,15 @@ def wild_colours(match: Match, st: State, g, player, card) -> np.ndarray:
     taken = np.zeros((len(g), 6), bool)
     on_card = (cars[:, :, None] == np.arange(6)[None, None, :]).any(axis=1)
     for m in range(cars.shape[1]):
-        wild = cars[:, m] == WILD
-        if not wild.any():
+        w = np.flatnonzero(cars[:, m] == WILD)  # the rows whose entry m is a wild: only they pick
+        if len(w) == 0:
             continue
-        allowed = ~taken & (free_pick[:, None] | ~on_card)
-        score = worth + noise_span(match.bots.noise[q])[:, None] * chance.uniform(match.rng, worth.shape)
+        allowed = ~taken[w] & (free_pick[w, None] | ~on_card[w])
+        noise = chance.uniform(match.streams.key(g[w], "noise: wild colour", player[w]), worth.shape[1])
+        score = worth[w] + noise_span(match.bots.noise[q[w]])[:, None] * noise
         pick = np.where(allowed, score, -np.inf).argmax(axis=1)
-        cars[wild, m] = pick[wild]
-        taken[np.flatnonzero(wild), pick[wild]] = True
+        cars[w, m] = pick
+        taken[w, pick] = True
     return cars
 
 
@@ -99,11 +101,14 @@ def move_car(
     car: np.ndarray,
     steps: np.ndarray,
     steer: np.ndarray,
+    steerer: np.ndarray,
+    purpose: str,
     uniform: np.ndarray | None = None,
 ) -> np.ndarray:
     """Move car `car` of game `g` up to `steps` spaces, each into a free space
-    ahead; `steer` (n,) +1 seeks open road, -1 jams; `uniform` (n,) bool: the
-    steering player is the random bot, which picks uniformly among the free
+    ahead; `steer` (n,) +1 seeks open road, -1 jams; `steerer` (n,) the seat
+    that steers (its draws, named `purpose`, break ties); `uniform` (n,) bool:
+    the steering player is the random bot, which picks uniformly among the free
     spaces. Returns (n,) bool: the car entered only rectangular spaces (and
     entered at least one)."""
     track = match.track
@@ -127,7 +132,7 @@ def move_car(
         beyond = track.next[np.maximum(ahead, 0)]  # (m, 3, 3)
         open_road = ((beyond >= 0) & ~st.occupied[gs[:, None, None], np.maximum(beyond, 0)]).sum(axis=2)
         score = steer[rows][:, None] * open_road - 0.01 * track.lane[np.maximum(ahead, 0)]
-        u = chance.uniform(match.rng, score.shape)
+        u = chance.uniform(match.streams.key(gs, purpose, steerer[rows]), score.shape[1])
         score = score + 0.001 * u
         if uniform is not None:
             score = np.where(uniform[rows][:, None], u, score)
@@ -174,21 +179,24 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
     has_strategic = match.has_power(own_power, "strategic")
     strategic = has_strategic & (np.where(present, entry_worth, 0).min(axis=1) < 0)
     skip = np.where(present, entry_worth, np.inf).argmin(axis=1)
-    if (has_strategic & rnd).any():
-        pick = np.floor(chance.uniform(match.rng, (n,)) * (present.sum(axis=1) + 1)).astype(np.int64)
-        nth = np.cumsum(present, axis=1) - 1  # each present car's rank among them
-        chosen = present & (nth == pick[:, None])
-        strategic = np.where(rnd, has_strategic & chosen.any(axis=1), strategic)
-        skip = np.where(rnd, chosen.argmax(axis=1), skip)
+    r = np.flatnonzero(has_strategic & rnd)  # only these draw (the others' games stay as they were)
+    if len(r):
+        u = chance.uniform(match.streams.key(g[r], "random: strategic skip", player[r]))
+        pick = np.floor(u * (present[r].sum(axis=1) + 1)).astype(np.int64)
+        nth = np.cumsum(present[r], axis=1) - 1  # each present car's rank among them
+        chosen = present[r] & (nth == pick[:, None])
+        strategic[r] = chosen.any(axis=1)
+        skip[r] = chosen.argmax(axis=1)
     present[np.flatnonzero(strategic), skip[strategic]] = False
     # Tricky: own cars first, the others after, each group in printed order (random: any order).
     order = np.broadcast_to(np.arange(cars.shape[1]), cars.shape)
     tricky = match.has_power(own_power, "tricky")
     if tricky.any():
         mine = st.owner[g[:, None], np.maximum(cars, 0)] == player[:, None]
-        key = np.where(tricky[:, None] & ~mine, 100, 0) + order
-        if (tricky & rnd).any():  # only a random bot draws an order (the others' games stay as they were)
-            key = np.where((tricky & rnd)[:, None], chance.uniform(match.rng, cars.shape) * 1000, key)
+        key = (np.where(tricky[:, None] & ~mine, 100, 0) + order).astype(np.float32)
+        r = np.flatnonzero(tricky & rnd)  # only a random bot draws an order (the others' games stay as they were)
+        if len(r):
+            key[r] = chance.uniform(match.streams.key(g[r], "random: tricky order", player[r]), cars.shape[1]) * 1000
         order = np.argsort(key, axis=1, kind="stable")
     rows = np.arange(n)
     lost_before = st.lost[g].copy() if match.rec.on else None
@@ -203,12 +211,13 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
         steps = np.where(here, steps, 0)
         steerer = np.where(cunning, owner, player)  # a Cunning owner steers its own cars
         uniform = bots.noise[st.bots[g, steerer]] >= 1
-        straight = move_car(match, st, g, car, steps, steer, uniform)
+        straight = move_car(match, st, g, car, steps, steer, steerer, "steer", uniform)
         # Determined: a car that entered only rectangular spaces moves its bonus more, at once.
         det = here & straight & match.has_power(st.power[g, owner], "determined")
         if det.any():
             d = np.flatnonzero(det)
-            move_car(match, st, g[d], car[d], match.bonus(st.power[g[d], owner[d]]), np.ones(len(d)))
+            bonus = match.bonus(st.power[g[d], owner[d]])
+            move_car(match, st, g[d], car[d], bonus, np.ones(len(d)), steerer[d], "steer: determined")
     if match.rec.on:
         names = match.tables.cars
 
@@ -254,7 +263,8 @@ def betting(match: Match, st: State, g: np.ndarray) -> None:
             own = st.owner[gb] == p
             f = match.bots.foresight[q][:, None]
             score = (1 - f) * row[b] + f * projected + match.bots.loyalty[q][:, None] * own
-            score = score + noise_span(match.bots.noise[q])[:, None] * 5 * chance.uniform(match.rng, score.shape)
+            noise = chance.uniform(match.streams.key(gb, "noise: bet", p), score.shape[1])
+            score = score + noise_span(match.bots.noise[q])[:, None] * 5 * noise
             pick = score.argmax(axis=1)
             st.bets[gb, p, k] = pick
             if match.events is not None:
@@ -307,6 +317,7 @@ def play_race(match: Match, st: State, after_turn: Callable[[State, np.ndarray],
     nothing, like stalled ones (log.money)."""
     N = st.hand.shape[1]
     for _ in range(match.tables.rules.max_turns):
+        match.streams.next_step()  # turn t of every game of the batch: its draws are keyed by the turn
         player = next_player(st)
         st.running &= (player >= 0) & (st.finishers < 6)
         g = np.flatnonzero(st.running)

@@ -1,24 +1,24 @@
 """`balance trace` for Downforce: one game of a scenario, the auction and the
 race card by card, in plain words. The traced game is exactly game K of
-`balance run` with the same seed and chunk size."""
+`balance run` with the same seed, played alone (a game depends on no other)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...scenario import Scenario
-from ..chunks import traced_chunk
+from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 from .log import money, standings
 
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     m = scenario.model
-    t = traced_chunk(scenario, seed, game, prepare, play_chunk)
+    t = traced_game(scenario, seed, game, prepare, play_chunk)
     st, row, names, tables = t.st, t.row, t.names, t.prep.tables
     track = tables.tracks[tables.rules.track]
     head = [
-        f"Downforce: scenario {m.name}, seed {seed}, game {game} (chunk {t.chunk} of {t.chunks}, row {row})",
+        f"Downforce: scenario {m.name}, seed {seed}, game {game}",
         f"track {track.name}: finish at row {track.finish_row}, betting lines at rows "
         + ", ".join(map(str, track.betting_rows.tolist())),
         "players: " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),

@@ -16,6 +16,7 @@ import numpy as np
 from ...errors import UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
 from ...seeding import bonus_seat
+from ..chance import Streams
 from ..chunks import Prepared
 from ..chunks import chunk_seats as shared_seats
 from ..events import Events
@@ -113,9 +114,9 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     return {"cards": cards, "tracks": [layout]}
 
 
-def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, rng: np.random.Generator) -> np.ndarray:
+def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, streams: Streams) -> np.ndarray:
     """(size, P) the bot (index into prep.bots) on each grid slot of each race, pole first."""
-    seats = shared_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
+    seats = shared_seats(prep.pool, len(prep.bots.names), scenario, first, size, streams)
     if prep.pool:
         # a race of Legends only has nobody to study: its pole car becomes a player's
         players = np.flatnonzero(~prep.bots.legend)
@@ -131,17 +132,17 @@ def play_chunk(
     scenario: Scenario,
     first: int,
     size: int,
-    rng: np.random.Generator,
+    streams: Streams,
     rec: Recorder = NULL,
     events: Events | None = None,
     after_turn: Callable[..., None] | None = None,
 ) -> tuple[np.ndarray, State]:
-    seats = chunk_seats(prep, scenario, first, size, rng)
+    seats = chunk_seats(prep, scenario, first, size, streams)
     bonus = None
     if scenario.model.bonus_card is not None:  # balance strength: the same grid slot as the analysis reads
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
+    return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:

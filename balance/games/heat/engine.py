@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import NULL, Recorder
 from .bots import BotTable
@@ -20,7 +21,7 @@ def simulate(
     tables: Tables,
     bots: BotTable,
     seats: np.ndarray,
-    rng: np.random.Generator,
+    streams: Streams,
     rec: Recorder = NULL,
     after_turn: Callable[[State, np.ndarray, np.ndarray], None] | None = None,
     events: Events | None = None,
@@ -30,6 +31,6 @@ def simulate(
     of the car on each grid slot, slot 0 on pole. `after_turn(state, g, p)`,
     if given, runs after every slot of every round (the rules checker).
     `bonus` = (card, (G,) grid slot): balance strength's extra starting copy (setup.give_bonus)."""
-    race = Race(tables, bots, rng, rec, events)
+    race = Race(tables, bots, streams, rec, events)
     st = setup(race, np.asarray(seats, dtype=np.int16), bonus)
     return play_race(race, st, after_turn)

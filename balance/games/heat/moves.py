@@ -33,11 +33,12 @@ def place(race: Race, st: State, g: np.ndarray, p: np.ndarray, target: np.ndarra
     st.lane[g, p] = race_line_taken.astype(np.int8)
 
 
-def flip(race: Race, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray) -> np.ndarray:
+def flip(race: Race, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray, purpose: str) -> np.ndarray:
     """For each of `count` flips: draw from the deck (the discard reshuffled in
     when it runs out) until a basic speed card shows; it joins the play area,
     the others go to the discard. Returns (n,) the speed added. A car with no
-    basic card left anywhere stops flipping."""
+    basic card left anywhere stops flipping. `purpose`: the caller's name for
+    the draws (each card turned is one draw of car p's)."""
     cards = race.tables.cards
     n = len(g)
     added = np.zeros(n, np.int16)
@@ -62,7 +63,10 @@ def flip(race: Race, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray)
         xr[empty] = 0
         dry = (dr[:, basic].sum(axis=1) + xr[:, basic].sum(axis=1)) == 0
         left[rows[dry]] = 0
-        card = chance.draw_one(race.rng, dr, ~dry)
+        turn = np.flatnonzero(~dry)  # the cars that turn a card now (a dry car draws nothing)
+        keys = np.zeros(len(rows), np.uint64)
+        keys[turn] = race.streams.key(g[rows[turn]], purpose, p[rows[turn]])
+        card = chance.draw_one(keys, dr, ~dry)
         hit = ~dry & basic[np.maximum(card, 0)]
         miss = ~dry & ~hit
         added[rows[hit]] += speed[card[hit]]
@@ -75,12 +79,15 @@ def flip(race: Race, st: State, g: np.ndarray, p: np.ndarray, count: np.ndarray)
     return added
 
 
-def draw(race: Race, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray) -> None:
-    """Each car draws n cards into its hand (the discard reshuffled in when the deck runs out)."""
-    if len(g) == 0 or not (n > 0).any():
+def draw(race: Race, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray, purpose: str) -> None:
+    """Each car draws n cards into its hand (the discard reshuffled in when the
+    deck runs out); `purpose`: the caller's name for the draw (one per car)."""
+    some = np.flatnonzero(n > 0)  # only the cars that draw use up a draw
+    if len(some) == 0:
         return
+    g, p, n = g[some], p[some], n[some]
     deck, discard = st.deck[g, p], st.discard[g, p]
-    drawn = chance.draw_reshuffling(race.rng, deck, discard, np.maximum(n, 0))
+    drawn = chance.draw_reshuffling(race.streams.key(g, purpose, p), deck, discard, n)
     st.deck[g, p], st.discard[g, p] = deck, discard
     st.hand[g, p] += drawn
 

@@ -140,7 +140,10 @@ def plan_round(race: Race, st: State) -> None:
     # Only the playable cards some hand holds (a handful without the Garage module).
     cols = np.flatnonzero(hand.any(axis=0) & race.playable)
     sub = hand[:, cols]
-    jitter = chance.uniform(race.rng, sub.shape)  # one draw of noise for the round's choices
+    # One draw of noise for the round's choices, a number per card (the column of its
+    # index, whichever cards the other hands of the batch hold).
+    width = int(cols[-1]) + 1 if len(cols) else 0
+    jitter = chance.uniform(race.streams.key(g, "noise: card choice", p), width)[:, cols]
     corner = race.op("corner_limit")[cols].astype(np.int32)
 
     def gear_plans(r: np.ndarray, prefer: np.ndarray | None, raise_by) -> tuple[list, list, np.ndarray]:
@@ -195,9 +198,12 @@ def plan_round(race: Race, st: State) -> None:
         extra[r] = more_score
         score = np.concatenate([score, extra], axis=1)
     legal = np.tile(legal, (1, variants))
+    # a number per plan: the plain gears, then the raised ones (drawn whether or not
+    # the batch scores any, so a car's numbers are its own)
+    gear_noise = chance.uniform(race.streams.key(g, "noise: gear choice", p), 2 * len(gears))
     score = np.where(
         legal,
-        score + noise_span(noise)[:, None] * chance.uniform(race.rng, score.shape),
+        score + noise_span(noise)[:, None] * gear_noise[:, : score.shape[1]],
         -np.inf,
     )
     best = score.argmax(axis=1)

@@ -1,5 +1,5 @@
 """What every step of a Heat race reads besides the state: the compiled
-tables, the course, the bots, the random generator, the recorder, and card
+tables, the course, the bots, the random numbers (keyed: games/chance.py), the recorder, and card
 figures derived once per batch."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import Recorder
 from . import vocabulary as V
@@ -20,7 +21,7 @@ from .course import Course, course
 class Race:
     tables: Tables
     bots: BotTable
-    rng: np.random.Generator
+    streams: Streams
     rec: Recorder
     events: Events | None = None
     course: Course = field(init=False)

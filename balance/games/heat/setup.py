@@ -49,7 +49,7 @@ def setup(race: Race, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = 
             race.rec.say(np.arange(G), lambda j: "Garage draft:")
         garage_draft(race, st)
     g, p = np.nonzero(player)
-    draw(race, st, g, p, np.full(len(g), rules.hand_size))
+    draw(race, st, g, p, np.full(len(g), rules.hand_size), "draw: opening hand")
     return st
 
 
@@ -89,13 +89,12 @@ def garage_draft(race: Race, st: State) -> None:
     rows = np.arange(G)
     pick = 0
     for seats in draft_order(P, rules.upgrades_each, V.DRAFT_ORDERS[rules.draft_order]):
-        market = chance.draw_many(race.rng, pool, players + rules.revealed_extra)
+        market = chance.draw_many(race.streams.key(rows, "garage market"), pool, players + rules.revealed_extra)
         for p in seats:
             takes = ~st.is_legend[:, p] & (market.sum(axis=1) > 0)
             q = st.bots[:, p]
-            value = race.bots.upgrade_value[q] + noise_span(race.bots.noise[q])[:, None] * chance.uniform(
-                race.rng, (G, K)
-            )
+            noise = chance.uniform(race.streams.key(rows, "noise: draft pick", p), K)
+            value = race.bots.upgrade_value[q] + noise_span(race.bots.noise[q])[:, None] * noise
             k = np.where(market > 0, value, -np.inf).argmax(axis=1)
             g = rows[takes]
             k = k[takes]

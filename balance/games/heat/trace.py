@@ -1,25 +1,25 @@
 """`balance trace` for Heat: one race of a scenario, round by round, in plain
-words. The traced race is exactly race K of `balance run` with the same seed
-and chunk size: its whole chunk is raced and the recorder watches its row."""
+words. The traced race is exactly race K of `balance run` with the same seed,
+raced alone (a race depends on no other) with the recorder on it."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...scenario import Scenario
-from ..chunks import traced_chunk
+from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 from .log import finish_order
 
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     m = scenario.model
-    t = traced_chunk(scenario, seed, game, prepare, play_chunk, noun="race")
+    t = traced_game(scenario, seed, game, prepare, play_chunk, noun="race")
     st, row, names, tables = t.st, t.row, t.names, t.prep.tables
     track = tables.tracks[tables.rules.track]
     corners = ", ".join(f"{at} (limit {limit})" for at, limit in zip(track.corner_at, track.limit, strict=True))
     head = [
-        f"Heat: scenario {m.name}, seed {seed}, race {game} (chunk {t.chunk} of {t.chunks}, row {row})",
+        f"Heat: scenario {m.name}, seed {seed}, race {game}",
         f"track {track.name}: {track.laps} laps of {track.spaces} spaces, corner lines at {corners}; "
         f"the race ends at space {track.laps * track.spaces}",
         "grid (slot 0 on pole): " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),

@@ -38,7 +38,7 @@ def draw_legend_cards(race: Race, st: State) -> np.ndarray:
         deck = st.legend_deck[g]
         empty = deck.sum(axis=1) == 0
         deck[empty] = 1
-        card[g] = chance.draw_one(race.rng, deck, np.ones(len(g), bool))
+        card[g] = chance.draw_one(race.streams.key(g, "legend card"), deck, np.ones(len(g), bool))
         st.legend_deck[g] = deck
     return card
 
@@ -127,7 +127,8 @@ def car_turn(race: Race, st: State, g: np.ndarray, p: np.ndarray, last: np.ndarr
         a = np.flatnonzero(adrenaline)  # only the last cars choose
         worth = np.zeros(len(gs), bool)
         worth[a] = fits(race, st, gs[a], ps[a], start[go][a], speed[a], now[a] + step, speed[a] + step, gain=step)
-        coin = chance.uniform(race.rng, (len(gs),)) < 0.5
+        coin = np.zeros(len(gs), bool)
+        coin[a] = chance.uniform(race.streams.key(gs[a], "noise: adrenaline", ps[a])) < 0.5
         faster = adrenaline & np.where(race.bots.noise[st.bots[gs, ps]] >= 1, coin, worth)
         cooler = adrenaline & (both | ~faster)
         speed = speed + faster * rules.adrenaline_speed
@@ -174,7 +175,7 @@ def reveal(race: Race, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
                 room = target - speed
                 fits = np.where(options[None, :] <= room[:, None], options[None, :], -1).max(axis=1)
                 speed += np.where(has, np.where(fits >= 0, fits, options.min()), 0)
-    speed = speed + flip(race, st, g, p, play @ cards.flips.astype(np.int32) + swapped)
+    speed = speed + flip(race, st, g, p, play @ cards.flips.astype(np.int32) + swapped, "flip: played cards")
     st.cooldown_bonus[g, p] = play @ race.op("cooldown")
     st.slip_bonus[g, p] = play @ race.op("slipstream")
     st.corner_mod[g, p] = play @ race.op("corner_limit")
@@ -229,7 +230,7 @@ def scrap(race: Race, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray) ->
     if len(some):
         gs, ps = g[some], p[some]
         deck = st.deck[gs, ps]
-        st.discard[gs, ps] += chance.draw_many(race.rng, deck, n[some])
+        st.discard[gs, ps] += chance.draw_many(race.streams.key(gs, "scrap", ps), deck, n[some])
         st.deck[gs, ps] = deck
 
 
@@ -261,13 +262,13 @@ def react(race: Race, st: State, g, p, start: np.ndarray, speed: np.ndarray, coo
     # Noise breaks ties between safe choices; it never makes a bot Boost into a corner
     # it cannot pay. The random bot (noise 1) stays a coin flip over the legal moves.
     keen = np.where(bots.noise[q] >= 1, 0.5, safe * ((1 - bots.noise[q]) * bots.boost[q] + bots.noise[q] * 0.5))
-    boost = may & (chance.uniform(race.rng, (len(g),)) < keen)
+    boost = may & (chance.uniform(race.streams.key(g, "noise: boost", p)) < keen)
     b = np.flatnonzero(boost)
     if len(b):
         gb, pb = g[b], p[b]
         pay_heat(st, gb, pb, np.full(len(b), rules.boost_heat), heat)
         st.boosts[gb, pb] += 1
-        more = flip(race, st, gb, pb, np.ones(len(b), np.int32))
+        more = flip(race, st, gb, pb, np.ones(len(b), np.int32), "flip: boost")
         speed = speed.copy()
         speed[b] += more
         place(race, st, gb, pb, st.pos[gb, pb] + more)
@@ -296,7 +297,9 @@ def slipstream(race: Race, st: State, g: np.ndarray, p: np.ndarray, start: np.nd
     g, p, pos, distance, q = g[m], p[m], pos[m], distance[m], st.bots[g[m], p[m]]
     # optional: taken when the corners stay payable and the spaces beat the Heat they add
     safe = fits(race, st, g, p, start[m], speed[m], pos + distance, speed[m], gain=distance)
-    want = (1 - bots.noise[q]) * safe + bots.noise[q] * chance.uniform(race.rng, (len(g),)) > 0.5
+    want = (1 - bots.noise[q]) * safe + bots.noise[q] * chance.uniform(
+        race.streams.key(g, "noise: slipstream", p)
+    ) > 0.5
     go = np.flatnonzero(want)
     place(race, st, g[go], p[go], pos[go] + distance[go])
     st.slipstreams[g[go], p[go]] += 1
@@ -379,7 +382,7 @@ def replenish(race: Race, st: State, g: np.ndarray, p: np.ndarray) -> None:
     """The played cards to the discard; draw up to the hand size."""
     st.discard[g, p] += st.play[g, p]
     st.play[g, p] = 0
-    draw(race, st, g, p, race.tables.rules.hand_size - st.hand[g, p].sum(axis=1))
+    draw(race, st, g, p, race.tables.rules.hand_size - st.hand[g, p].sum(axis=1), "draw: replenish")
 
 
 def laps_done(race: Race, st: State, g: np.ndarray, p: np.ndarray) -> None:
@@ -436,6 +439,7 @@ def play_race(
     for _ in range(race.tables.rules.max_rounds):
         if not st.running.any():
             break
+        race.streams.next_step()  # a round is a step of every race of the batch (setup drew at step 0)
         play_round(race, st, after_turn)
     st.running[:] = False
     return st

@@ -16,13 +16,20 @@ from .state import State, flat
 
 
 def card_values(
-    ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, acquire: bool = False, cards: np.ndarray | None = None
+    ctx: Ctx,
+    st: State,
+    idx: np.ndarray,
+    actor: np.ndarray,
+    acquire: bool = False,
+    cards: np.ndarray | None = None,
+    purpose: str = "noise: card values",
 ) -> np.ndarray:
     """What cards are worth to the actor's bot now, with its noise: (n, K) for
     every card, or (n, J) for the given card indices `cards` ((n, J), or (J,) for every row).
 
     Coins fade lap by lap towards the profile's `late_coins`; when acquiring,
-    a card that scraps itself keeps only part of its value.
+    a card that scraps itself keeps only part of its value. `purpose` names
+    the decision the noise is drawn for (chance.Streams.key).
     """
     q, row = _profile_row(ctx, st, idx, actor)
     table = ctx.values.acquire if acquire else ctx.values.own
@@ -32,7 +39,8 @@ def card_values(
         value = table[:, cards][row]
     else:
         value = table[row[:, None], cards]
-    noisy = chance.uniform(ctx.rng, value.shape)
+    keys = ctx.streams.key(idx, purpose, actor)
+    noisy = chance.uniform(keys, value.shape[1]) if cards is None else chance.uniform_at(keys, cards)
     noisy *= ctx.bots.noise[q][:, None]
     noisy += value  # in place: the same sums as value + noise * u, without two temporaries
     return noisy
@@ -99,7 +107,9 @@ def situation_variants(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
 def card_value_of(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, card: np.ndarray) -> np.ndarray:
     """(n,) card_values(..., acquire=True)[rows, card]: the value, with noise, of one card per row."""
     q, row = _profile_row(ctx, st, idx, actor)
-    return ctx.values.acquire[row, card] + ctx.bots.noise[q] * chance.uniform(ctx.rng, (len(idx),))
+    return ctx.values.acquire[row, card] + ctx.bots.noise[q] * chance.uniform(
+        ctx.streams.key(idx, "noise: card value", actor)
+    )
 
 
 def threshold(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, base: np.ndarray | float = 0.0) -> np.ndarray:
@@ -115,15 +125,25 @@ def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.nd
         return
     at = (idx, actor)
     deck, garage = take_rows(st.deck, at), take_rows(st.garage, at)
-    drawn = draw_from(ctx, deck, garage, n)
+    drawn = draw_from(ctx, idx, actor, deck, garage, n, "draw: card effect")
     put_rows(st.deck, at, deck)
     put_rows(st.garage, at, garage)
     put_rows(st.hand, at, take_rows(st.hand, at) + drawn)
 
 
-def draw_from(ctx: Ctx, deck: np.ndarray, garage: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """draw_cards on gathered piles (n, K), changed in place; returns (n, K) the cards drawn."""
-    return chance.draw_reshuffling(ctx.rng, deck, garage, n)
+def draw_from(
+    ctx: Ctx,
+    idx: np.ndarray,
+    actor: np.ndarray | int,
+    deck: np.ndarray,
+    garage: np.ndarray,
+    n: np.ndarray,
+    purpose: str,
+) -> np.ndarray:
+    """draw_cards on the actors' gathered piles (n, K), changed in place; returns (n, K) the cards drawn.
+    `purpose`: the End Phase's new hand and a card's draws are apart, so an extra draw in one turn
+    leaves the next hands where they were."""
+    return chance.draw_reshuffling(ctx.streams.key(idx, purpose, actor), deck, garage, n)
 
 
 def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
@@ -143,7 +163,7 @@ def reveal_parts(ctx: Ctx, st: State, idx: np.ndarray, count: int) -> np.ndarray
         if len(empty):
             parts[empty] += take_rows(st.showroom_discard, idx[empty])
             st.showroom_discard[idx[empty]] = 0
-        cards[:, i] = chance.draw_one(ctx.rng, parts, every)
+        cards[:, i] = chance.draw_one(ctx.streams.key(idx, "reveal a part"), parts, every)
     put_rows(st.parts, idx, parts)
     return cards
 
@@ -159,16 +179,20 @@ def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: 
     if len(idx) == 0:
         return
     below = ctx.bots.scrap_below[st.bots[idx, actor]]
+    # a seat goes on while it scrapped and may scrap more: its own choice, whichever games share its batch
     for step in range(int(count.max())):
+        on = np.flatnonzero(step < count)
+        idx, actor, count, below = idx[on], actor[on], count[on], below[on]
         hand, garage = take_rows(st.hand, (idx, actor)), take_rows(st.garage, (idx, actor))
         pool = {"hand": hand, "garage": garage, "hand_or_garage": hand + garage}[zone]
         value = card_values(ctx, st, idx, actor)
         value = np.where(pool > 0, value, np.inf)
         card = value.argmin(axis=1)
         best = value[np.arange(len(idx)), card]
-        go = (step < count) & np.isfinite(best) & (best < threshold(ctx, st, idx, actor, below))
+        go = np.isfinite(best) & (best < threshold(ctx, st, idx, actor, below))
         if not np.count_nonzero(go):
             return
+        count = np.where(go, count, 0)  # a seat that kept its cards this time is done
         g, p, k = idx[go], actor[go], card[go]
         from_hand = st.hand[g, p, k] > 0 if zone != "garage" else np.zeros(len(g), bool)
         st.hand[g[from_hand], p[from_hand], k[from_hand]] -= 1

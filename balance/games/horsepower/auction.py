@@ -29,12 +29,12 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     # Every seat's value of the card and the most it will pay, all seats at once;
     # noise drawn seat by seat (value noise, then bid noise), as one call.
     q = st.bots[idx]  # (n, P)
-    u = chance.uniform(ctx.rng, (P, 2, n))
+    u = np.stack([chance.uniform(ctx.streams.key(idx, "noise: auction", p), 2) for p in range(P)])  # (P, n, 2)
     noise = ctx.bots.noise[q]
     variant = situation_variants(ctx, st, idx) if ctx.bots.situational else 0
-    value = ctx.values.acquire[ctx.values.row(q, st.lap[idx], variant), card[:, None]] + noise * u[:, 0].T
+    value = ctx.values.acquire[ctx.values.row(q, st.lap[idx], variant), card[:, None]] + noise * u[:, :, 0].T
     coins = st.coins[idx].astype(np.int32)
-    wish = (1 - noise) * ctx.bots.bid[q] * value + noise * u[:, 1].T * (coins + 1)
+    wish = (1 - noise) * ctx.bots.bid[q] * value + noise * u[:, :, 1].T * (coins + 1)
     limit = np.clip(np.floor(wish), 0, coins).astype(np.int32)
 
     # Min raises in bidding order. Positions, not seats: position i is column i

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import Recorder
 from . import vocabulary as V
@@ -209,7 +210,7 @@ def build_card_values(bots: BotTable, laps: int) -> CardValues:
 class Ctx:
     tables: Tables
     bots: BotTable
-    rng: np.random.Generator
+    streams: Streams
     rec: Recorder
     events: Events | None = None  # card events for the logs; None when nobody reads them
     look: Lookups = field(init=False)

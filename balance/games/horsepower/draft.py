@@ -48,18 +48,18 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
     # 2.2: the draft pool
     pool = np.zeros((G, K), np.int16)
     for _ in range(rules.draft_parts[P]):
-        card = chance.draw_one(ctx.rng, st.parts, np.ones(G, bool))
+        card = chance.draw_one(ctx.streams.key(all_games, "draft pool: parts"), st.parts, np.ones(G, bool))
         np.add.at(pool, (all_games[card >= 0], card[card >= 0]), 1)
     pb_pool = np.zeros((G, B), np.int8)
     for _ in range(rules.draft_playbooks[P]):
-        pb = chance.draw_one(ctx.rng, st.playbook_deck, np.ones(G, bool))
+        pb = chance.draw_one(ctx.streams.key(all_games, "draft pool: playbooks"), st.playbook_deck, np.ones(G, bool))
         np.add.at(pb_pool, (all_games[pb >= 0], pb[pb >= 0]), 1)
 
     # 2.3: snake draft from Player 1, exactly parts_drafted parts and playbooks_drafted
     # Playbooks each. Player 1 is drawn per game, apart from who plays first (2.6:
     # seat 0), unless rules.first_drafter says the first player drafts first.
     if rules.first_drafter == "random":
-        st.first_drafter[:] = chance.roll(ctx.rng, (G,), P) - 1
+        st.first_drafter[:] = chance.roll(ctx.streams.key(all_games, "first drafter"), P) - 1
     if ctx.rec.on:
         ctx.rec.say(all_games, lambda j: f"  the draft starts with seat {st.first_drafter[j]} (Player 1 of 2.3)")
     parts_taken = np.zeros((G, P), np.int16)
@@ -68,8 +68,12 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
     for pick, offset in enumerate(snake_order(P, rounds), start=1):
         seat = (st.first_drafter.astype(np.intp) + offset) % P  # (G,) the seat picking in each game
         q = st.bots[all_games, seat]
-        card_v = np.where(pool > 0, card_values(ctx, st, all_games, seat, acquire=True), -np.inf)
-        pb_v = ctx.bots.playbook_value[q] + ctx.bots.noise[q][:, None] * chance.uniform(ctx.rng, (G, B))
+        card_v = np.where(
+            pool > 0, card_values(ctx, st, all_games, seat, acquire=True, purpose="noise: draft cards"), -np.inf
+        )
+        pb_v = ctx.bots.playbook_value[q] + ctx.bots.noise[q][:, None] * chance.uniform(
+            ctx.streams.key(all_games, "noise: draft playbooks", seat), B
+        )
         pb_v = np.where(pb_pool > 0, pb_v, -np.inf)
         card_v[parts_taken[all_games, seat] >= rules.parts_drafted] = -np.inf
         pb_v[pbs_taken[all_games, seat] >= rules.playbooks_drafted] = -np.inf

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import NULL, Recorder
 from .bots import BotTable
@@ -20,7 +21,7 @@ def simulate(
     tables: Tables,
     bots: BotTable,
     seats: np.ndarray,
-    rng: np.random.Generator,
+    streams: Streams,
     rec: Recorder = NULL,
     after_turn: Callable[[State, int], None] | None = None,
     events: Events | None = None,
@@ -30,6 +31,6 @@ def simulate(
     `bots`), seat 0 playing first. Returns the final state: `winner` -1 marks a
     game stopped by rules.max_rounds. `events`, if given, collects the card
     events of the logs."""
-    ctx = Ctx(tables, bots, rng, rec, events)
+    ctx = Ctx(tables, bots, streams, rec, events)
     st = setup(ctx, np.asarray(seats, dtype=np.int16), bonus)
     return play_rounds(ctx, st, after_turn)

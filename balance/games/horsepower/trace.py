@@ -1,23 +1,23 @@
 """`balance trace`: one game of a scenario, turn by turn, in plain words.
 
-The traced game is exactly game K of `balance run` with the same seed and
-chunk size: its whole chunk is simulated and the recorder watches its row.
+The traced game is exactly game K of `balance run` with the same seed,
+played alone (a game depends on no other) with the recorder on it.
 """
 
 from __future__ import annotations
 
 from ...scenario import Scenario
-from ..chunks import traced_chunk
+from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     m = scenario.model
-    t = traced_chunk(scenario, seed, game, prepare, play_chunk)
+    t = traced_game(scenario, seed, game, prepare, play_chunk)
     st, row, names = t.st, t.row, t.names
     pb = t.prep.tables.playbooks.names
     head = [
-        f"Horsepower: scenario {m.name}, seed {seed}, game {game} (chunk {t.chunk} of {t.chunks}, row {row})",
+        f"Horsepower: scenario {m.name}, seed {seed}, game {game}",
         f"cards: {scenario.cards_path.name}; seats in turn order (seat 0 first): "
         + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
         "Draft:",

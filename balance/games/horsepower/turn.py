@@ -164,8 +164,8 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         if not np.count_nonzero(more):
             break
         for t in PLAY_ORDER:
-            if np.count_nonzero(more[:, t]):
-                _play_one(ctx, st, turn, idx, played_n, t, played_n[:, t] < allowance[:, t])
+            if np.count_nonzero(more[:, t]):  # only the games with an extra play of type t are asked
+                _play_one(ctx, st, turn, idx, played_n, t, more[:, t])
 
 
 def _play_one(
@@ -255,7 +255,9 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             room[room] = row_any(take_rows(st.parts, r)) | row_any(take_rows(st.showroom_discard, r))
         noise = ctx.bots.noise[q]
         still_afford = (coins - pay >= np.minimum(cheapest, rules.purchase_cost)).astype(np.float32)
-        refresh = room & ((1 - noise) * still_afford + noise * chance.uniform(ctx.rng, (n,)) > 0.5)
+        refresh = room & (
+            (1 - noise) * still_afford + noise * chance.uniform(ctx.streams.key(g, "noise: refresh", s)) > 0.5
+        )
 
         if np.count_nonzero(buy):
             b, sl = g[buy], slot[buy]
@@ -289,16 +291,16 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         shopping = g[(buy | refresh) & st.running[g]]
 
 
-def roll_drive(ctx: Ctx, mods: dict[str, np.ndarray]) -> np.ndarray:
+def roll_drive(ctx: Ctx, g: np.ndarray, seat: int, mods: dict[str, np.ndarray]) -> np.ndarray:
     """(n, D) dice and (n,) the Drive roll (3.2.2): the best `dice_per_drive` of
     the base dice plus `keep: best` extras, plus every `keep: sum` extra; each
     die below a reroll threshold rolled once more."""
     rules = ctx.tables.rules
-    n = len(mods["drive"])
     base, best, extra = rules.dice_per_drive, mods["dice_best"], mods["dice_sum"]
     D = base + int(best.max(initial=0)) + int(extra.max(initial=0))
-    dice = chance.roll(ctx.rng, (n, D), rules.die_sides)
-    again = chance.roll(ctx.rng, (n, D), rules.die_sides)
+    # column j of a seat's dice is the same die whatever D (the batch's most dice) is
+    dice = chance.roll(ctx.streams.key(g, "dice", seat), rules.die_sides, D)
+    again = chance.roll(ctx.streams.key(g, "reroll", seat), rules.die_sides, D)
     dice = np.where(dice < mods["reroll"][:, None], again, dice)
     col = np.arange(D)[None, :]
     first = col < (base + best)[:, None]
@@ -328,7 +330,7 @@ def drive_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     if len(g) == 0:
         return
     mods = _merged_mods(ctx, st, turn, g, ops=("drive", "dice", "reroll"))
-    dice, rolled = roll_drive(ctx, mods)
+    dice, rolled = roll_drive(ctx, g, s, mods)
     slowed = row_sum(st.slow[g, :, s])
     total = mods["drive"] + rolled - slowed
     moved = np.maximum(total, ctx.tables.rules.min_drive)
@@ -378,7 +380,7 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     deck = take_rows(st.deck, (g, s))
     put_rows(st.play, (g, s), np.zeros_like(play))
     n = np.maximum(ctx.tables.rules.hand_size + extra, 0)
-    hand = draw_from(ctx, deck, garage, n) if np.count_nonzero(n > 0) else np.zeros_like(deck)
+    hand = draw_from(ctx, g, s, deck, garage, n, "draw: new hand") if np.count_nonzero(n > 0) else np.zeros_like(deck)
     for pile, rows in ((st.deck, deck), (st.garage, garage), (st.hand, hand)):
         put_rows(pile, (g, s), rows)
 
@@ -390,10 +392,12 @@ def pit_stop(ctx: Ctx, st: State, turn: Turn, g: np.ndarray) -> None:
     drawn = np.full((n, rules.pit_stop_draw), -1)
     deck = st.playbook_deck[g]
     for i in range(rules.pit_stop_draw):
-        drawn[:, i] = chance.draw_one(ctx.rng, deck, np.ones(n, bool))
+        drawn[:, i] = chance.draw_one(ctx.streams.key(g, "pit stop playbooks", s), deck, np.ones(n, bool))
     q = st.bots[g, s]
     value = ctx.bots.playbook_value[q][np.arange(n)[:, None], np.maximum(drawn, 0)]
-    value = value + ctx.bots.noise[q][:, None] * chance.uniform(ctx.rng, value.shape)
+    value = value + ctx.bots.noise[q][:, None] * chance.uniform(
+        ctx.streams.key(g, "noise: pit stop", s), value.shape[1]
+    )
     value = np.where(drawn >= 0, value, -np.inf)
     order = np.argsort(-value, axis=1)
     for i in range(rules.pit_stop_draw):
@@ -437,7 +441,9 @@ def lap_decisions(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         rule = ctx.bots.pit_stop[q]
         laps_left = laps - st.lap[g, p] + 1
         noise = ctx.bots.noise[q]
-        auto = (1 - noise) * (laps_left >= ctx.bots.pit_laps_left[q]) + noise * chance.uniform(ctx.rng, (len(g),)) > 0.5
+        auto = (1 - noise) * (laps_left >= ctx.bots.pit_laps_left[q]) + noise * chance.uniform(
+            ctx.streams.key(g, "noise: pit or race through", p)
+        ) > 0.5
         pit = np.select([rule == 1, rule == 2], [True, False], auto) & row_any(st.playbook_deck[g])
         st.pit_next[g[pit], p] = True  # counted in pit_stops when the Pit Stop turn is played
         st.lap_done[g, p] = False
@@ -454,6 +460,7 @@ def play_rounds(ctx: Ctx, st: State, after_turn: Callable[[State, int], None] | 
         if not np.count_nonzero(st.running):
             break
         st.round[st.running] += 1
+        ctx.streams.next_step()  # every game is in this round: draws are keyed by it
         for s in range(P):
             play_turn(ctx, st, s)
             if after_turn is not None:

@@ -14,6 +14,7 @@ import numpy as np
 from ...errors import Problem, UserError, raise_first
 from ...scenario import Scenario, unknown_bot_problems
 from ...seeding import bonus_seat
+from ..chance import Streams
 from ..chunks import Prepared, chunk_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
@@ -96,12 +97,12 @@ def play_chunk(
     scenario: Scenario,
     first: int,
     size: int,
-    rng: np.random.Generator,
+    streams: Streams,
     rec: Recorder = NULL,
     events: Events | None = None,
     after_turn: Callable[..., None] | None = None,
 ) -> tuple[np.ndarray, State]:
-    seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, rng)
+    seats = chunk_seats(prep.pool, len(prep.bots.names), scenario, first, size, streams)
     bonus = None
     item = scenario.model.bonus_card
     if item is not None:
@@ -110,7 +111,7 @@ def play_chunk(
         bonus = (
             Bonus(who, driver=t.drivers.index(item)) if item in t.drivers.ids else Bonus(who, card=t.cards.index(item))
         )
-    return seats, simulate(prep.tables, prep.bots, seats, rng, rec, after_turn, events=events, bonus=bonus)
+    return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:

@@ -39,7 +39,8 @@ def choose_rival(m: Match, st: State, g: np.ndarray, p: np.ndarray, nerf: bool =
     hurt = (m.tables.rules.tire_health - st.tire[g]) / m.tables.rules.tire_health
     lead = m.bots.lead[q][:, None]
     noise = m.bots.noise[q][:, None]
-    score = (1 - noise) * (lead * dist + (1 - lead) * hurt) + noise * chance.uniform(m.rng, (len(g), P))
+    u = chance.uniform(m.streams.key(g, "noise: rival choice", p), P)
+    score = (1 - noise) * (lead * dist + (1 - lead) * hurt) + noise * u
     score = np.where(ok, score, -np.inf)
     return np.where(ok.any(axis=1), score.argmax(axis=1), -1)
 
@@ -273,11 +274,13 @@ def steal(m: Match, st: State, g, p, t, amount) -> None:
     """Take `amount` random cards from t's hand into p's: they are p's now
     (FAQ). p discards down to the hand size; t draws back up to it."""
     for i in range(int(amount.max(initial=0))):
-        hand = st.hand[g, t]
-        k = chance.draw_one(m.rng, hand, i < amount)
-        st.hand[g, t] = hand
+        r = np.flatnonzero(i < amount)  # the games still stealing (not those another game's amount keeps in the loop)
+        gr, tr = g[r], t[r]
+        hand = st.hand[gr, tr]
+        k = chance.draw_one(m.streams.key(gr, "steal: card taken", tr), hand, np.ones(len(r), bool))
+        st.hand[gr, tr] = hand
         ok = k >= 0
-        gk, pk, tk, kk = g[ok], p[ok], t[ok], k[ok]
+        gk, pk, tk, kk = gr[ok], p[r][ok], tr[ok], k[ok]
         st.hand[gk, pk, kk] += 1
         st.stolen_in[gk, pk, kk] += 1
         st.stolen_out[gk, tk, kk] += 1
@@ -296,8 +299,8 @@ def swap_top(m: Match, st: State, g, p, t) -> None:
     q = st.bots[g, p]
     noise = m.bots.noise[q]
     gain = m.values[np.maximum(theirs, 0)] - m.values[np.maximum(mine, 0)]
-    u = chance.uniform(m.rng, g.shape)
-    want = np.where(u < noise, chance.uniform(m.rng, g.shape) < 0.5, gain > 0)
+    u = chance.uniform(m.streams.key(g, "noise: swap top cards", p), 2)
+    want = np.where(u[:, 0] < noise, u[:, 1] < 0.5, gain > 0)
     do = both & want
     gd, pd, td = g[do], p[do], t[do]
     st.stack[gd, pd, hp[do] - 1] = theirs[do]
@@ -448,12 +451,15 @@ def answer(m: Match, st: State, g, p, k, rival) -> tuple[np.ndarray, np.ndarray]
         t = (p + off) % P
         hand = st.hand[g, t]
         holds = (hand[:, is_cancel] > 0).any(axis=1)
-        u = chance.uniform(m.rng, (n,))
-        go = hurt[np.arange(n), t] & holds & ~replaced & (u < m.bots.cancel[st.bots[g, t]])
+        go = hurt[np.arange(n), t] & holds & ~replaced  # the rivals who could answer: each draws its chance
+        ask = np.flatnonzero(go)
+        u = chance.uniform(m.streams.key(g[ask], "noise: answer or not", t[ask]))
+        go[ask] = u < m.bots.cancel[st.bots[g[ask], t[ask]]]
         if not go.any():
             continue
         gg, tt = g[go], t[go]
-        pref = np.where(c.cancels == REPLACE, 2.0, 1.0)[None, :] + chance.uniform(m.rng, (len(gg), len(c.ids)))
+        u = chance.uniform(m.streams.key(gg, "noise: which cancel", tt), len(c.ids))
+        pref = np.where(c.cancels == REPLACE, 2.0, 1.0)[None, :] + u
         card = np.where((hand[go] > 0) & is_cancel[None, :], pref, -np.inf).argmax(axis=1)
         st.hand[gg, tt, card] -= 1
         st.discard[gg, tt, card] += 1

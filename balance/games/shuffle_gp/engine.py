@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import NULL, Recorder
 from .bots import BotTable
@@ -21,7 +22,7 @@ def simulate(
     tables: Tables,
     bots: BotTable,
     seats: np.ndarray,
-    rng: np.random.Generator,
+    streams: Streams,
     rec: Recorder = NULL,
     after_turn: Callable[[State, np.ndarray, np.ndarray], None] | None = None,
     events: Events | None = None,
@@ -31,6 +32,6 @@ def simulate(
     in each seat, clockwise. `after_turn(state, g, p)`, if given, runs after
     every turn (g the games that played one, p the seat there): the rules checker.
     `bonus`: a strength experiment's item for one seat a game (setup.Bonus)."""
-    m = Match(tables, bots, rng, rec, events)
+    m = Match(tables, bots, streams, rec, events)
     st = setup(m, np.asarray(seats, dtype=np.int16), bonus)
     return play_game(m, st, after_turn)

@@ -1,5 +1,5 @@
 """What every step of a Shuffle Grand Prix game reads besides the state: the
-compiled tables, the bots, the random generator, the recorder, the event log,
+compiled tables, the bots, the random numbers (keyed: chance.Streams), the recorder, the event log,
 and lookup columns derived once per batch."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..chance import Streams
 from ..events import Events
 from ..recorder import Recorder
 from . import vocabulary as V
@@ -37,7 +38,7 @@ REPLACE = V.CANCELS.index("replace")
 class Match:
     tables: Tables
     bots: BotTable
-    rng: np.random.Generator
+    streams: Streams
     rec: Recorder
     events: Events | None = None
     values: np.ndarray = field(init=False)  # (V,) int32: distance points of each kind

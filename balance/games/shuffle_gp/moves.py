@@ -49,11 +49,16 @@ def draw_distance_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np
     from_deck = deck.sum(axis=1) > 0
     if m.tables.rules.bottom_pile == "random":
         pile = np.where(from_deck[:, None], deck, bottom)
-        kind = chance.draw_one(m.rng, pile, np.ones(len(g), bool))
+        some = pile.sum(axis=1) > 0
+        keys = np.zeros(len(g), np.uint64)  # rows with nothing left draw nothing (masked out)
+        keys[some] = m.streams.key(g[some], "distance card", p[some])
+        kind = chance.draw_one(keys, pile, some)
         st.deck[g] = np.where(from_deck[:, None], pile, deck)
         st.bottom[g] = np.where(from_deck[:, None], bottom, pile)
     else:  # "into the bottom of the draw pile": the first card put under is the first drawn
-        kind = chance.draw_one(m.rng, deck, from_deck)
+        keys = np.zeros(len(g), np.uint64)  # rows that take the bottom pile's oldest draw nothing (masked out)
+        keys[from_deck] = m.streams.key(g[from_deck], "distance card", p[from_deck])
+        kind = chance.draw_one(keys, deck, from_deck)
         st.deck[g] = deck
         under = np.flatnonzero(~from_deck & (bottom.sum(axis=1) > 0))
         if len(under):
@@ -107,7 +112,7 @@ def draw_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray)
         return
     g, p, n = g[rows], p[rows], n[rows]
     deck, disc = st.draw[g, p], st.discard[g, p]
-    drawn = chance.draw_reshuffling(m.rng, deck, disc, n)
+    drawn = chance.draw_reshuffling(m.streams.key(g, "draw ability cards", p), deck, disc, n)
     st.draw[g, p], st.discard[g, p] = deck, disc
     st.hand[g, p] += drawn
 
@@ -118,7 +123,7 @@ def keep_value(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
     value = m.bots.card_value[q] + m.bots.defence[q][:, None] * np.minimum(
         m.heals[None, :], m.tables.rules.tire_health - st.tire[g, p][:, None]
     )
-    u = chance.uniform(m.rng, value.shape)
+    u = chance.uniform(m.streams.key(g, "noise: card worth", p), value.shape[1])
     noise = m.bots.noise[q][:, None]
     return (1 - noise) * value + noise * u * 4
 

@@ -53,7 +53,8 @@ def setup(m: Match, seats: np.ndarray, bonus: Bonus | None = None) -> State:
 
     dealt = np.zeros((G, P), np.int32)
     for p in range(P):
-        dealt[:, p] = m.values[chance.draw_one(m.rng, st.deck, np.ones(G, bool))]
+        keys = m.streams.key(rows, "deal for first player", p)
+        dealt[:, p] = m.values[chance.draw_one(keys, st.deck, np.ones(G, bool))]
     first_deal = dealt.copy()
     m.say(rows, lambda j: "Setup: distance cards dealt " + ", ".join(f"seat {p}={first_deal[j, p]}" for p in range(P)))
     if rules.first_player_ties == "redeal":
@@ -72,11 +73,12 @@ def setup(m: Match, seats: np.ndarray, bonus: Bonus | None = None) -> State:
                 ),
             )
             for p in range(P):
-                again = top[tied, p] & (st.deck[tied].sum(axis=1) > 0)
-                card = chance.draw_one(m.rng, st.deck[tied], again)
-                redealt = tied[again]
-                dealt[redealt, p] = m.values[card[again]]
-                st.deck[redealt, card[again]] -= 1
+                redealt = tied[top[tied, p] & (st.deck[tied].sum(axis=1) > 0)]
+                deck = st.deck[redealt]
+                keys = m.streams.key(redealt, "redeal for first player", p)
+                card = chance.draw_one(keys, deck, np.ones(len(redealt), bool))
+                dealt[redealt, p] = m.values[card]
+                st.deck[redealt] = deck
             dealt[tied] = np.where(top[tied], dealt[tied], -1)  # the others are out of it
     st.deck[:] = tables.distance.count  # the dealt cards go back: the deck is reshuffled (a bag)
     st.first[:] = dealt.argmax(axis=1)  # ties (rules.first_player_ties: lowest_seat): the earliest seat
@@ -101,7 +103,8 @@ def setup(m: Match, seats: np.ndarray, bonus: Bonus | None = None) -> State:
         q = st.bots[rows, p]
         noise = m.bots.noise[q][:, None]
         # drawn for every game even where the pick is given: the same random numbers as the plain game
-        score = (1 - noise) * m.bots.driver_value[q] + noise * chance.uniform(m.rng, (G, D)) * 4
+        u = chance.uniform(m.streams.key(rows, "noise: driver draft", p), D)
+        score = (1 - noise) * m.bots.driver_value[q] + noise * u * 4
         d = np.where(taken, -np.inf, score).argmax(axis=1)
         if given and which == 0:
             d = np.where(p == bonus.who, bonus.driver, d)

@@ -1,14 +1,14 @@
 """`balance trace` for Shuffle Grand Prix: one game of a scenario, turn by
 turn, in plain words. The traced game is exactly game K of `balance run`
-with the same seed and chunk size: its whole chunk is played and the
-recorder watches its row."""
+with the same seed, played alone (a game depends on no other) with the
+recorder on it."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...scenario import Scenario
-from ..chunks import traced_chunk
+from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 from .log import finish_order
 from .state import total_distance
@@ -16,10 +16,10 @@ from .state import total_distance
 
 def trace_game(scenario: Scenario, seed: int, game: int) -> str:
     m = scenario.model
-    t = traced_chunk(scenario, seed, game, prepare, play_chunk)
+    t = traced_game(scenario, seed, game, prepare, play_chunk)
     st, row, names, tables = t.st, t.row, t.names, t.prep.tables
     head = [
-        f"Shuffle Grand Prix: scenario {m.name}, seed {seed}, game {game} (chunk {t.chunk} of {t.chunks}, row {row})",
+        f"Shuffle Grand Prix: scenario {m.name}, seed {seed}, game {game}",
         "seats (clockwise): " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
     ]
     position = finish_order(st, tables)[row]

@@ -127,7 +127,8 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     noise = m.bots.noise[q]
     extra = np.stack([pit, redraw, np.zeros(n)], axis=1)
     extra = np.where(np.isfinite(extra), extra, 0.0)  # illegal anyway (no equip, empty hand)
-    extra = (1 - noise)[:, None] * extra + noise[:, None] * chance.uniform(m.rng, (n, 3)) * NOISE_SPREAD
+    u = chance.uniform(m.streams.key(g, "noise: pit, redraw or pass", p), 3)
+    extra = (1 - noise)[:, None] * extra + noise[:, None] * u * NOISE_SPREAD
     score = np.concatenate([value, extra], axis=1).astype(np.float32)
     return legal, np.where(legal, score, -np.inf)
 
@@ -178,7 +179,7 @@ def anytime_window(m: Match, st: State, g, first) -> None:
             gg, tt, held = gg[holds], tt[holds], held[holds]
             q = st.bots[gg, tt]
             noise = m.bots.noise[q]
-            u = chance.uniform(m.rng, (len(gg), len(cols) + 1)) * NOISE_SPREAD
+            u = chance.uniform(m.streams.key(gg, "noise: anytime play", tt), len(cols) + 1) * NOISE_SPREAD
             score = (1 - noise)[:, None] * anytime_worth(m, st, gg, tt, cols) + noise[:, None] * u[:, :-1]
             score = np.where(held, score, -np.inf)
             hold = (1 - noise) * m.bots.anytime[q] + noise * u[:, -1]
@@ -371,8 +372,7 @@ def spend_trophies(m: Match, st: State, g, p) -> None:
     rules = m.tables.rules
     q = st.bots[g, p]
     noise = m.bots.noise[q]
-    n = len(g)
-    u = chance.uniform(m.rng, (n, 3))
+    u = chance.uniform(m.streams.key(g, "noise: spend trophies", p), 3)
     random = u[:, 0] < noise
     afford = st.trophies[g, p] >= rules.trophy_swap
     wants = (st.tire[g, p] <= m.bots.swap_below[q]) & (st.co_tire[g, p] > st.tire[g, p])
@@ -438,6 +438,7 @@ def play_game(m: Match, st: State, after_turn: Callable[[State, np.ndarray, np.n
     rules = m.tables.rules
     P = st.tire.shape[1]
     while st.running.any():
+        m.streams.next_step()  # a step is a turn: every running game takes one (setup drew at step 0)
         g = np.flatnonzero(st.running)
         p = st.current[g].astype(np.int64)
         take_turn(m, st, g, p)
