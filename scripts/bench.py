@@ -29,6 +29,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from balance.allocator import tune_allocator  # noqa: E402
+from balance.games.chance import Streams  # noqa: E402
 from balance.games.horsepower.bots import bot_table, resolve_profiles  # noqa: E402
 from balance.games.horsepower.compile import compile_database  # noqa: E402
 from balance.games.horsepower.engine import simulate  # noqa: E402
@@ -46,7 +47,7 @@ def run(tables, bots, batch: int, games: int, seed: int) -> tuple[float, int, in
     while played < games:
         size = min(batch, games - played)
         seats = (np.arange(4)[None, :] + np.arange(played, played + size)[:, None]) % 4
-        st = simulate(tables, bots, seats, np.random.default_rng([seed, chunk]))
+        st = simulate(tables, bots, seats, Streams(seed, played, size))
         played += size
         turns += int(st.turns.sum())
         chunk += 1

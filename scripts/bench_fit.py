@@ -23,6 +23,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from balance.allocator import tune_allocator  # noqa: E402
+from balance.games.chance import Streams  # noqa: E402
 from balance.games.horsepower.bots import bot_table, resolve_profiles  # noqa: E402
 from balance.games.horsepower.compile import compile_database  # noqa: E402
 from balance.games.horsepower.engine import simulate  # noqa: E402
@@ -40,7 +41,7 @@ def main() -> None:
     tune_allocator()
     tables = compile_database(load_database(ROOT / "cards.yaml"))
     bots = bot_table(resolve_profiles(None), BOTS, tables, 4)
-    simulate(tables, bots, np.arange(4)[None, :].repeat(64, axis=0), np.random.default_rng(0))  # warm-up
+    simulate(tables, bots, np.arange(4)[None, :].repeat(64, axis=0), Streams(0, 0, 64))  # warm-up
     rows = []
     print(f"{'batch':>6s} {'seconds':>8s} {'games/s':>8s} {'steps':>6s} {'player-turns':>13s} {'ms/step':>8s}")
     for batch in (int(b) for b in args.batches.split(",")):
@@ -48,7 +49,7 @@ def main() -> None:
         best = np.inf
         for _ in range(args.repeats):
             start = time.process_time()
-            st = simulate(tables, bots, seats, np.random.default_rng(1))
+            st = simulate(tables, bots, seats, Streams(1, 0, len(seats)))
             best = min(best, time.process_time() - start)
         steps, turns = int(st.round.max()) * 4, int(st.turns.sum())
         rows.append((steps, turns, best))

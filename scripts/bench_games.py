@@ -22,6 +22,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from balance.allocator import tune_allocator  # noqa: E402
+from balance.games.chance import Streams  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # game -> (what a step is called, the state field that counts them, players -> bots);
@@ -64,12 +65,12 @@ def main() -> None:
     for players, names in grids.items():
         bots = bots_module.bot_table(bots_module.resolve_profiles(None), names, tables)
         seats = lambda first, n: (np.arange(players)[None, :] + np.arange(first, first + n)[:, None]) % players  # noqa: E731
-        engine.simulate(tables, bots, seats(0, 64), np.random.default_rng(0))  # warm-up
+        engine.simulate(tables, bots, seats(0, 64), Streams(0, 0, 64))  # warm-up
         done = steps = plays = 0
         start = time.perf_counter()
         while done < args.games:
             n = min(args.batch, args.games - done)
-            st = engine.simulate(tables, bots, seats(done, n), np.random.default_rng([1, done]))
+            st = engine.simulate(tables, bots, seats(done, n), Streams(1, done, n))
             done += n
             steps += int(getattr(st, counter).sum())
             plays += int(st.played.sum()) if hasattr(st, "played") else 0

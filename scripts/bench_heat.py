@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 import yaml  # noqa: E402
 
 from balance.allocator import tune_allocator  # noqa: E402
+from balance.games.chance import Streams  # noqa: E402
 from balance.games.heat.bots import bot_table, resolve_profiles  # noqa: E402
 from balance.games.heat.compile import compile_database  # noqa: E402
 from balance.games.heat.engine import simulate  # noqa: E402
@@ -51,12 +52,12 @@ def main() -> None:
     for cars, names in GRIDS.items():
         bots = bot_table(resolve_profiles(None), names, tables)
         seats = lambda first, n: (np.arange(cars)[None, :] + np.arange(first, first + n)[:, None]) % cars  # noqa: E731
-        simulate(tables, bots, seats(0, 64), np.random.default_rng(0))  # warm-up
+        simulate(tables, bots, seats(0, 64), Streams(0, 0, 64))  # warm-up
         done = turns = rounds = 0
         start = time.perf_counter()
         while done < args.races:
             n = min(args.batch, args.races - done)
-            st = simulate(tables, bots, seats(done, n), np.random.default_rng([1, done]))
+            st = simulate(tables, bots, seats(done, n), Streams(1, done, n))
             done += n
             turns += int(st.turns.sum())
             rounds += int(st.round.sum())

@@ -79,9 +79,10 @@ def main() -> None:
     deck = ((rng.random((ROWS, KINDS)) < 0.25) * rng.integers(1, 3, (ROWS, KINDS))).astype(np.int8)
     garage = ((rng.random((ROWS, KINDS)) < 0.2) * rng.integers(1, 3, (ROWS, KINDS))).astype(np.int8)
     n = np.full(ROWS, HAND)
+    keys = chance.Streams(0, 0, ROWS).key(np.arange(ROWS), "draw", 0)
     draw_rows(deck.copy(), garage.copy(), n, rng.random((ROWS, 2 * HAND)))  # compile first
     ways = {
-        "numpy (chance.draw_reshuffling)": lambda d, g: chance.draw_reshuffling(rng, d, g, n),
+        "numpy (chance.draw_reshuffling)": lambda d, g: chance.draw_reshuffling(keys, d, g, n),
         "numba loop over the rows": lambda d, g: draw_rows(d, g, n, rng.random((ROWS, 2 * HAND))),
     }
     print(f"numpy {np.__version__}, numba {numba.__version__}; {ROWS} players draw {HAND} of {KINDS} kinds")

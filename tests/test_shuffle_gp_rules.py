@@ -151,6 +151,10 @@ def test_abilities_traps_spring_on_anyone_including_the_owner():
     st.trap[:, 1], st.trap_owner[:, 1] = card("comet_exhaust_cloud"), 0
     st.draw[:, 1, card("blaze_oil_fire")] -= 1
     st.trap[:, 2], st.trap_owner[:, 2] = card("blaze_oil_fire"), 1
+    no_turbo(st, 1)  # Ace's turn-start draw could bring Turbo, played before the action
+    oil_left = st.draw[:, 1, card("blaze_oil_fire")].copy()  # the other copy waits in the discard: no draw brings it
+    st.draw[:, 1, card("blaze_oil_fire")] -= oil_left
+    st.discard[:, 1, card("blaze_oil_fire")] += oil_left
     g = np.arange(10)
     take_turn(m, st, g, seat(10, 0))
     assert (st.tire[:, 0] == 1).all(), "its own draws_distance traps: Spike Strip 2 and Exhaust Cloud 1"
@@ -158,14 +162,14 @@ def test_abilities_traps_spring_on_anyone_including_the_owner():
     assert (st.traps_sprung[:, 0] == 2).all()
     take_turn(m, st, g, seat(10, 1))
     assert (st.tire[:, 1] == 1).all(), "its own Oil Fire (3) when it plays an action"
-    assert (st.trap < 0).all() and (st.discard[:, 1, card("blaze_oil_fire")] == 1).all()
+    assert (st.trap < 0).all() and (st.discard[:, 1, card("blaze_oil_fire")] == 1 + oil_left).all()
 
 
-def no_turbo(st) -> None:
-    """Ace's Racecraft draws seat 0 a card at the start of its turn: Turbo, the one
-    card of its deck the robot would play before Flamethrower, waits in the discard."""
-    st.draw[:, 0, card("ace_turbo")] -= 1
-    st.discard[:, 0, card("ace_turbo")] += 1
+def no_turbo(st, seat: int = 0) -> None:
+    """Ace's Racecraft draws its seat a card at the start of its turn: Turbo, the one
+    card of its deck the robot would play before an action, waits in the discard."""
+    st.draw[:, seat, card("ace_turbo")] -= 1
+    st.discard[:, seat, card("ace_turbo")] += 1
 
 
 @pytest.mark.parametrize("cancel", ["ironside_brace", "ironside_road_block"])

@@ -29,7 +29,8 @@ def card_values(
 
     Coins fade lap by lap towards the profile's `late_coins`; when acquiring,
     a card that scraps itself keeps only part of its value. `purpose` names
-    the decision the noise is drawn for (chance.Streams.key).
+    the decision the noise is drawn for (chance.Streams.key); each card's
+    noise is keyed by the card, whichever others are asked about.
     """
     q, row = _profile_row(ctx, st, idx, actor)
     table = ctx.values.acquire if acquire else ctx.values.own
@@ -40,7 +41,7 @@ def card_values(
     else:
         value = table[row[:, None], cards]
     keys = ctx.streams.key(idx, purpose, actor)
-    noisy = chance.uniform(keys, value.shape[1]) if cards is None else chance.uniform_at(keys, cards)
+    noisy = chance.uniform_at(keys, np.arange(value.shape[1]) if cards is None else cards)
     noisy *= ctx.bots.noise[q][:, None]
     noisy += value  # in place: the same sums as value + noise * u, without two temporaries
     return noisy
@@ -185,10 +186,14 @@ def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: 
         idx, actor, count, below = idx[on], actor[on], count[on], below[on]
         hand, garage = take_rows(st.hand, (idx, actor)), take_rows(st.garage, (idx, actor))
         pool = {"hand": hand, "garage": garage, "hand_or_garage": hand + garage}[zone]
-        value = card_values(ctx, st, idx, actor)
-        value = np.where(pool > 0, value, np.inf)
-        card = value.argmin(axis=1)
-        best = value[np.arange(len(idx)), card]
+        some = np.flatnonzero(row_any(pool))  # a seat with nothing to scrap is done, and draws no noise
+        if len(some) == 0:
+            return
+        idx, actor, count, below, pool = idx[some], actor[some], count[some], below[some], pool[some]
+        held = np.flatnonzero(row_any(pool.T))  # the kinds some row holds: noise only for those (keyed by card)
+        value = np.where(pool[:, held] > 0, card_values(ctx, st, idx, actor, cards=held), np.inf)
+        pick = value.argmin(axis=1)
+        card, best = held[pick], value[np.arange(len(idx)), pick]
         go = np.isfinite(best) & (best < threshold(ctx, st, idx, actor, below))
         if not np.count_nonzero(go):
             return

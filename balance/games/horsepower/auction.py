@@ -29,7 +29,9 @@ def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> Non
     # Every seat's value of the card and the most it will pay, all seats at once;
     # noise drawn seat by seat (value noise, then bid noise), as one call.
     q = st.bots[idx]  # (n, P)
-    u = np.stack([chance.uniform(ctx.streams.key(idx, "noise: auction", p), 2) for p in range(P)])  # (P, n, 2)
+    # each seat's two numbers keyed by its seat: one key per (game, seat), all seats in one call
+    keys = ctx.streams.key(np.repeat(idx, P), "noise: auction", np.tile(np.arange(P), n))
+    u = chance.uniform(keys, 2).reshape(n, P, 2).transpose(1, 0, 2)  # (P, n, 2)
     noise = ctx.bots.noise[q]
     variant = situation_variants(ctx, st, idx) if ctx.bots.situational else 0
     value = ctx.values.acquire[ctx.values.row(q, st.lap[idx], variant), card[:, None]] + noise * u[:, :, 0].T

@@ -43,7 +43,9 @@ class Match:
     events: Events | None = None
     values: np.ndarray = field(init=False)  # (V,) int32: distance points of each kind
     mean_value: float = field(init=False)  # distance points of the average card in the deck
-    lasting: np.ndarray = field(init=False)  # (K, L) int16: each card's lasting amounts (no_ability_play: 1)
+    # (K + 1, L) int16: each card's lasting amounts (no_ability_play: 1); the last row zeros, so an empty
+    # slot (-1) reads nothing without a mask
+    lasting: np.ndarray = field(init=False)
     always: np.ndarray = field(init=False)  # (D, L) int16: each driver's `always` specialty, as lasting amounts
     timed: np.ndarray = field(init=False)  # (K,) bool: has a turn symbol (uses a turn tracker)
     on_turn: np.ndarray = field(init=False)  # (K,) bool: may be played as the turn's play
@@ -63,10 +65,10 @@ class Match:
         self.values = self.tables.distance.value.astype(np.int32)
         count = self.tables.distance.count
         self.mean_value = float((self.values * count).sum() / max(count.sum(), 1))
-        self.lasting = np.zeros((K, len(LASTING)), np.int16)
+        self.lasting = np.zeros((K + 1, len(LASTING)), np.int16)
         for i, name in enumerate(LASTING):
             amount = np.where(name == "no_ability_play", 1, c.amount)
-            self.lasting[:, i] = np.where(c.op == OP[name], amount, 0).sum(axis=1)
+            self.lasting[:K, i] = np.where(c.op == OP[name], amount, 0).sum(axis=1)
         self.always = np.zeros((len(d.ids), len(LASTING)), np.int16)
         for i, name in enumerate(LASTING):
             hit = (d.when == WHEN["always"]) & (d.op == OP[name])

@@ -17,8 +17,9 @@ def modifier(m: Match, st: State, g: np.ndarray, p: np.ndarray, name: str) -> np
     i = LOP[name]
     eq = st.equip[g, p]
     ne = st.nerf[g, p]
-    total = np.where(eq >= 0, m.lasting[np.maximum(eq, 0), i], 0).sum(axis=1, dtype=np.int32)
-    total += np.where(ne >= 0, m.lasting[np.maximum(ne, 0), i], 0).sum(axis=1, dtype=np.int32)
+    column = m.lasting[:, i]  # an empty slot (-1) reads its last entry, 0
+    total = column[eq].sum(axis=1, dtype=np.int32)
+    total += column[ne].sum(axis=1, dtype=np.int32)
     return total + m.always[st.driver[g, p], i]
 
 

@@ -168,5 +168,6 @@ def total_distance(st: State, values: np.ndarray, g: np.ndarray | None = None) -
     """(G, P) int64 (or (n, P) for the games `g`): each player's distance: its
     stack's points plus the bonus points kept beside it."""
     stack, bonus = (st.stack, st.bonus) if g is None else (st.stack[g], st.bonus[g])
-    pts = np.where(stack >= 0, values[np.maximum(stack, 0)], 0).sum(axis=2, dtype=np.int32)
+    padded = np.append(values, 0)  # an empty place in the stack (-1) reads the appended 0
+    pts = padded[stack].sum(axis=2, dtype=np.int32)
     return pts + bonus
