@@ -73,11 +73,11 @@ def test_the_items_are_the_drivers_then_their_ability_cards_with_unique_ids(tmp_
 def test_a_driver_the_seat_would_draft_anyway_changes_nothing_in_those_games(tmp_path):
     """Every bot wants Comet above all (noise cannot outweigh it), so the first
     player drafts and drives it: given to the first player, Comet is a null
-    item, and those games are played identically, event for event. (One game a
-    chunk: in a batch, a game the item does change would shift the random
-    numbers the others draw in play, docs/strength_shuffle_gp.md.)"""
+    item, and those games are played identically, event for event, in chunks
+    of 8 beside games the item does change (each game's draws are its own:
+    games/chance.py)."""
     prefer = "bot_profiles:\n" + "".join(f"  {b}: {{drivers: {{comet: 100}}}}\n" for b in ("balanced", "aggressive"))
-    path = scenario(tmp_path, "nothing", prefer, games=24, chunk=1, bots=["balanced", "aggressive", "balanced"])
+    path = scenario(tmp_path, "nothing", prefer, games=24, chunk=8, bots=["balanced", "aggressive", "balanced"])
     out = tmp_path / "nothing-out"
     result = strength(path, ["comet"], out=out, jobs=1)
     games = pl.read_parquet(out / "baseline" / "games").sort("game_id")

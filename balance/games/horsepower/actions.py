@@ -147,15 +147,18 @@ def draw_from(
     return chance.draw_reshuffling(ctx.streams.key(idx, purpose, actor), deck, garage, n)
 
 
-def reveal_part(ctx: Ctx, st: State, idx: np.ndarray) -> np.ndarray:
+def reveal_part(ctx: Ctx, st: State, idx: np.ndarray, seat: int | np.ndarray | None) -> np.ndarray:
     """(n,) the top card of each Parts Deck, -1 if none; an empty Parts Deck
-    takes the Showroom discard reshuffled (3.1.1)."""
-    return reveal_parts(ctx, st, idx, 1)[:, 0]
+    takes the Showroom discard reshuffled (3.1.1). `seat`: whose action reveals
+    it (None: the setup)."""
+    return reveal_parts(ctx, st, idx, 1, seat)[:, 0]
 
 
-def reveal_parts(ctx: Ctx, st: State, idx: np.ndarray, count: int) -> np.ndarray:
+def reveal_parts(ctx: Ctx, st: State, idx: np.ndarray, count: int, seat: int | np.ndarray | None) -> np.ndarray:
     """(n, count) the top `count` cards of each Parts Deck, one after another
-    as reveal_part would (the piles gathered once for all of them)."""
+    as reveal_part would (the piles gathered once for all of them). The draws
+    are keyed by the seat whose buy, refresh or Auction reveals them, so one
+    seat's extra buy does not shift what the next seat's turn reveals."""
     parts = take_rows(st.parts, idx)
     cards = np.empty((len(idx), count), np.int64)
     every = np.ones(len(idx), bool)
@@ -164,14 +167,14 @@ def reveal_parts(ctx: Ctx, st: State, idx: np.ndarray, count: int) -> np.ndarray
         if len(empty):
             parts[empty] += take_rows(st.showroom_discard, idx[empty])
             st.showroom_discard[idx[empty]] = 0
-        cards[:, i] = chance.draw_one(ctx.streams.key(idx, "reveal a part"), parts, every)
+        cards[:, i] = chance.draw_one(ctx.streams.key(idx, "reveal a part", seat), parts, every)
     put_rows(st.parts, idx, parts)
     return cards
 
 
-def fill_showroom(ctx: Ctx, st: State, idx: np.ndarray, slots: np.ndarray) -> None:
-    """Reveal a new card into each given empty slot (n,)."""
-    st.showroom[idx, slots] = reveal_part(ctx, st, idx)
+def fill_showroom(ctx: Ctx, st: State, idx: np.ndarray, slots: np.ndarray, seat: int | None) -> None:
+    """Reveal a new card into each given empty slot (n,); `seat` whose buy empties it (None: the setup)."""
+    st.showroom[idx, slots] = reveal_part(ctx, st, idx, seat)
 
 
 def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: str, count: np.ndarray) -> None:

@@ -17,7 +17,7 @@ from .state import State
 
 
 def run_auction(ctx: Ctx, st: State, idx: np.ndarray, lander: np.ndarray) -> None:
-    card = reveal_part(ctx, st, idx)
+    card = reveal_part(ctx, st, idx, lander)
     has = card >= 0
     idx, lander, card = idx[has], lander[has], card[has]
     n = len(idx)

@@ -151,6 +151,6 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
     for p in range(P):
         draw_cards(ctx, st, all_games, np.full(G, p), np.full(G, rules.hand_size))
     for slot in range(rules.showroom_size):
-        fill_showroom(ctx, st, all_games, np.full(G, slot))
+        fill_showroom(ctx, st, all_games, np.full(G, slot), None)
     st.coins[:] = rules.starting_coins + rules.seat_coins[:P]  # seat compensation (rules.seat_coins), 0 by default
     return st

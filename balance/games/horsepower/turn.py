@@ -272,7 +272,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             st.showroom[b, sl] = -1
             if ctx.rec.on:
                 ctx.rec.say(b, lambda j: f"  buys {ctx.tables.cards.names[card[j]]} for {paid[j]} coin(s)")
-            fill_showroom(ctx, st, b, sl)
+            fill_showroom(ctx, st, b, sl, s)
             fire_trigger(ctx, st, turn, b, np.full(len(b), s), "buy")
         if np.count_nonzero(refresh):
             r = g[refresh]
@@ -285,7 +285,7 @@ def shop_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
             for slot_i in range(old.shape[1]):
                 has = old[:, slot_i] >= 0
                 st.showroom_discard[r[has], old[has, slot_i]] += 1  # each game once per slot
-            st.showroom[r] = reveal_parts(ctx, st, r, old.shape[1])
+            st.showroom[r] = reveal_parts(ctx, st, r, old.shape[1], s)
             if ctx.rec.on:
                 ctx.rec.say(r, lambda j: f"  refreshes the Showroom ({'free' if cost[j] == 0 else f'{cost[j]} coin'})")
         shopping = g[(buy | refresh) & st.running[g]]
