@@ -43,9 +43,9 @@ browser:
 		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
 		|| echo "chromium is missing and could not be installed: the browser test will fail"
 
-# The whole suite; pytest exits 5 when no test ran, and make fails with it.
+# The whole suite, over every core (pytest-xdist); pytest exits 5 when no test ran, and make fails with it.
 test: dev browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 lint: dev
 	$(BIN)/ruff check .

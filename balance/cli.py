@@ -307,7 +307,7 @@ def run(
             f"played again {len(result.replaced_chunks)} chunk(s) whose parts were unreadable, short or another "
             f"run's: {listed}"
         )
-    out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)")
+    out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)", soft_wrap=True)
     out.print(f"next: balance report {result.out}", soft_wrap=True)
 
 

@@ -90,3 +90,22 @@ def test_unknown_game_lists_the_known_ones():
         result.exit_code == 2
         and "unknown game 'monopoly' (known: horsepower, heat, downforce, shuffle_gp)" in result.stderr
     )
+
+
+def test_the_command_line_loads_no_game_until_a_command_needs_one():
+    """`balance --help` stays quick: importing the CLI imports no game's engine,
+    nor polars (games/__init__.py imports a game when it is first asked for)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, balance.cli; "
+        "loaded = [m for m in sys.modules if m.startswith(('balance.games.', 'polars')) and m != 'balance.games.base']; "
+        "print(sorted(loaded))"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert shown == "[]"
+    from balance.games import GAMES, get_game
+
+    assert list(GAMES) == ["horsepower", "heat", "downforce", "shuffle_gp"] and "heat" in GAMES
+    assert get_game("heat").name == "heat"
