@@ -24,7 +24,7 @@ chunk_size: 800
 variants:
   - name: same
   - name: strong-v8
-    overrides: {{cards.v8_block.effects.0.amount: 9}}
+    overrides: {{cards.v8_block.effects.0.amount: 12}}
 """
 
 
@@ -81,7 +81,7 @@ def test_a_stronger_card_shows_its_win_rate_added_rising(compared):
 
 def test_bad_variants_are_one_line_errors_before_any_game(tmp_path):
     path = tmp_path / "s.yaml"
-    path.write_text(SCENARIO.replace("cards.v8_block.effects.0.amount: 9", "cards.v9_block.count: 2"))
+    path.write_text(SCENARIO.replace("cards.v8_block.effects.0.amount: 12", "cards.v9_block.count: 2"))
     scenario = load_scenario(path)
     (_, same), (_, bad) = variant_scenarios(scenario)
     from balance.games.horsepower import GAME

@@ -373,7 +373,9 @@ def test_csv_cells_never_start_a_formula(tmp_path):
     text = (ROOT / "cards.yaml").read_text()
     cards.write_text(text.replace("name: Twin Turbo", 'name: "=HYPERLINK(\\"http://x\\")"'))
     path = tmp_path / "s.yaml"
-    path.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {cards}").replace("30", "200"))
+    path.write_text(
+        SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {cards}").replace("games: 30", "games: 200")
+    )  # not any "30" (a tmp path may hold one)
     out = tmp_path / "run"
     run(path, RunOptions(out=out, jobs=1, chunk_size=100))
     code, _, stderr = cli("report", out, "--out", tmp_path / "rep")
@@ -419,7 +421,9 @@ def test_the_most_laps_a_database_takes_get_a_report(tmp_path):
     )
     cards.write_text(text.replace("lap: 3", "lap: 16"))
     path = tmp_path / "s.yaml"
-    path.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", "cards: cards.yaml").replace("30", "40"))
+    path.write_text(
+        SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", "cards: cards.yaml").replace("games: 30", "games: 40")
+    )
     run(path, RunOptions(out=tmp_path / "run", jobs=1, chunk_size=40))
     code, _, stderr = cli("report", tmp_path / "run", "--out", tmp_path / "rep")
     assert code == 0, stderr

@@ -83,11 +83,12 @@ def test_a_card_path_sweeps_the_cards_strength_by_experiment(tmp_path):
     from balance.sweep import sweep
 
     path = tmp_path / "s.yaml"
-    path.write_text(SCENARIO.replace("games: 200", "games: 120").replace("chunk_size: 200", "chunk_size: 120"))
+    path.write_text(SCENARIO.replace("games: 200", "games: 300").replace("chunk_size: 200", "chunk_size: 150"))
     result = sweep(path, "cards.twin_turbo.effects.0.amount=0,8", out=tmp_path / "o", jobs=1)
     assert result.metric.startswith("twin_turbo: strength") and "(causal)" in result.metric and result.difference
     weak, strong = result.table["estimate"].to_list()
-    assert strong > weak and strong > 20  # in points: +8 Drive a turn wins most games for the seat given it
+    # in points: +8 Drive a turn reads +24.6 at 1,200 games (about +-3.5 at 300), 0 Drive -4.3
+    assert strong > weak and strong > 15
     assert (tmp_path / "o" / "value-8" / "twin_turbo" / "manifest.json").exists()  # balance strength's layout
     shown = CliRunner().invoke(
         app,

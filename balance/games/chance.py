@@ -74,6 +74,15 @@ def _light(z: np.ndarray) -> np.ndarray:
     return z
 
 
+def _light_copy(z: np.ndarray) -> np.ndarray:
+    """_light of z into a new array (z unchanged): a draw's keys may be read again (a reshuffle's)."""
+    t = z >> _S32
+    t ^= z
+    t *= _M1
+    t ^= t >> _S29
+    return t
+
+
 def _mix_int(z: int) -> int:
     """The same finaliser on a Python int (for the keys' scalar parts)."""
     z &= _U64
@@ -111,7 +120,8 @@ class Streams:
         # only once its stamp says this step (it is zeroed on its first draw of the step, not every step)
         self._counts: dict[str, np.ndarray] = {}
         self._stamps: dict[str, np.ndarray] = {}  # purpose -> (SEATS,) int64 the step each slice was zeroed
-        self._scalar: dict[str, int] = {}  # purpose -> the key's part that is the same for every row, this step
+        # (purpose, seat) -> the key's part that is the same for every row of that seat, this step
+        self._scalar: dict[tuple[str, int], np.uint64] = {}
         self._fresh: dict[str, int] = {}  # purpose -> the step in which all its slices were last zeroed
 
     def next_step(self) -> None:
@@ -134,15 +144,15 @@ class Streams:
             counts = self._counts[purpose] = np.zeros(SEATS * G, np.uint64)
             self._stamps[purpose] = np.full(SEATS, step, np.int64)
         stamps = self._stamps[purpose]
-        scalar = self._scalar.get(purpose)
-        if scalar is None:
-            scalar = self._scalar[purpose] = _mix_int((_purpose(purpose) << 32) + step)
         col = TABLE if seat is None else seat
         # uint64 array arithmetic wraps silently, as a hash wants (only scalar-scalar overflow warns)
         if isinstance(col, (int, np.integer)):  # one seat for every row (the usual case): one slice
             c = int(col)
             line = counts[c * G : (c + 1) * G]
-            z = self.game[rows] + np.uint64((scalar + c * _SEAT_INT) & _U64)
+            part = self._scalar.get((purpose, c))
+            if part is None:
+                part = self._scalar[(purpose, c)] = np.uint64((self._part(purpose) + c * _SEAT_INT) & _U64)
+            z = self.game[rows] + part
             if stamps[c] != step:  # the seat's first draw of this purpose in the step: no counts to read
                 stamps[c] = step
                 line.fill(0)
@@ -164,17 +174,23 @@ class Streams:
             counts[at] = made + _COUNT
             z = self.game[rows] + made
             z += col.astype(np.uint64) * _SEAT
-            z += np.uint64(scalar)
+            z += np.uint64(self._part(purpose))
         return z
+
+    def _part(self, purpose: str) -> int:
+        """The key's part that is the same for every row: a hash of purpose and
+        step, plus the first Weyl step of the numbers hashed from it (_bits)."""
+        return (_mix_int((_purpose(purpose) << 32) + self.step) + _GOLDEN) & _U64
 
 
 def _bits(keys: np.ndarray, columns: int | None = None) -> np.ndarray:
     """(n,) or (n, columns) uint64 random bits: one number a row is the key's
-    hash; column j is _light of that hash plus j + 1 Weyl steps. A key is its
+    hash (the key holds the Weyl step already: Streams._part); column j is
+    _light of that hash plus j + 1 Weyl steps. A key is its
     game's full hash (Streams.game) plus the draw's offsets, so one light mix
     makes it a number (at 10^6 games, five draws of one game: correlations
     within 0.002, the worst pair chi-square 310 of df 255, 99.9% point 330)."""
-    row = _light(keys + np.uint64(_GOLDEN))
+    row = _light_copy(keys)
     if columns is None:
         return row
     return _light(row[:, None] + _steps(columns)[None, :])
@@ -230,7 +246,11 @@ def uniform_at(keys: np.ndarray, columns: np.ndarray) -> np.ndarray:
     (n, J) of each key, hashed alone: noise over some of K choices (the cards
     in a hand, the Showroom's) keyed by the choice, so a choice's noise does
     not depend on which others the batch asks about."""
-    return _noise(_bits(keys), _multipliers(int(np.max(columns, initial=-1)) + 1)[columns])
+    try:
+        multipliers = _MULTIPLIERS[columns]
+    except IndexError:  # a column past the table (more than 4,096 choices): grow it once
+        multipliers = _multipliers(int(np.max(columns)) + 1)[columns]
+    return _noise(_bits(keys), multipliers)
 
 
 # Noise columns: the top bits of a row's full hash times an odd constant per column (multiplicative
@@ -244,9 +264,12 @@ def _multipliers(columns: int) -> np.ndarray:
     """(>= columns,) uint64 the odd constants of noise columns 0.. (grown on demand, the same forever)."""
     global _MULTIPLIERS
     if len(_MULTIPLIERS) < columns:
-        more = [_mix_int(c + 0x5851F42D4C957F2D) | 1 for c in range(len(_MULTIPLIERS), max(columns, 64))]
-        _MULTIPLIERS = np.concatenate([_MULTIPLIERS, np.array(more, np.uint64)])
+        c = np.arange(len(_MULTIPLIERS), max(columns, 64), dtype=np.uint64)
+        _MULTIPLIERS = np.concatenate([_MULTIPLIERS, _mix(c + np.uint64(0x5851F42D4C957F2D)) | np.uint64(1)])
     return _MULTIPLIERS
+
+
+_multipliers(4096)  # enough for every deck here: uniform_at indexes the table without a bounds pass
 
 
 def _noise(row: np.ndarray, multipliers: np.ndarray) -> np.ndarray:

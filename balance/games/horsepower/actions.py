@@ -193,10 +193,9 @@ def scrap_choice(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, zone: 
         if len(some) == 0:
             return
         idx, actor, count, below, pool = idx[some], actor[some], count[some], below[some], pool[some]
-        held = np.flatnonzero(row_any(pool.T))  # the kinds some row holds: noise only for those (keyed by card)
-        value = np.where(pool[:, held] > 0, card_values(ctx, st, idx, actor, cards=held), np.inf)
-        pick = value.argmin(axis=1)
-        card, best = held[pick], value[np.arange(len(idx)), pick]
+        value = np.where(pool > 0, card_values(ctx, st, idx, actor), np.inf)
+        card = value.argmin(axis=1)
+        best = value[np.arange(len(idx)), card]
         go = np.isfinite(best) & (best < threshold(ctx, st, idx, actor, below))
         if not np.count_nonzero(go):
             return
