@@ -14,8 +14,9 @@ from .analysis import tallies
 from .analysis.compare import compare_runs, in_units
 from .errors import Problem, UserError
 from .games import get_game
+from .games.base import studied_cards
 from .limits import MAX_GAMES
-from .logs import load_manifest, load_run, studied_cards
+from .logs import load_manifest, load_run
 from .report.charts import forest_plot
 from .report.labels import labels_for
 from .report.page import cell, render, write_csv

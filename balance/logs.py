@@ -204,19 +204,6 @@ def load_manifest(path: str | Path) -> dict[str, Any]:
     return manifest
 
 
-def studied_cards(catalog: dict[str, Any]) -> list[str] | None:
-    """The card ids a report tabulates, from a manifest's `catalog`: those marked
-    `studied` (Heat: the Garage upgrades, or every deck card without the Garage
-    module), or for manifests without the flag (Horsepower) the Parts Deck
-    (`group == "parts"`). None when there are none (every card seen counts)."""
-    cards = catalog.get("cards", [])
-    if any("studied" in c for c in cards):
-        ids = [c["id"] for c in cards if c.get("studied")]
-    else:
-        ids = [c["id"] for c in cards if c.get("group") == "parts"]
-    return ids or None
-
-
 def win_rates(players: pl.LazyFrame, by: str) -> pl.DataFrame:
     """Win rate by a players column (seat, bot) with its Wilson 95% interval and n."""
     from .analysis.stats import wilson

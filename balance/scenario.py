@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag
 
-from .errors import Problem, UserError, raise_first
+from .errors import UserError, raise_first
 from .limits import MAX_CHUNK_SIZE, MAX_GAMES, check_plan
 from .seeding import chunk_plan
 from .validation import NAME_PATTERN, Strict, validate_model
@@ -219,12 +219,3 @@ def load_scenario(path: str | Path) -> Scenario:
             raise UserError(doc.problem(("cards",), problem))
     check_scenario(model, doc)
     return Scenario(str(path), model, cards, doc)
-
-
-def unknown_bot_problems(scenario: Scenario, known: list[str]) -> list[Problem]:
-    where = ("bots", "pool") if isinstance(scenario.model.bots, BotPool) else ("bots",)
-    return [
-        scenario.doc.problem((*where, i), f"unknown bot {name!r} (known: {', '.join(known)})")
-        for i, name in enumerate(scenario.bot_names)
-        if name not in known
-    ]

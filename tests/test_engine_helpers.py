@@ -77,3 +77,22 @@ def test_row_gathers_and_scatters_move_whole_rows():
     assert np.array_equal(take_rows(cols, (games, seats)), cols[games, seats])
     put_rows(cols, (games, seats), np.zeros((3, 25), np.int8))
     assert not piles[games, seats, ::2].any() and np.array_equal(piles[games, seats, 1::2], new[:, 1::2])
+
+
+def test_the_games_import_nothing_above_them_but_leaf_helpers():
+    """Issue 32: no circle between the games and the scenario. A game is handed
+    what it reads of a scenario (games/base.ScenarioView); the modules above
+    games/ that it may import are the leaves every layer shares."""
+    import ast
+    from pathlib import Path
+
+    games = Path(__file__).resolve().parents[1] / "balance" / "games"
+    above = set()
+    for path in games.rglob("*.py"):
+        depth = len(path.relative_to(games).parts)  # 1: games/x.py, 2: games/g/x.py
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level > depth:
+                above.add((node.module or "").split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("balance"):
+                above.add(node.module.split(".")[1])
+    assert above == {"errors", "seeding", "validation", "yamlio"}, above

@@ -131,7 +131,7 @@ def test_heat_compare_writes_its_page(tmp_path):
 
 
 def test_studied_cards_falls_back_to_the_parts_deck():
-    from balance.logs import studied_cards
+    from balance.games.base import studied_cards
 
     horsepower = {"cards": [{"id": "v8", "group": "parts"}, {"id": "junk", "group": "debris"}]}
     heat = {"cards": [{"id": "speed_1", "group": "basic_speed", "studied": False}, {"id": "brakes_1", "studied": True}]}

@@ -11,7 +11,51 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+from ..errors import Problem
+from ..yamlio import YamlDoc
+
+
+class ScenarioView(Protocol):
+    """What a game reads of a scenario (balance.scenario.Scenario is one): the
+    engine is handed it and imports nothing above games/, so the scenario may
+    import the games' registry without a circle."""
+
+    model: Any  # the scenario's fields (players, bots, seed, seat_rotation, bot_profiles, bonus_card, ...)
+    doc: YamlDoc  # the scenario file, for errors that point at a line
+    cards_path: Path
+
+    @property
+    def bot_names(self) -> list[str]: ...
+
+    @property
+    def chunks(self) -> list[tuple[int, int]]: ...
+
+    def database_doc(self) -> YamlDoc: ...
+
+
+def unknown_bot_problems(scenario: ScenarioView, known: list[str]) -> list[Problem]:
+    """One problem for each of the scenario's bots that no profile names."""
+    where = ("bots",) if isinstance(scenario.model.bots, list) else ("bots", "pool")
+    return [
+        scenario.doc.problem((*where, i), f"unknown bot {name!r} (known: {', '.join(known)})")
+        for i, name in enumerate(scenario.bot_names)
+        if name not in known
+    ]
+
+
+def studied_cards(catalog: dict[str, Any]) -> list[str] | None:
+    """The card ids a report tabulates, from a manifest's `catalog`: those marked
+    `studied` (Heat: the Garage upgrades, or every deck card without the Garage
+    module), or for manifests without the flag (Horsepower) the Parts Deck
+    (`group == "parts"`). None when there are none (every card seen counts)."""
+    cards = catalog.get("cards", [])
+    if any("studied" in c for c in cards):
+        ids = [c["id"] for c in cards if c.get("studied")]
+    else:
+        ids = [c["id"] for c in cards if c.get("group") == "parts"]
+    return ids or None
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import UserError
-from ..scenario import Scenario
 from ..seeding import seat_order
+from .base import ScenarioView
 from .chance import Streams, uniform
 from .events import Events
 from .recorder import Recorder
@@ -31,7 +31,7 @@ class Prepared:
     pool: bool  # True: seats draw their bots from the pool at random
 
 
-def chunk_seats(pool: bool, n_bots: int, scenario: Scenario, first: int, size: int, streams: Streams) -> np.ndarray:
+def chunk_seats(pool: bool, n_bots: int, scenario: ScenarioView, first: int, size: int, streams: Streams) -> np.ndarray:
     """(size, P) the bot (an index into the scenario's bots) in each seat of each
     game: drawn from the pool, or the scenario's list rotated game by game."""
     P = scenario.model.players
@@ -45,7 +45,7 @@ def logged_chunk(
     play: Callable[..., tuple[np.ndarray, Any]],
     log: Callable[..., dict[str, pa.Table]],
     prep: Any,
-    scenario: Scenario,
+    scenario: ScenarioView,
     chunk: int,
     first: int,
     size: int,
@@ -73,10 +73,10 @@ class Traced:
 
 
 def traced_game(
-    scenario: Scenario,
+    scenario: ScenarioView,
     seed: int,
     game: int,
-    prepare: Callable[[Scenario], Any],
+    prepare: Callable[[ScenarioView], Any],
     play: Callable[..., tuple[np.ndarray, Any]],
     noun: str = "game",
 ) -> Traced:

@@ -21,7 +21,8 @@ from ..analysis.corners import SHOWN as CORNERS_SHOWN
 from ..analysis.corners import corner_lines, corner_table
 from ..analysis.supply import debris_supply
 from ..errors import Problem, UserError
-from ..logs import find_unreadable_part, load_manifest, load_run, run_parts, studied_cards
+from ..games.base import studied_cards
+from ..logs import find_unreadable_part, load_manifest, load_run, run_parts
 from ..units import in_units
 from ..validation import NAME_PATTERN
 from . import charts, headline, track_chart

@@ -14,8 +14,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ...errors import UserError, raise_first
-from ...scenario import Scenario, unknown_bot_problems
 from ...seeding import bonus_seat
+from ..base import ScenarioView, unknown_bot_problems
 from ..chance import Streams
 from ..chunks import Prepared
 from ..chunks import chunk_seats as shared_seats
@@ -29,7 +29,7 @@ from .schema import validate_database
 from .state import State
 
 
-def prepare(scenario: Scenario) -> Prepared:
+def prepare(scenario: ScenarioView) -> Prepared:
     m = scenario.model
     db = validate_database(scenario.database_doc())
     tables = compile_database(db)
@@ -47,7 +47,7 @@ def prepare(scenario: Scenario) -> Prepared:
     return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
 
 
-def bonus_problem(scenario: Scenario, tables: Tables, legend: np.ndarray) -> None:
+def bonus_problem(scenario: ScenarioView, tables: Tables, legend: np.ndarray) -> None:
     """A scenario's bonus_card (balance strength) must name a card, and no car
     may be a Legend: the receiving car is drawn among every grid slot
     (seeding.bonus_seat, which the analysis reads too), and a Legend has no deck."""
@@ -114,7 +114,7 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     return {"cards": cards, "tracks": [layout]}
 
 
-def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, streams: Streams) -> np.ndarray:
+def chunk_seats(prep: Prepared, scenario: ScenarioView, first: int, size: int, streams: Streams) -> np.ndarray:
     """(size, P) the bot (index into prep.bots) on each grid slot of each race, pole first."""
     seats = shared_seats(prep.pool, len(prep.bots.names), scenario, first, size, streams)
     if prep.pool:
@@ -129,7 +129,7 @@ def chunk_seats(prep: Prepared, scenario: Scenario, first: int, size: int, strea
 
 def play_chunk(
     prep: Prepared,
-    scenario: Scenario,
+    scenario: ScenarioView,
     first: int,
     size: int,
     streams: Streams,

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...scenario import Scenario
+from ..base import ScenarioView
 from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 from .log import finish_order
 
 
-def trace_game(scenario: Scenario, seed: int, game: int) -> str:
+def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk, noun="race")
     st, row, names, tables = t.st, t.row, t.names, t.prep.tables

@@ -6,8 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ...logs import studied_cards
-from ..base import Game, Summary
+from ..base import Game, Summary, studied_cards
 from ..chunks import logged_chunk
 from . import vocabulary as V
 from .bots import Profile, resolve_profiles

@@ -12,8 +12,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ...errors import UserError, raise_first
-from ...scenario import Scenario, unknown_bot_problems
 from ...seeding import bonus_seat
+from ..base import ScenarioView, unknown_bot_problems
 from ..chance import Streams
 from ..chunks import Prepared, chunk_seats
 from ..events import Events
@@ -26,7 +26,7 @@ from .schema import validate_database
 from .state import State
 
 
-def prepare(scenario: Scenario) -> Prepared:
+def prepare(scenario: ScenarioView) -> Prepared:
     m = scenario.model
     db = validate_database(scenario.database_doc())
     tables = compile_database(db)
@@ -59,7 +59,7 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
 
 def play_chunk(
     prep: Prepared,
-    scenario: Scenario,
+    scenario: ScenarioView,
     first: int,
     size: int,
     streams: Streams,

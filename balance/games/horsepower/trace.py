@@ -6,12 +6,12 @@ played alone (a game depends on no other) with the recorder on it.
 
 from __future__ import annotations
 
-from ...scenario import Scenario
+from ..base import ScenarioView
 from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 
 
-def trace_game(scenario: Scenario, seed: int, game: int) -> str:
+def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk)
     st, row, names = t.st, t.row, t.names

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...scenario import Scenario
+from ..base import ScenarioView
 from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 from .log import finish_order
 from .state import total_distance
 
 
-def trace_game(scenario: Scenario, seed: int, game: int) -> str:
+def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk)
     st, row, names, tables = t.st, t.row, t.names, t.prep.tables
