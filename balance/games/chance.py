@@ -2,8 +2,9 @@
 
 A random number is a hash of (root seed, game id, the engine's step, the seat
 it belongs to, its purpose, and how many draws of that purpose the seat has
-made in this step), computed for a batch of games at once (splitmix64 over
-uint64 arrays). So a game is a function of its seed and its id alone,
+made in this step), computed for a batch of games at once over uint64 arrays
+(each game's key a full splitmix64 hash, each number one lighter mix of it).
+So a game is a function of its seed and its id alone,
 whatever chunk it is played in, and a change that alters one player's choices
 leaves the other players' cards, dice and noise where they were: the two arms
 of a paired experiment stay paired past the first difference, not only
@@ -11,8 +12,9 @@ through setup.
 
 An engine asks `Streams.key(rows, purpose, seat)` for the keys of a draw (one
 per game row; asking advances those rows' count of that purpose), then hands
-them to the functions below, which turn keys into numbers: `uniform`, `roll`,
-`draw_one`, `draw_many`, `draw_reshuffling`. Nothing else in the engines makes
+them to the functions below, which turn keys into numbers: `uniform`,
+`uniform_at` (noise keyed by the choice it is for), `roll`, `draw_one`,
+`draw_many`, `draw_reshuffling`. Nothing else in the engines makes
 random numbers.
 
 Piles are multisets: a shuffled face-down pile that nobody looks into is, for
@@ -220,11 +222,6 @@ def _u32(keys: np.ndarray, count: int | None = None) -> np.ndarray:
 def _unit(u32: np.ndarray) -> np.ndarray:
     """Uniform float64 in [0, 1) from 32 random bits."""
     return u32 * _TO_UNIT64
-
-
-def _float32(u32: np.ndarray) -> np.ndarray:
-    """Uniform float32 in [0, 1) from the top 24 of 32 random bits (all a float32 holds)."""
-    return (u32 >> np.uint32(8)).astype(np.float32) * _TO_UNIT32
 
 
 def substream(keys: np.ndarray) -> np.ndarray:
