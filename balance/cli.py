@@ -52,6 +52,11 @@ GameOption = Annotated[
 ]
 
 
+# where the games are played: the commands that play games take both (the same results on either)
+BackendOption = Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")]
+SchedulerOption = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT.")]
+
+
 def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a UserError into one line on stderr and exit code 2."""
 
@@ -245,10 +250,8 @@ def run(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Run directory (default: runs/<scenario name>).")
     ] = None,
-    backend: Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")] = "loky",
-    scheduler: Annotated[
-        Optional[str], typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT.")
-    ] = None,
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Finish an interrupted run: only the missing chunks.")
     ] = False,
@@ -374,6 +377,8 @@ def compare(
     headline: Annotated[
         str, typer.Option("--headline", help="The win rate --until-ci watches: seat:N or bot:NAME.")
     ] = "seat:0",
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -392,7 +397,9 @@ def compare(
             out.print(Text.assemble(("note:", "yellow"), f" {result.unpaired}"), soft_wrap=True)
     else:
         with GameBar(err, "compare", quiet) as bar:
-            result = run_compare(scenario, games, out_dir, jobs, seed, bar, until_ci, max_games, headline, force)
+            result = run_compare(
+                scenario, games, out_dir, jobs, seed, bar, until_ci, max_games, headline, force, backend, scheduler
+            )
     if until_ci is not None:
         out.print(
             f"stopped at {result.games:,} games per run: {result.headline} difference interval "
@@ -430,6 +437,8 @@ def strength(
             help="Every item (also Horsepower's Playbooks, Downforce's speed cards, Shuffle GP's ability cards).",
         ),
     ] = False,
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -439,7 +448,7 @@ def strength(
 
     chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
     with GameBar(err, "strength", quiet) as bar:
-        result = run_strength(scenario, chosen, games, out_dir, jobs, seed, all_items, bar, force)
+        result = run_strength(scenario, chosen, games, out_dir, jobs, seed, all_items, bar, force, backend, scheduler)
     for row in result.table.head(10).iter_rows(named=True):
         out.print(
             f"  {row['card']}: {100 * row['change']:+.1f} points ({100 * row['ci_low']:+.1f} to "
@@ -482,6 +491,8 @@ def sweep(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-sweep).")
     ] = None,
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -490,7 +501,9 @@ def sweep(
     from .sweep import sweep as run_sweep
 
     with GameBar(err, "sweep", quiet) as bar:
-        result = run_sweep(scenario, setting, metric, target, games, out_dir, jobs, seed, force, bar)
+        result = run_sweep(
+            scenario, setting, metric, target, games, out_dir, jobs, seed, force, bar, backend, scheduler
+        )
     out.print(f"metric: {result.metric}", soft_wrap=True)
     for row in result.table.iter_rows(named=True):
         e, lo, hi = (row[k] for k in ("estimate", "ci_low", "ci_high"))

@@ -70,10 +70,13 @@ def compare(
     max_games: int | None = None,
     headline: str = "seat:0",
     force: bool = False,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> CompareResult:
     """Baseline and variants on the same seeds. With `until_ci` (percentage
     points) the runs grow until the headline difference's 95% interval is
-    narrower than `until_ci` in every variant, or `max_games` is reached: each
+    narrower than `until_ci` in every variant, or `max_games` is reached (`backend` "dask": the runs on the cluster at
+    `scheduler`, with the same results): each
     step to the games its current width says are needed (games_for_width), so
     the run stops at about the games the answer needs instead of overshooting
     by doubling; a run grows by any number of games, its games keep their ids. `on_progress(what, games done, games in all)`; an
@@ -105,7 +108,9 @@ def compare(
         max_games = max(max_games or 16 * n, n)
     first = True
     while True:
-        options = dict(games=n, seed=seed, jobs=jobs, force=first, resume=not first)
+        options = dict(
+            games=n, seed=seed, jobs=jobs, force=first, resume=not first, backend=backend, scheduler=scheduler
+        )
         table = _run_all(scenario, variants, out, options, on_progress)
         rows = table.filter((pl.col("metric") == metric) & (pl.col("key") == key))
         width = 100 * float((rows["ci_high"] - rows["ci_low"]).max()) if rows.height else float("nan")

@@ -89,10 +89,13 @@ def strength(
     all_items: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
     force: bool = False,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> StrengthResult:
     """`cards`: the items to measure (default: the game's main ones, every item
     with `all_items`). `on_progress(what, games done, games in all)`. An `out`
-    that holds an earlier result is replaced only with `force`."""
+    that holds an earlier result is replaced only with `force`. `backend`
+    "dask" plays the runs on the cluster at `scheduler`, with the same results."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if game.strength_items is None:
@@ -110,7 +113,8 @@ def strength(
     game.prepare(with_item(scenario, chosen[0]))
     out = Path(out) if out else Path("runs") / f"{scenario.name}-strength"
     refuse_overwrite(out, force, "strength")
-    table = paired_strength(scenario, chosen, out, RunOptions(games=games, seed=seed, jobs=jobs), on_progress)
+    options = RunOptions(games=games, seed=seed, jobs=jobs, backend=backend, scheduler=scheduler)
+    table = paired_strength(scenario, chosen, out, options, on_progress)
     names = {i["id"]: i["name"] for i in items}
     kinds = {i["id"]: i["kind"] for i in items}
     table = table.with_columns(

@@ -166,10 +166,13 @@ def sweep(
     seed: int | None = None,
     force: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> SweepResult:
     """`target` in the metric's unit (percent, or points for a difference).
     `on_progress(what, games done, games in all)`; an `out` that holds an
-    earlier result is replaced only with `force`."""
+    earlier result is replaced only with `force`; `backend` "dask" plays on
+    the cluster at `scheduler`, with the same results."""
     if "=" not in setting:
         raise UserError(
             Problem(
@@ -204,7 +207,9 @@ def sweep(
     per_value = scenario.model.games * (2 if kind == "strength" else 1)  # strength: without, then with the item
     for k, (value, each) in enumerate(zip(values, scenarios, strict=True)):
         folder = out / f"value-{value}"
-        options = RunOptions(out=folder, games=games, seed=seed, jobs=jobs, force=True)
+        options = RunOptions(
+            out=folder, games=games, seed=seed, jobs=jobs, force=True, backend=backend, scheduler=scheduler
+        )
         what = f"{dotted} = {value:g} ({k + 1}/{len(values)})"
         before, total = k * per_value, len(values) * per_value
 
