@@ -535,6 +535,8 @@ def strong(
         int, typer.Option("--ladder-games", help="Games for each profile of the skill ladder.")
     ] = 8192,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted strong run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace the strong run in RUN/strong/.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -545,7 +547,7 @@ def strong(
     from .runner import RunOptions
     from .strong import play_strong
 
-    options = RunOptions(games=games, jobs=jobs, resume=resume, force=force)
+    options = RunOptions(games=games, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force)
     ladder = {"done": 0, "total": 0}  # the ladder's tasks report their games one task at a time
 
     with GameBar(err, "strong", quiet) as bar:
@@ -604,6 +606,8 @@ def tune(
     fix: Annotated[
         Optional[str], typer.Option("--fix", help="Values held at the start's, comma-separated (e.g. weights.drive).")
     ] = None,
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted tune.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Start over in a folder that holds a tune.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -611,6 +615,7 @@ def tune(
     """Search a bot profile's values for its win rate in the scenario's field, then confirm on fresh games."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    from .runner import RunOptions, check_backend
     from .tune import TuneOptions
     from .tune import tune as run_tune
 
@@ -618,8 +623,21 @@ def tune(
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""
     fixed = tuple(name.strip() for name in (fix or "").split(",") if name.strip())
+    check_backend(RunOptions(jobs=jobs, backend=backend, scheduler=scheduler), 1)  # before any game
     options = TuneOptions(
-        bot or "", games_per_eval, budget, population, confirm_games, seed, jobs, out_dir, resume, force, command, fixed
+        bot or "",
+        games_per_eval,
+        budget,
+        population,
+        confirm_games,
+        seed,
+        jobs,
+        out_dir,
+        resume,
+        force,
+        command,
+        fixed,
+        scheduler if backend == "dask" else None,
     )
     progress = Progress(
         TextColumn("{task.description}", markup=False),
@@ -726,6 +744,8 @@ def fit(
     out_dir: Annotated[
         Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-fit).")
     ] = None,
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the fit in --out from its last round (a larger --budget too).")
@@ -737,6 +757,9 @@ def fit(
     from .fit import fit as run_fit
     from .fit.output import console_lines, write_outputs
     from .progress import GameBar
+    from .runner import RunOptions, check_backend
+
+    check_backend(RunOptions(jobs=jobs, backend=backend, scheduler=scheduler), 1)  # before any game
 
     options = FitOptions(
         free,
@@ -751,6 +774,8 @@ def fit(
         out=out_dir,
         force=force,
         resume=resume,
+        backend=backend,
+        scheduler=scheduler,
     )
     with GameBar(err, "fit", quiet) as bar:
         result = run_fit(scenario, options, bar)

@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 from .games import get_game
 from .games.chance import Streams
-from .runner import _prepared
+from .runner import _prepared, connect_dask
 from .scenario import Scenario
 
 
@@ -53,22 +53,34 @@ def play_task(task: Task) -> tuple[int, int, np.ndarray]:
     return task.key, task.chunk, won.astype(bool)
 
 
-def play(tasks: list[Task], jobs: int | None, on_task: Callable[[Task], None] | None = None) -> Iterable:
-    """Each task's (key, chunk, wins), in any order, over `jobs` processes."""
+def play(
+    tasks: list[Task], jobs: int | None, on_task: Callable[[Task], None] | None = None, scheduler: str | None = None
+) -> Iterable:
+    """Each task's (key, chunk, wins), in any order, over `jobs` processes, or
+    on the Dask cluster at `scheduler` (the same wins: a game is keyed by its
+    seed and id, games/chance.py, wherever it is played)."""
     import joblib
 
     jobs = jobs or os.cpu_count() or 1
     by_id = {(t.key, t.chunk): t for t in tasks}
-    if jobs == 1 or len(tasks) == 1:
-        results = map(play_task, tasks)
-    else:
-        results = joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
-            joblib.delayed(play_task)(t) for t in tasks
-        )
-    for key, chunk, won in results:
-        if on_task is not None:
-            on_task(by_id[(key, chunk)])
-        yield key, chunk, won
+    client = connect_dask(scheduler) if scheduler else None
+    try:
+        if client is not None:
+            with joblib.parallel_config(backend="dask"):
+                results = joblib.Parallel(return_as="generator_unordered")(joblib.delayed(play_task)(t) for t in tasks)
+        elif jobs == 1 or len(tasks) == 1:
+            results = map(play_task, tasks)
+        else:
+            results = joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
+                joblib.delayed(play_task)(t) for t in tasks
+            )
+        for key, chunk, won in results:
+            if on_task is not None:
+                on_task(by_id[(key, chunk)])
+            yield key, chunk, won
+    finally:
+        if client is not None:
+            client.close()
 
 
 @dataclass(frozen=True)

@@ -99,9 +99,11 @@ def ladder(
     seed: int,
     jobs: int | None,
     on_task: Callable[[Task], None] | None = None,
+    scheduler: str | None = None,
 ) -> pl.DataFrame:
     """One seat of each rung against `tuned` everywhere else, seats rotated;
-    every rung plays the same deals (chunk c of seed), so rungs pair game by game."""
+    every rung plays the same deals (chunk c of seed), so rungs pair game by game
+    (on the Dask cluster at `scheduler`, if given)."""
     size = min(scenario.model.chunk_size, games)
     chunks = math.ceil(games / size)
     names = rungs(scenario)
@@ -111,7 +113,7 @@ def ladder(
     ]
     tasks = [Task(i, v, names[i], seed, c, size) for i, v in enumerate(variants) for c in range(chunks)]
     won: dict[int, dict[int, np.ndarray]] = {i: {} for i in range(len(names))}
-    for key, chunk, w in play(tasks, jobs, on_task):
+    for key, chunk, w in play(tasks, jobs, on_task, scheduler):
         won[key][chunk] = w
     rows = []
     for i, name in enumerate(names):
@@ -173,6 +175,8 @@ def play_strong(
         options.chunk_size,
         options.jobs,
         out,
+        options.backend,
+        options.scheduler,
         resume=options.resume,
         force=options.force,
     )
@@ -181,7 +185,8 @@ def play_strong(
     if on_ladder_start:
         size = min(scenario.model.chunk_size, ladder_games)
         on_ladder_start(len(rungs(scenario)) * math.ceil(ladder_games / size) * size)
-    table = ladder(scenario, ladder_games, seed, options.jobs, on_task)
+    scheduler = options.scheduler if options.backend == "dask" else None
+    table = ladder(scenario, ladder_games, seed, options.jobs, on_task, scheduler)
     table = pl.concat([table, pl.DataFrame([tuned_rung(load_run(out))])], how="vertical_relaxed")
     write_csv(in_units(table), out / LADDER)
     profile = get_game(scenario.model.game).profiles(scenario.model.bot_profiles, scenario.doc)[TUNED]

@@ -51,3 +51,45 @@ def test_strength_compare_and_sweep_on_a_cluster_match_this_machine(tmp_path, cl
         there = pl.read_csv(tmp_path / f"{folder}-dask" / file)
         assert here.equals(there), name
     assert pl.read_csv(tmp_path / "strength-dask" / "strength.csv")["games"].to_list() == [24, 24]
+
+
+def test_tune_and_strong_on_a_cluster_match_this_machine(tmp_path, cluster):
+    """The searches play their candidates' tasks there (experiment.play): the same
+    candidates, curve and proposal; strong's replay and ladder likewise."""
+    from balance.runner import RunOptions, run
+    from balance.strong import play_strong
+    from balance.tune import TuneOptions, tune
+
+    from .test_tune import DUEL
+
+    path = tmp_path / "duel.yaml"
+    path.write_text(DUEL)
+    small = dict(bot="miser", games_per_eval=16, budget=500, population=8, confirm_games=256)
+    here = tune(path, TuneOptions(**small, jobs=1, out=tmp_path / "tune-here"))
+    there = tune(path, TuneOptions(**small, out=tmp_path / "tune-dask", scheduler=cluster))
+    for file in ("candidates.csv", "curve.csv"):
+        assert pl.read_csv(here.out / file).equals(pl.read_csv(there.out / file)), file
+    runs = {}
+    for where, extra in (("here", {"jobs": 1}), ("dask", {"backend": "dask", "scheduler": cluster})):
+        runs[where] = tmp_path / f"run-{where}"
+        run(path, RunOptions(out=runs[where], games=32, chunk_size=16, jobs=1))
+        play_strong(runs[where], RunOptions(games=32, **extra), ladder_games=32)
+    a, b = (pl.read_csv(runs[w] / "strong" / "ladder.csv") for w in ("here", "dask"))
+    assert a.equals(b)
+
+
+def test_fit_on_a_cluster_matches_this_machine(tmp_path, cluster):
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    from .test_fit import FIT, SCENARIO, SMALL
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    for where, extra in (("here", []), ("dask", ["--backend", "dask", "--scheduler", cluster])):
+        result = CliRunner().invoke(app, ["fit", str(path), *FIT, *SMALL, "--out", str(tmp_path / where), *extra])
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "here" / "proposal.yaml").read_text() == (tmp_path / "dask" / "proposal.yaml").read_text()
+    here, there = (pl.read_csv(tmp_path / w / "candidates.csv") for w in ("here", "dask"))
+    assert here.equals(there)

@@ -70,6 +70,8 @@ class FitOptions:
     out: Path | None = None
     force: bool = False
     resume: bool = False
+    backend: str = "loky"  # "dask": every candidate's runs on the cluster at `scheduler` (the same figures)
+    scheduler: str | None = None
 
 
 @dataclass
@@ -152,7 +154,9 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
 
     def play(values: dict[str, Any], folder: Path, seed: int, games: int, measured: list[str], what: str):
         nonlocal used
-        run_options = RunOptions(games=games, seed=seed, jobs=options.jobs, out=folder)
+        run_options = RunOptions(
+            games=games, seed=seed, jobs=options.jobs, out=folder, backend=options.backend, scheduler=options.scheduler
+        )
         before = used
 
         def report(done: int, _total: int) -> None:

@@ -51,6 +51,7 @@ class TuneOptions:
     force: bool = False
     command: str = ""  # how the tune was asked for, written beside the tuned profile
     fixed: tuple[str, ...] = ()  # values held at the start's (names as in candidates.csv, e.g. weights.drive)
+    scheduler: str | None = None  # a Dask scheduler's address: the games played there (the same results)
 
 
 @dataclass
@@ -227,7 +228,7 @@ def tune(
             for key, values in ((0, tuned), (1, start))
             for c in range(chunks)
         ]
-        won = _collect(tasks, options.jobs, chunks, lambda g: report(used + g, "confirmation"))
+        won = _collect(tasks, options, chunks, lambda g: report(used + g, "confirmation"))
         held = {"gain": paired(won[0], won[1]), "tuned": estimate(won[0]), "start": estimate(won[1])}
         _save(out, settings, dist, curve, rows, used, {k: vars(v) for k, v in held.items()})
     profile = profile_values(start_profile, params, tuned)
@@ -294,7 +295,7 @@ def _race(scenarios: list[Scenario], who: str, seed: int, options: TuneOptions, 
         new = max(1, played)
         alive = [0, *others]
         tasks = [Task(i, scenarios[i], who, seed, c, size) for i in alive for c in range(played, played + new)]
-        got = _collect(tasks, options.jobs, None, lambda g, spent=spent: progress(spent + g))
+        got = _collect(tasks, options, None, lambda g, spent=spent: progress(spent + g))
         spent += len(tasks) * size
         for i in alive:
             won[i] = np.concatenate([won[i], got[i]])
@@ -304,7 +305,7 @@ def _race(scenarios: list[Scenario], who: str, seed: int, options: TuneOptions, 
         others = sorted(sorted(others, key=lambda i: (-_rate(won[i]), i))[: max(elites, len(others) // 2)])
 
 
-def _collect(tasks: list[Task], jobs: int | None, chunks: int | None, progress) -> dict[int, np.ndarray]:
+def _collect(tasks: list[Task], options: TuneOptions, chunks: int | None, progress) -> dict[int, np.ndarray]:
     """Play the tasks; each key's wins over its chunks, in chunk order."""
     parts: dict[int, dict[int, np.ndarray]] = {}
     done = [0]
@@ -313,7 +314,7 @@ def _collect(tasks: list[Task], jobs: int | None, chunks: int | None, progress) 
         done[0] += task.size
         progress(done[0])
 
-    for key, chunk, won in play(tasks, jobs, on_task):
+    for key, chunk, won in play(tasks, options.jobs, on_task, options.scheduler):
         parts.setdefault(key, {})[chunk] = won
     return {key: np.concatenate([by[c] for c in sorted(by)]) for key, by in parts.items()}
 
