@@ -384,11 +384,11 @@ def compare(
 ) -> None:
     """Run the baseline and each variant on the same seeds and compare every metric."""
     from .analysis.compare import compared_text
-    from .compare import compare as run_compare
+    from .experiments.compare import compare as run_compare
     from .progress import GameBar
 
     if scenario.is_dir() or after is not None:  # two runs already on disk: no game is played again
-        from .compare import compare_two_runs
+        from .experiments.compare import compare_two_runs
 
         if after is None:
             raise UserError(Problem(str(scenario), None, "run", "is a run directory: give a second run to compare"))
@@ -443,8 +443,8 @@ def strength(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Rank cards (powers, drivers) by experiment: one seat gets the item, against the same games without."""
+    from .experiments.strength import strength as run_strength
     from .progress import GameBar
-    from .strength import strength as run_strength
 
     chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
     with GameBar(err, "strength", quiet) as bar:
@@ -497,8 +497,8 @@ def sweep(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run one setting at several values and plot a metric against it."""
+    from .experiments.sweep import sweep as run_sweep
     from .progress import GameBar
-    from .sweep import sweep as run_sweep
 
     with GameBar(err, "sweep", quiet) as bar:
         result = run_sweep(
@@ -543,9 +543,9 @@ def strong(
 ) -> None:
     """Play the run's scenario again with the game's `tuned` profile in every seat (RUN/strong/), and a skill
     ladder: one seat of each profile against `tuned`. The report shows both beside the run's figures."""
+    from .experiments.strong import play_strong
     from .progress import GameBar
     from .runner import RunOptions
-    from .strong import play_strong
 
     options = RunOptions(games=games, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force)
     ladder = {"done": 0, "total": 0}  # the ladder's tasks report their games one task at a time
@@ -615,9 +615,9 @@ def tune(
     """Search a bot profile's values for its win rate in the scenario's field, then confirm on fresh games."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    from .experiments.tune import TuneOptions
+    from .experiments.tune import tune as run_tune
     from .runner import RunOptions, check_backend
-    from .tune import TuneOptions
-    from .tune import tune as run_tune
 
     if (bot is None) == (not all_bots):
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
@@ -674,8 +674,8 @@ def tune(
             progress.start()
 
     if all_bots:
-        from .tune.field import tune_field
-        from .tune.output import points
+        from .experiments.tune.field import tune_field
+        from .experiments.tune.output import points
 
         def on_tune(what: str) -> None:
             progress.update(task, description=f"tune {what}")
@@ -699,7 +699,7 @@ def tune(
     finally:
         if shown:
             progress.stop()
-    from .tune.output import verdict
+    from .experiments.tune.output import verdict
 
     out.print(
         f"{result.rounds} round(s), {result.games:,} games in the search, {result.confirm_games:,} held out",
@@ -753,9 +753,9 @@ def fit(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Search card and rule values toward targets; propose the change as a variants: entry, confirmed on held-out seeds."""
-    from .fit import FitOptions
-    from .fit import fit as run_fit
-    from .fit.output import console_lines, write_outputs
+    from .experiments.fit import FitOptions
+    from .experiments.fit import fit as run_fit
+    from .experiments.fit.output import console_lines, write_outputs
     from .progress import GameBar
     from .runner import RunOptions, check_backend
 

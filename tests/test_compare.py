@@ -96,7 +96,7 @@ def test_bad_variants_are_one_line_errors_before_any_game(tmp_path):
 def test_until_ci_steps_to_the_games_the_width_asks_for():
     """An interval narrows as 1 / sqrt(games): twice too wide asks for four times
     the games (and a margin of 8%); a step adds at least a tenth."""
-    from balance.compare import games_for_width
+    from balance.experiments.compare import games_for_width
 
     assert games_for_width(1000, 2.0, 1.0) == 4320
     assert games_for_width(1000, 1.02, 1.0) == 1124
@@ -105,7 +105,7 @@ def test_until_ci_steps_to_the_games_the_width_asks_for():
 
 
 def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
-    from balance.compare import compare
+    from balance.experiments.compare import compare
 
     path = tmp_path / "s.yaml"
     small = SCENARIO.replace("games: 1600", "games: 200").replace("chunk_size: 800", "chunk_size: 100")

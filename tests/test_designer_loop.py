@@ -181,7 +181,7 @@ def test_two_runs_on_disk_compare_exactly_as_balance_compare_does(tmp_path):
     are compared as independent samples, saying which setting differs."""
     import polars as pl
 
-    from balance.compare import compare
+    from balance.experiments.compare import compare
 
     path = tmp_path / "s.yaml"
     path.write_text(

@@ -34,9 +34,9 @@ def cluster():
 
 
 def test_strength_compare_and_sweep_on_a_cluster_match_this_machine(tmp_path, cluster):
-    from balance.compare import compare
-    from balance.strength import strength
-    from balance.sweep import sweep
+    from balance.experiments.compare import compare
+    from balance.experiments.strength import strength
+    from balance.experiments.sweep import sweep
 
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO)
@@ -56,9 +56,9 @@ def test_strength_compare_and_sweep_on_a_cluster_match_this_machine(tmp_path, cl
 def test_tune_and_strong_on_a_cluster_match_this_machine(tmp_path, cluster):
     """The searches play their candidates' tasks there (experiment.play): the same
     candidates, curve and proposal; strong's replay and ladder likewise."""
+    from balance.experiments.strong import play_strong
+    from balance.experiments.tune import TuneOptions, tune
     from balance.runner import RunOptions, run
-    from balance.strong import play_strong
-    from balance.tune import TuneOptions, tune
 
     from .test_tune import DUEL
 

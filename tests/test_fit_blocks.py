@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from balance.fit.blocks import RANGE_SPREAD, STEP_SPREAD, BlockSearch, block_cost, owner, watched_items
-from balance.fit.targets import parse_target
-from balance.tune.space import Param
+from balance.experiments.fit.blocks import RANGE_SPREAD, STEP_SPREAD, BlockSearch, block_cost, owner, watched_items
+from balance.experiments.fit.targets import parse_target
+from balance.experiments.tune.space import Param
 
 TWIN = Param(("cards", "twin_turbo", "effects", "0", "amount"), "int", 6, 1, 8)
 PENNY = Param(("cards", "penny_jar", "effects", "0", "amount"), "int", 1, 1, 5)

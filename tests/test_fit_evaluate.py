@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from balance.fit.evaluate import evaluate, figure_misses, strength_keys
-from balance.fit.targets import parse_target
+from balance.experiments.fit.evaluate import evaluate, figure_misses, strength_keys
+from balance.experiments.fit.targets import parse_target
 from balance.runner import RunOptions
 from balance.scenario import load_scenario
 

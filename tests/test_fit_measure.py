@@ -6,8 +6,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from balance.fit.measure import bot_spread, game_length, measure, seat_balance, strength_figures
-from balance.fit.targets import parse_target
+from balance.experiments.fit.measure import bot_spread, game_length, measure, seat_balance, strength_figures
+from balance.experiments.fit.targets import parse_target
 
 
 def _run() -> dict[str, pl.LazyFrame]:

@@ -9,10 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from balance.fit.objective import change_size, changed, cost
-from balance.fit.targets import parse_target
-from balance.tune.search import Distribution
-from balance.tune.space import Param
+from balance.experiments.fit.objective import change_size, changed, cost
+from balance.experiments.fit.targets import parse_target
+from balance.experiments.tune.search import Distribution
+from balance.experiments.tune.space import Param
 
 PARAMS = [
     Param(("cards", "twin_turbo", "effects", "0", "amount"), "int", 6, 0, 10),

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.fit.smooth import features, plane, read
-from balance.tune.space import Param
+from balance.experiments.fit.smooth import features, plane, read
+from balance.experiments.tune.space import Param
 
 COINS = Param(("rules", "seat_coins", "3"), "int", 0, 0, 6)
 KEEP = Param(("cards", "mag_wheels", "effects", "1", "keep"), "choice", "sum", choices=("sum", "best", "worst"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from balance.errors import UserError
-from balance.fit.objective import change_size
-from balance.fit.space import at_range_ends, free_params
+from balance.experiments.fit.objective import change_size
+from balance.experiments.fit.space import at_range_ends, free_params
 from balance.scenario import load_scenario
 
 from .conftest import ROOT
@@ -65,7 +65,7 @@ def test_a_wrong_free_value_is_one_line(tmp_path, free, words):
 
 
 def test_the_numbers_at_an_end_of_their_range_are_named_with_the_range():
-    from balance.tune.space import Param
+    from balance.experiments.tune.space import Param
 
     fuel = Param(("playbooks", "rocket_fuel", "effects", "0", "amount"), "int", 3, 1, 3)
     cost = Param(("rules", "purchase_cost"), "real", 3.0, 1.5, 4.5)

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from balance.errors import UserError
-from balance.fit.targets import check_items, parse_target
+from balance.experiments.fit.targets import check_items, parse_target
 
 
 @pytest.mark.parametrize(

@@ -431,7 +431,7 @@ def test_the_most_laps_a_database_takes_get_a_report(tmp_path):
 
 
 def test_sweep_values_are_bounded_and_finite():
-    from balance.sweep import parse_values
+    from balance.experiments.sweep import parse_values
 
     for text, message in (
         ("1..1000000000000", "1,000,000,000,000 values; a sweep takes at most 1000"),

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
+from balance.experiments.strength import strength
 from balance.seeding import bonus_seat
-from balance.strength import strength
 
 from .conftest import ROOT
 

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.strength import strength
 from balance.games import get_game
 from balance.games.chance import Streams
 from balance.games.downforce.auction import deal, run_auction
@@ -27,7 +28,6 @@ from balance.games.recorder import NULL
 from balance.logs import load_run
 from balance.scenario import load_scenario
 from balance.seeding import bonus_seat
-from balance.strength import strength
 
 from .conftest import ROOT
 

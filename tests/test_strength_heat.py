@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.strength import strength
 from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat import GAME
@@ -23,7 +24,6 @@ from balance.games.heat.trace import trace_game
 from balance.games.recorder import NULL
 from balance.scenario import load_scenario
 from balance.seeding import bonus_seat
-from balance.strength import strength
 
 from . import heat
 from .conftest import ROOT

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.strength import strength
 from balance.games.chance import Streams
 from balance.games.horsepower import GAME
 from balance.games.horsepower.chunk import prepare
@@ -20,7 +21,6 @@ from balance.logs import load_run
 from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 from balance.seeding import bonus_seat
-from balance.strength import strength
 
 from . import hp
 from .conftest import ROOT
@@ -43,7 +43,7 @@ def _scenario(tmp_path, extra: str = ""):
 
 
 def test_items_are_the_parts_deck_then_the_playbooks(tmp_path):
-    from balance.strength import strength_items
+    from balance.experiments.strength import strength_items
 
     prep = prepare(load_scenario(_scenario(tmp_path)))
     catalog = GAME.catalog(prep)

@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.strength import strength
 from balance.games.chance import Streams
 from balance.games.recorder import Recorder
 from balance.games.shuffle_gp import GAME
@@ -24,7 +25,6 @@ from balance.games.shuffle_gp.match import Match
 from balance.games.shuffle_gp.setup import Bonus, setup
 from balance.scenario import load_scenario
 from balance.seeding import bonus_seat
-from balance.strength import strength
 
 from .shuffle_gp import ROOT, T, card, driver
 

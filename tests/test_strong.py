@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
+from balance.experiments.strong import rungs, strong_field
 from balance.report.headline import compare_items
 from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
-from balance.strong import rungs, strong_field
 
 from .conftest import ROOT
 

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.errors import UserError
-from balance.sweep import crossing, parse_values
+from balance.experiments.sweep import crossing, parse_values
 
 from .conftest import ROOT
 
@@ -80,7 +80,7 @@ def test_a_card_path_sweeps_the_cards_strength_by_experiment(tmp_path):
     """Issue 19: with a card's own path and no --metric, each value is the
     paired experiment of balance strength (causal), printed in points and named;
     the association stays --metric card:ID; an unknown item fails first."""
-    from balance.sweep import sweep
+    from balance.experiments.sweep import sweep
 
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO.replace("games: 200", "games: 300").replace("chunk_size: 200", "chunk_size: 150"))

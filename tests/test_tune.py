@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.errors import UserError
-from balance.tune import TuneOptions, tune
-from balance.tune.search import Distribution
-from balance.tune.space import TUNED_NOISE, profile_values, search_space
+from balance.experiments.tune import TuneOptions, tune
+from balance.experiments.tune.search import Distribution
+from balance.experiments.tune.space import TUNED_NOISE, profile_values, search_space
 
 from .conftest import ROOT
 
@@ -124,7 +124,7 @@ def test_fixed_values_stay_at_the_start_and_leave_the_search(tmp_path):
 
 
 def test_an_interrupted_tune_resumes_to_the_same_result(tmp_path, monkeypatch):
-    import balance.tune as tuning
+    import balance.experiments.tune as tuning
 
     path = tmp_path / "s.yaml"
     path.write_text(DUEL)
@@ -183,7 +183,7 @@ def test_a_bad_profile_value_or_a_pool_is_one_line(tmp_path):
 def test_tune_all_tunes_each_bot_in_turn_and_measures_exploitability(tmp_path, monkeypatch):
     """Iterated best response over the field's distinct bots (random is the
     floor, not tuned); a finished tune resumed gives its result without playing."""
-    from balance.tune.field import tune_field
+    from balance.experiments.tune.field import tune_field
 
     path = tmp_path / "s.yaml"
     path.write_text(
@@ -214,7 +214,7 @@ def test_tune_all_tunes_each_bot_in_turn_and_measures_exploitability(tmp_path, m
 
     GAMES["downforce"].profile_model.model_validate(shipped)  # a whole profile, as bots.yaml needs
 
-    import balance.experiment as experiment
+    import balance.experiments.experiment as experiment
 
     def no_games(*args, **kwargs):
         raise AssertionError("a finished tune played again")

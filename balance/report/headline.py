@@ -12,7 +12,7 @@ import polars as pl
 
 from ..analysis import cards as card_analysis
 from ..analysis import drivers, winrate
-from ..strong import FOLDER, read_strong
+from ..experiments.strong import FOLDER, read_strong
 from ..units import from_units
 from .labels import Labels
 

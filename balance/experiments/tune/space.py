@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from ..errors import Problem, UserError
+from ...errors import Problem, UserError
 
 FIXED = ("noise",)  # never tuned
 TUNED_NOISE = 0.05  # the noise a tuned profile plays with (at most the starting profile's)

@@ -10,9 +10,9 @@ from typing import Any
 import polars as pl
 import yaml
 
-from ..report.charts import learning_curve
-from ..report.page import render, write_csv
-from ..units import PCT, in_units
+from ...report.charts import learning_curve
+from ...report.page import render, write_csv
+from ...units import PCT, in_units
 
 
 def pct(x: float) -> str:

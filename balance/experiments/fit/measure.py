@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..analysis import laps, winrate
+from ...analysis import laps, winrate
 from .targets import Target
 
 

@@ -19,13 +19,13 @@ from typing import Any
 import polars as pl
 import yaml
 
-from ..errors import Problem, UserError
+from ...errors import Problem, UserError
+from ...games import get_game
+from ...report.page import render, write_csv
+from ...runner import RunOptions, resolve_scenario
+from ...scenario import BotPool, Scenario
+from ...units import PCT, PP, in_units
 from ..experiment import Estimate
-from ..games import get_game
-from ..report.page import render, write_csv
-from ..runner import RunOptions, resolve_scenario
-from ..scenario import BotPool, Scenario
-from ..units import PCT, PP, in_units
 from . import TuneOptions, TuneResult, round_seed, tune
 from .output import pct, points
 

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import polars as pl
 
-from .analysis.strength import receiving_seat_wins, strength_table
-from .errors import Problem, UserError
-from .games import get_game
-from .logs import load_run
-from .report.charts import strength_chart
-from .report.page import cell, render, write_csv
-from .runner import RunOptions, refuse_overwrite, resolve_scenario, run
-from .scenario import Scenario
-from .units import in_units
+from ..analysis.strength import receiving_seat_wins, strength_table
+from ..errors import Problem, UserError
+from ..games import get_game
+from ..logs import load_run
+from ..report.charts import strength_chart
+from ..report.page import cell, render, write_csv
+from ..runner import RunOptions, refuse_overwrite, resolve_scenario, run
+from ..scenario import Scenario
+from ..units import in_units
 
 
 @dataclass

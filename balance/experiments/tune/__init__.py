@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Problem, UserError
+from ...errors import Problem, UserError
+from ...games import get_game
+from ...runner import RunOptions, resolve_scenario
+from ...scenario import BotPool, Scenario, check_scenario
 from ..experiment import Estimate, Task, estimate, paired, play
-from ..games import get_game
-from ..runner import RunOptions, resolve_scenario
-from ..scenario import BotPool, Scenario, check_scenario
 from ..search_state import open_state, save_state
 from .output import write_outputs
 from .search import Distribution
@@ -254,7 +254,7 @@ def tune(
 
 
 def _check_numbers(options: TuneOptions) -> None:
-    from ..limits import MAX_CHUNK_SIZE, MAX_GAMES, check_jobs
+    from ...limits import MAX_CHUNK_SIZE, MAX_GAMES, check_jobs
 
     check_jobs(options.jobs)
     for flag, value, low, high in (

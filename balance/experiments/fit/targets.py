@@ -26,7 +26,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..errors import Problem, UserError
+from ...errors import Problem, UserError
 
 KINDS = ("seat-balance", "bot-spread", "strength", "rounds")
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"

@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 import yaml
 
-from ..report.charts import fit_progress, fit_targets
-from ..report.page import cell, render, write_csv
+from ...report.charts import fit_progress, fit_targets
+from ...report.page import cell, render, write_csv
 from .targets import parse_target
 
 

@@ -23,15 +23,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from .analysis import cards as card_analysis
-from .analysis import winrate
-from .errors import Problem, UserError
-from .games import get_game
-from .logs import load_run
-from .report.charts import sweep_chart
-from .report.page import write_csv
-from .runner import RunOptions, refuse_overwrite, resolve_scenario, run
-from .scenario import Scenario
+from ..analysis import cards as card_analysis
+from ..analysis import winrate
+from ..errors import Problem, UserError
+from ..games import get_game
+from ..logs import load_run
+from ..report.charts import sweep_chart
+from ..report.page import write_csv
+from ..runner import RunOptions, refuse_overwrite, resolve_scenario, run
+from ..scenario import Scenario
 from .strength import known, paired_strength, strength_items
 
 

@@ -20,14 +20,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .errors import Problem, UserError
+from ..errors import Problem, UserError
+from ..games import get_game
+from ..report.page import write_csv
+from ..runner import RunOptions, RunResult, scenario_of_run
+from ..runner import run as run_scenario
+from ..scenario import BotPool, Scenario
+from ..units import from_units, in_units
 from .experiment import Task, estimate, play
-from .games import get_game
-from .report.page import write_csv
-from .runner import RunOptions, RunResult, scenario_of_run
-from .runner import run as run_scenario
-from .scenario import BotPool, Scenario
-from .units import from_units, in_units
 
 TUNED = "tuned"
 FOLDER = "strong"  # RUN/strong/: a run of its own, beside the run's tables
@@ -153,7 +153,7 @@ def play_strong(
     on_ladder_start: Callable[[int], None] | None = None,
 ) -> StrongResult:
     """RUN/strong/: the scenario of the run in `run_dir` with `tuned` seats, then the ladder."""
-    from .logs import load_run
+    from ..logs import load_run
 
     run_dir = Path(run_dir)
     scenario, manifest = scenario_of_run(run_dir)
@@ -204,7 +204,7 @@ def play_strong(
 def read_strong(run_dir: str | Path, run_id: str | None) -> tuple[Path | None, pl.DataFrame | None, str]:
     """(the strong run's folder, its ladder, why not) for the report: None and a
     reason where there is none, or it belongs to another run or is not whole."""
-    from .logs import read_manifest
+    from ..logs import read_manifest
 
     out = Path(run_dir) / FOLDER
     origin_path = out / ORIGIN

@@ -10,14 +10,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .errors import Problem, UserError
+from ..errors import Problem, UserError
 
 
 def open_state(out: Path, name: str, what: str, settings: dict[str, Any], resume: bool, force: bool) -> dict[str, Any]:
     """The state to continue from in `out/name` (empty: a new search of kind
     `what`), refusing to start over without --force or to resume a search
     with other `settings`. Makes `out`."""
-    from .runner import make_run_dir
+    from ..runner import make_run_dir
 
     path = out / name
     if path.exists() and not resume and not force:

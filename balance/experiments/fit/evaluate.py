@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..logs import load_run
-from ..runner import RunOptions, resolve_scenario, run
-from ..scenario import Scenario
+from ...logs import load_run
+from ...runner import RunOptions, resolve_scenario, run
+from ...scenario import Scenario
 from ..strength import paired_strength
 from .measure import Figure, measure, strength_figures
 from .targets import Target

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Problem, UserError
-from ..overrides import resolve_path, split_path
-from ..scenario import Scenario
+from ...errors import Problem, UserError
+from ...overrides import resolve_path, split_path
+from ...scenario import Scenario
 from ..sweep import parse_values
 from ..tune.space import Param
 

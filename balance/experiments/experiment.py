@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow.compute as pc
 
-from .games import get_game
-from .games.chance import Streams
-from .runner import _prepared, connect_dask
-from .scenario import Scenario
+from ..games import get_game
+from ..games.chance import Streams
+from ..runner import _prepared, connect_dask
+from ..scenario import Scenario
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Estimate:
 
 
 def estimate(won: np.ndarray) -> Estimate:
-    from .analysis.stats import wilson
+    from ..analysis.stats import wilson
 
     n = len(won)
     wins = int(won.sum())

@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Problem, UserError
-from ..games import get_game
-from ..runner import RunOptions, refuse_overwrite, resolve_scenario
+from ...errors import Problem, UserError
+from ...games import get_game
+from ...runner import RunOptions, refuse_overwrite, resolve_scenario
 from ..search_state import open_state, save_state
 from ..strength import strength_items
 from ..tune import round_seed

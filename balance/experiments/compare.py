@@ -10,18 +10,18 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from .analysis import tallies
-from .analysis.compare import compare_runs, in_units
-from .errors import Problem, UserError
-from .games import get_game
-from .games.base import studied_cards
-from .limits import MAX_GAMES
-from .logs import load_manifest, load_run
-from .report.charts import forest_plot
-from .report.labels import labels_for
-from .report.page import cell, render, write_csv
-from .runner import RunOptions, make_run_dir, refuse_overwrite, resolve_scenario, run
-from .scenario import variant_scenarios
+from ..analysis import tallies
+from ..analysis.compare import compare_runs, in_units
+from ..errors import Problem, UserError
+from ..games import get_game
+from ..games.base import studied_cards
+from ..limits import MAX_GAMES
+from ..logs import load_manifest, load_run
+from ..report.charts import forest_plot
+from ..report.labels import labels_for
+from ..report.page import cell, render, write_csv
+from ..runner import RunOptions, make_run_dir, refuse_overwrite, resolve_scenario, run
+from ..scenario import variant_scenarios
 
 
 @dataclass
@@ -175,7 +175,7 @@ def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: 
     game again: paired where they were played on the same seed, games and
     field (game g is the same deal in both), else as independent
     samples, and the result says why (`unpaired`)."""
-    from .logs import read_manifest
+    from ..logs import read_manifest
 
     manifests = []
     for folder in (before, after):
