@@ -354,10 +354,15 @@ def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) ->
         raise UserError(
             Problem(str(out), None, "--resume", "no manifest.json here to resume; use --force to start over")
         )
-    # More games in the same chunks extend a run: chunk c's seed does not depend on
-    # how many chunks there are (SeedSequence children are keyed by their index).
+    # More games in the same chunks extend a run: a game is keyed by its seed and id
+    # (games/chance.py), so the old chunks stand, and a short last chunk grown to a
+    # whole one is played again (the same games, and the new ones after them).
     old_chunks, new_chunks = old.get("chunks") or [], manifest["chunks"]
-    extends = new_chunks[: len(old_chunks)] == old_chunks
+    whole, last = old_chunks[:-1], old_chunks[-1:]
+    extends = new_chunks[: len(whole)] == whole and all(
+        len(new_chunks) > len(whole) and new_chunks[len(whole)][0] == first and new_chunks[len(whole)][1] >= size
+        for first, size in last
+    )
     for key in ("cards_sha256", "seed", "chunk_size", "game"):
         if old.get(key) != manifest.get(key):
             raise UserError(

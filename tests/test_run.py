@@ -327,6 +327,19 @@ def test_more_games_extend_a_run_to_the_same_tables_as_one_run(scenario, tmp_pat
     assert_same(tables(tmp_path / "grown"), tables(tmp_path / "direct"))
 
 
+def test_a_run_grows_from_a_short_last_chunk_by_any_number_of_games(scenario, tmp_path):
+    """compare --until-ci steps by what the width asks for, not whole chunks:
+    20 games (chunks 8, 8, 4) grown to 27 play the short chunk again and the
+    new games; the tables are one 27-game run's (a game is keyed by its id)."""
+    run(scenario, RunOptions(out=tmp_path / "grown", jobs=1, games=20))
+    result = run(scenario, RunOptions(out=tmp_path / "grown", jobs=1, games=27, resume=True))
+    assert result.ran_chunks == [2, 3] and result.manifest["chunks"] == [[0, 8], [8, 8], [16, 8], [24, 3]]
+    run(scenario, RunOptions(out=tmp_path / "direct", jobs=1, games=27))
+    assert_same(tables(tmp_path / "grown"), tables(tmp_path / "direct"))
+    with pytest.raises(UserError, match="different chunk plan"):  # fewer games would drop played ones
+        run(scenario, RunOptions(out=tmp_path / "grown", jobs=1, games=12, resume=True))
+
+
 @pytest.mark.parametrize(
     "game,body",
     [

@@ -75,12 +75,14 @@ def compare(
 ) -> CompareResult:
     """Baseline and variants on the same seeds. With `until_ci` (percentage
     points) the runs grow until the headline difference's 95% interval is
-    narrower than `until_ci` in every variant, or `max_games` is reached (`backend` "dask": the runs on the cluster at
-    `scheduler`, with the same results): each
-    step to the games its current width says are needed (games_for_width), so
-    the run stops at about the games the answer needs instead of overshooting
-    by doubling; a run grows by any number of games, its games keep their ids. `on_progress(what, games done, games in all)`; an
-    `out` that holds an earlier comparison is replaced only with `force`."""
+    narrower than `until_ci` in every variant, or `max_games` is reached:
+    each step to the games its current width says are needed
+    (games_for_width), so the run stops at about the games the answer needs
+    instead of overshooting by doubling; a run grows by any number of games,
+    its games keep their ids. `backend` "dask": the runs on the cluster at
+    `scheduler`, with the same results. `on_progress(what, games done, games
+    in all)`; an `out` that holds an earlier comparison is replaced only with
+    `force`."""
     scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
     if not scenario.model.variants:
         raise UserError(

@@ -3,9 +3,9 @@ scenario on common random numbers (`balance tune`): each task is one chunk of
 one variant, and what comes back is one seat's result in each of its games,
 not a run directory.
 
-Chunk c of an experiment always plays with the generator of (seed, c) and the
-games c x size .. (c + 1) x size - 1 (so the seat rotation too): every
-variant that plays chunk c plays the very same deals, and two variants'
+Chunk c of an experiment plays the games c x size .. (c + 1) x size - 1 of
+the seed, each keyed by its id (games/chance.py; so the seat rotation too):
+every variant that plays chunk c plays the very same deals, and two variants'
 results pair game by game.
 """
 

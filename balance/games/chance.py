@@ -47,7 +47,7 @@ _SEAT_INT = 0xD1B54A32D192ED03  # odd multipliers that spread a seat and a count
 _SEAT = np.uint64(_SEAT_INT)
 _COUNT = np.uint64(0xAEF17502108EF2D9)
 _SUB = np.uint64(0x8CB92BA72F3D8DD7)  # a second stream from the same keys (a reshuffle's draws)
-_TO_UNIT64 = 2.0**-32  # 32 random bits to a float64 in [0, 1)
+_TO_UNIT = 2.0**-32  # 32 random bits to a float64 in [0, 1)
 _TO_UNIT32 = np.float32(2.0**-24)
 assert sys.byteorder == "little", "_u32 reads a 64-bit column's halves as two uint32s, low first"
 SEATS = 16  # seat columns of the counts: seats 0..14, and the table (draws nobody owns) in the last
@@ -221,7 +221,7 @@ def _u32(keys: np.ndarray, count: int | None = None) -> np.ndarray:
 
 def _unit(u32: np.ndarray) -> np.ndarray:
     """Uniform float64 in [0, 1) from 32 random bits."""
-    return u32 * _TO_UNIT64
+    return u32 * _TO_UNIT
 
 
 def substream(keys: np.ndarray) -> np.ndarray:

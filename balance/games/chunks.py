@@ -69,7 +69,6 @@ class Traced:
     st: Any  # the game's final state (a batch of one)
     names: list[str]  # the traced game's bot by seat
     lines: list[str]  # what the recorder said
-    row: int = 0  # the traced game's row in the batch
 
 
 def traced_game(

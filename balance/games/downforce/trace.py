@@ -15,7 +15,8 @@ from .log import money, standings
 def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk)
-    st, row, names, tables = t.st, t.row, t.names, t.prep.tables
+    st, names, tables = t.st, t.names, t.prep.tables
+    row = 0  # the traced game is its batch's only row
     track = tables.tracks[tables.rules.track]
     head = [
         f"Downforce: scenario {m.name}, seed {seed}, game {game}",

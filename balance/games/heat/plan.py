@@ -140,10 +140,9 @@ def plan_round(race: Race, st: State) -> None:
     # Only the playable cards some hand holds (a handful without the Garage module).
     cols = np.flatnonzero(hand.any(axis=0) & race.playable)
     sub = hand[:, cols]
-    # One draw of noise for the round's choices, a number per card (the column of its
-    # index, whichever cards the other hands of the batch hold).
-    width = int(cols[-1]) + 1 if len(cols) else 0
-    jitter = chance.uniform(race.streams.key(g, "noise: card choice", p), width)[:, cols]
+    # One draw of noise for the round's choices, a number per card keyed by the card
+    # (whichever cards the other hands of the batch hold).
+    jitter = chance.uniform_at(race.streams.key(g, "noise: card choice", p), cols)
     corner = race.op("corner_limit")[cols].astype(np.int32)
 
     def gear_plans(r: np.ndarray, prefer: np.ndarray | None, raise_by) -> tuple[list, list, np.ndarray]:

@@ -15,7 +15,8 @@ from .log import finish_order
 def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk, noun="race")
-    st, row, names, tables = t.st, t.row, t.names, t.prep.tables
+    st, names, tables = t.st, t.names, t.prep.tables
+    row = 0  # the traced game is its batch's only row
     track = tables.tracks[tables.rules.track]
     corners = ", ".join(f"{at} (limit {limit})" for at, limit in zip(track.corner_at, track.limit, strict=True))
     head = [

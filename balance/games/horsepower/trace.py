@@ -14,7 +14,8 @@ from .chunk import play_chunk, prepare
 def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk)
-    st, row, names = t.st, t.row, t.names
+    st, names = t.st, t.names
+    row = 0  # the traced game is its batch's only row
     pb = t.prep.tables.playbooks.names
     head = [
         f"Horsepower: scenario {m.name}, seed {seed}, game {game}",

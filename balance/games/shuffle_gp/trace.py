@@ -17,7 +17,8 @@ from .state import total_distance
 def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk)
-    st, row, names, tables = t.st, t.row, t.names, t.prep.tables
+    st, names, tables = t.st, t.names, t.prep.tables
+    row = 0  # the traced game is its batch's only row
     head = [
         f"Shuffle Grand Prix: scenario {m.name}, seed {seed}, game {game}",
         "seats (clockwise): " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
