@@ -57,6 +57,48 @@ BackendOption = Annotated[str, typer.Option("--backend", help="loky (this machin
 SchedulerOption = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT.")]
 
 
+# what every experiment takes (compare, strength, sweep, strong, tune, fit), declared once; the command
+# builds experiments.setup.ExperimentOptions from them
+def games_option(what: str, default: str = "the scenario's") -> Any:
+    return Annotated[Optional[int], typer.Option("--games", "-n", help=f"{what} (default: {default}).")]
+
+
+def out_option(default: str) -> Any:
+    return Annotated[Optional[Path], typer.Option("--out", "-o", help=f"Output folder (default: {default}).")]
+
+
+def resume_option(help_: str) -> Any:
+    return Annotated[bool, typer.Option("--resume", help=help_)]
+
+
+SeedOption = Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")]
+JobsOption = Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+
+
+def experiment_options(
+    games: int | None,
+    seed: int | None,
+    jobs: int | None,
+    out_dir: Path | None,
+    force: bool,
+    resume: bool,
+    backend: str,
+    scheduler: str | None,
+) -> Any:
+    from .experiments.setup import ExperimentOptions
+
+    return ExperimentOptions(games, seed, jobs, out_dir, force, resume, backend, scheduler)
+
+
+def game_bar(label: str, quiet: bool) -> Any:
+    """The progress of every long command: progress.GameBar on stderr."""
+    from .progress import GameBar
+
+    return GameBar(err, label, quiet)
+
+
 def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a UserError into one line on stderr and exit code 2."""
 
@@ -356,14 +398,10 @@ def compare(
         Optional[Path],
         typer.Argument(help="A second run directory: compare two runs on disk (same seed, games, chunks, field)."),
     ] = None,
-    games: Annotated[
-        Optional[int], typer.Option("--games", "-n", help="Games per run (default: the scenario's).")
-    ] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
-    out_dir: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-compare).")
-    ] = None,
+    games: games_option("Games per run") = None,
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    out_dir: out_option("runs/<name>-compare") = None,
     until_ci: Annotated[
         Optional[float],
         typer.Option(
@@ -379,27 +417,25 @@ def compare(
     ] = "seat:0",
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    force: ForceOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Run the baseline and each variant on the same seeds and compare every metric."""
     from .analysis.compare import compared_text
     from .experiments.compare import compare as run_compare
-    from .progress import GameBar
 
+    options = experiment_options(games, seed, jobs, out_dir, force, False, backend, scheduler)
     if scenario.is_dir() or after is not None:  # two runs already on disk: no game is played again
         from .experiments.compare import compare_two_runs
 
         if after is None:
             raise UserError(Problem(str(scenario), None, "run", "is a run directory: give a second run to compare"))
-        result = compare_two_runs(scenario, after, out_dir, force)
+        result = compare_two_runs(scenario, after, options)
         if result.unpaired:
             out.print(Text.assemble(("note:", "yellow"), f" {result.unpaired}"), soft_wrap=True)
     else:
-        with GameBar(err, "compare", quiet) as bar:
-            result = run_compare(
-                scenario, games, out_dir, jobs, seed, bar, until_ci, max_games, headline, force, backend, scheduler
-            )
+        with game_bar("compare", quiet) as bar:
+            result = run_compare(scenario, options, bar, until_ci, max_games, headline)
     if until_ci is not None:
         out.print(
             f"stopped at {result.games:,} games per run: {result.headline} difference interval "
@@ -422,14 +458,10 @@ def strength(
         Optional[str],
         typer.Option("--cards", help="Item ids, comma-separated (default: every item the game can give a seat)."),
     ] = None,
-    games: Annotated[
-        Optional[int], typer.Option("--games", "-n", help="Games per item (default: the scenario's).")
-    ] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
-    out_dir: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-strength).")
-    ] = None,
+    games: games_option("Games per item") = None,
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    out_dir: out_option("runs/<name>-strength") = None,
     all_items: Annotated[
         bool,
         typer.Option(
@@ -439,16 +471,16 @@ def strength(
     ] = False,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    force: ForceOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Rank cards (powers, drivers) by experiment: one seat gets the item, against the same games without."""
     from .experiments.strength import strength as run_strength
-    from .progress import GameBar
 
     chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
-    with GameBar(err, "strength", quiet) as bar:
-        result = run_strength(scenario, chosen, games, out_dir, jobs, seed, all_items, bar, force, backend, scheduler)
+    options = experiment_options(games, seed, jobs, out_dir, force, False, backend, scheduler)
+    with game_bar("strength", quiet) as bar:
+        result = run_strength(scenario, chosen, options, all_items, bar)
     for row in result.table.head(10).iter_rows(named=True):
         out.print(
             f"  {row['card']}: {100 * row['change']:+.1f} points ({100 * row['ci_low']:+.1f} to "
@@ -483,27 +515,21 @@ def sweep(
             "points for a difference (e.g. 0).",
         ),
     ] = None,
-    games: Annotated[
-        Optional[int], typer.Option("--games", "-n", help="Games per value (default: the scenario's).")
-    ] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
-    out_dir: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-sweep).")
-    ] = None,
+    games: games_option("Games per value") = None,
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    out_dir: out_option("runs/<name>-sweep") = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    force: ForceOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Run one setting at several values and plot a metric against it."""
     from .experiments.sweep import sweep as run_sweep
-    from .progress import GameBar
 
-    with GameBar(err, "sweep", quiet) as bar:
-        result = run_sweep(
-            scenario, setting, metric, target, games, out_dir, jobs, seed, force, bar, backend, scheduler
-        )
+    options = experiment_options(games, seed, jobs, out_dir, force, False, backend, scheduler)
+    with game_bar("sweep", quiet) as bar:
+        result = run_sweep(scenario, setting, metric, target, options, bar)
     out.print(f"metric: {result.metric}", soft_wrap=True)
     for row in result.table.iter_rows(named=True):
         e, lo, hi = (row[k] for k in ("estimate", "ci_low", "ci_high"))
@@ -528,45 +554,24 @@ def sweep(
 @user_errors
 def strong(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (balance run).")],
-    games: Annotated[
-        Optional[int], typer.Option("--games", "-n", help="Games of the tuned field (default: the run's).")
-    ] = None,
+    games: games_option("Games of the tuned field", "the run's") = None,
     ladder_games: Annotated[
         int, typer.Option("--ladder-games", help="Games for each profile of the skill ladder.")
     ] = 8192,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    jobs: JobsOption = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted strong run.")] = False,
+    resume: resume_option("Finish an interrupted strong run.") = False,
     force: Annotated[bool, typer.Option("--force", help="Replace the strong run in RUN/strong/.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Play the run's scenario again with the game's `tuned` profile in every seat (RUN/strong/), and a skill
     ladder: one seat of each profile against `tuned`. The report shows both beside the run's figures."""
     from .experiments.strong import play_strong
-    from .progress import GameBar
-    from .runner import RunOptions
 
-    options = RunOptions(games=games, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force)
-    ladder = {"done": 0, "total": 0}  # the ladder's tasks report their games one task at a time
-
-    with GameBar(err, "strong", quiet) as bar:
-
-        def on_task(t) -> None:
-            ladder["done"] += t.size
-            bar("skill ladder", ladder["done"], ladder["total"])
-
-        def on_ladder_start(total: int) -> None:
-            ladder["total"] = total
-
-        result = play_strong(
-            run_dir,
-            options,
-            ladder_games,
-            lambda done, total: bar("tuned field", done, total),
-            on_task,
-            on_ladder_start,
-        )
+    options = experiment_options(games, None, jobs, None, force, resume, backend, scheduler)
+    with game_bar("strong", quiet) as bar:
+        result = play_strong(run_dir, options, ladder_games, bar)
     table = Table(title="skill ladder: one seat against tuned", title_justify="left")
     for column in ("bot", "games", "win rate", "95% interval"):
         table.add_column(column, justify="left" if column == "bot" else "right")
@@ -598,94 +603,43 @@ def tune(
         Optional[int],
         typer.Option("--confirm-games", help="Held-out games, tuned against the start (default: budget/10)."),
     ] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
-    out_dir: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-tune-<bot>).")
-    ] = None,
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    out_dir: out_option("runs/<name>-tune-<bot>") = None,
     fix: Annotated[
         Optional[str], typer.Option("--fix", help="Values held at the start's, comma-separated (e.g. weights.drive).")
     ] = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted tune.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Start over in a folder that holds a tune.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    resume: resume_option("Continue an interrupted tune.") = False,
+    force: ForceOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Search a bot profile's values for its win rate in the scenario's field, then confirm on fresh games."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
     from .experiments.tune import TuneOptions
     from .experiments.tune import tune as run_tune
-    from .runner import RunOptions, check_backend
 
     if (bot is None) == (not all_bots):
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""
     fixed = tuple(name.strip() for name in (fix or "").split(",") if name.strip())
-    check_backend(RunOptions(jobs=jobs, backend=backend, scheduler=scheduler), 1)  # before any game
+    common = experiment_options(None, seed, jobs, out_dir, force, resume, backend, scheduler)
     options = TuneOptions(
-        bot or "",
-        games_per_eval,
-        budget,
-        population,
-        confirm_games,
-        seed,
-        jobs,
-        out_dir,
-        resume,
-        force,
-        command,
-        fixed,
-        scheduler if backend == "dask" else None,
+        **vars(common),
+        bot=bot or "",
+        games_per_eval=games_per_eval,
+        budget=budget,
+        population=population,
+        confirm_games=confirm_games,
+        command=command,
+        fixed=fixed,
     )
-    progress = Progress(
-        TextColumn("{task.description}", markup=False),
-        BarColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
-        TextColumn("{task.fields[best]}", markup=False),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        disable=quiet,
-    )
-    task = progress.add_task(f"tune {bot}", total=None, best="", rate="")
-    shown: list[int] = []
-
-    bot_name = [""]
-
-    def on_progress(done, total, round_, rounds_, centre, what, started) -> None:
-        elapsed = max(time.perf_counter() - started, 1e-9)
-        best = f"centre {centre:.1%}" if centre is not None else ""
-        who = bot_name[0] if all_bots else bot
-        words = f"tune {who}: round {round_ + 1}/{rounds_}" if what == "round" else f"tune {who}: {what}"
-        progress.update(
-            task,
-            description=words,
-            completed=done,
-            total=max(total, done),
-            best=best,
-            rate=f"{(done - (shown or [done])[0]) / elapsed:,.0f} games/s",
-        )
-        if not shown:
-            shown.append(done)
-            progress.start()
-
     if all_bots:
         from .experiments.tune.field import tune_field
         from .experiments.tune.output import points
 
-        def on_tune(what: str) -> None:
-            progress.update(task, description=f"tune {what}")
-            bot_name[0] = what
-
-        try:
-            field = tune_field(scenario, options, rounds, on_progress=on_progress, on_tune=on_tune)
-        finally:
-            if shown:
-                progress.stop()
+        with game_bar("tune", quiet) as bar:
+            field = tune_field(scenario, options, rounds, on_progress=bar)
         for row in field.rows:
             out.print(
                 f"  {row['pass']}: {row['bot']} {points(row['gain'])} points ({points(row['gain_low'])} to "
@@ -694,11 +648,8 @@ def tune(
             )
         out.print(f"profiles: {field.out / 'field.yaml'}; page: {field.index}")
         return
-    try:
-        result = run_tune(scenario, options, on_progress)
-    finally:
-        if shown:
-            progress.stop()
+    with game_bar(f"tune {bot}", quiet) as bar:
+        result = run_tune(scenario, options, bar)
     from .experiments.tune.output import verdict
 
     out.print(
@@ -731,53 +682,37 @@ def fit(
         Optional[int], typer.Option("--max-changes", help="Change at most this many values.")
     ] = None,
     budget: Annotated[int, typer.Option("--budget", help="Games the search may spend.")] = 100_000,
-    games: Annotated[
-        Optional[int], typer.Option("--games", "-n", help="Games per candidate (default: the scenario's).")
-    ] = None,
+    games: games_option("Games per candidate") = None,
     population: Annotated[int, typer.Option("--population", help="Candidates a round, besides the centre.")] = 8,
     confirm_games: Annotated[
         Optional[int],
         typer.Option("--confirm-games", help="Held-out games for today and the proposal (default: 2 x games)."),
     ] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")] = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
-    out_dir: Annotated[
-        Optional[Path], typer.Option("--out", "-o", help="Output folder (default: runs/<name>-fit).")
-    ] = None,
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    out_dir: out_option("runs/<name>-fit") = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")] = False,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the fit in --out from its last round (a larger --budget too).")
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    force: ForceOption = False,
+    resume: resume_option("Continue the fit in --out from its last round (a larger --budget too).") = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Search card and rule values toward targets; propose the change as a variants: entry, confirmed on held-out seeds."""
     from .experiments.fit import FitOptions
     from .experiments.fit import fit as run_fit
     from .experiments.fit.output import console_lines, write_outputs
-    from .progress import GameBar
-    from .runner import RunOptions, check_backend
 
-    check_backend(RunOptions(jobs=jobs, backend=backend, scheduler=scheduler), 1)  # before any game
-
+    common = experiment_options(games, seed, jobs, out_dir, force, resume, backend, scheduler)
     options = FitOptions(
-        free,
-        target,
-        max_changes,
-        budget,
-        games,
-        population,
-        confirm_games,
-        seed=seed,
-        jobs=jobs,
-        out=out_dir,
-        force=force,
-        resume=resume,
-        backend=backend,
-        scheduler=scheduler,
+        **vars(common),
+        frees=free,
+        targets=target,
+        max_changes=max_changes,
+        budget=budget,
+        population=population,
+        confirm_games=confirm_games,
     )
-    with GameBar(err, "fit", quiet) as bar:
+    with game_bar("fit", quiet) as bar:
         result = run_fit(scenario, options, bar)
     index = write_outputs(result, scenario.stem)
     words = "meets every target" if result.met else "does not meet every target (the closest found)"

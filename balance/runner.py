@@ -568,23 +568,6 @@ def _watch(out: Path, finished: list[int], total: int, on_progress: Callable[[in
     return stop
 
 
-def refuse_overwrite(out: Path, force: bool, command: str) -> None:
-    """The output folder of compare, strength or sweep: one that already holds
-    something is replaced only with --force (a good result is not lost to a
-    failed one); checked before any game."""
-    if out.exists() and not out.is_dir():
-        raise UserError(Problem(str(out), None, "--out", "is a file, not a folder; choose another --out"))
-    if not force and out.is_dir() and any(out.iterdir()):
-        raise UserError(
-            Problem(
-                str(out),
-                None,
-                "--out",
-                f"already holds a {command} result: add --force to replace it, or choose another --out",
-            )
-        )
-
-
 def make_run_dir(out: Path) -> None:
     """The run directory, made if missing; a path that cannot be one is a one-line error."""
     problem = None

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.errors import UserError
+from balance.experiments.setup import ExperimentOptions
 from balance.scenario import load_scenario, variant_scenarios
 
 from .conftest import ROOT
@@ -110,11 +111,11 @@ def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
     path = tmp_path / "s.yaml"
     small = SCENARIO.replace("games: 1600", "games: 200").replace("chunk_size: 800", "chunk_size: 100")
     path.write_text(small.replace("  - name: same\n", ""))  # the changed variant alone: it is the one that varies
-    result = compare(path, out=tmp_path / "out", jobs=1, until_ci=16, headline="bot:racer")
+    result = compare(path, until_ci=16, headline="bot:racer", options=ExperimentOptions(out=tmp_path / "out", jobs=1))
     assert result.headline == "win rate by bot racer"
     assert result.headline_width <= 16 and result.games > 200
     assert f"{result.games:,} games each" in result.index.read_text(), "the page states the games actually run"
-    capped = compare(path, out=tmp_path / "capped", jobs=1, until_ci=0.1, max_games=400)
+    capped = compare(path, until_ci=0.1, max_games=400, options=ExperimentOptions(out=tmp_path / "capped", jobs=1))
     assert capped.games == 400 and capped.headline_width > 0.1
     with pytest.raises(UserError, match="is not seat:N or one of bot:racer"):
-        compare(path, out=tmp_path / "x", headline="bot:nobody")
+        compare(path, headline="bot:nobody", options=ExperimentOptions(out=tmp_path / "x"))

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from balance import progress
 from balance.cli import app
+from balance.experiments.setup import ExperimentOptions
 from balance.games.chance import Streams
 
 from .conftest import ROOT
@@ -187,7 +188,7 @@ def test_two_runs_on_disk_compare_exactly_as_balance_compare_does(tmp_path):
     path.write_text(
         SCENARIO.replace("  - name: same\n", "  - name: v9\n    overrides: {cards.v8_block.effects.0.amount: 9}\n")
     )
-    whole = compare(path, out=tmp_path / "cmp", jobs=1)
+    whole = compare(path, options=ExperimentOptions(out=tmp_path / "cmp", jobs=1))
     result = CliRunner().invoke(
         app,
         ["compare", str(tmp_path / "cmp" / "baseline"), str(tmp_path / "cmp" / "v9"), "--out", str(tmp_path / "two")],

@@ -7,6 +7,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+from balance.experiments.setup import ExperimentOptions
+
 from .conftest import ROOT
 
 SCENARIO = f"""name: dk
@@ -42,9 +44,15 @@ def test_strength_compare_and_sweep_on_a_cluster_match_this_machine(tmp_path, cl
     path.write_text(SCENARIO)
     dask = {"backend": "dask", "scheduler": cluster}
     for where, extra in (("here", {"jobs": 1}), ("dask", dask)):
-        strength(path, ["v8_block", "twin_turbo"], out=tmp_path / f"strength-{where}", **extra)
-        compare(path, out=tmp_path / f"compare-{where}", **extra)
-        sweep(path, "cards.v8_block.effects.0.amount=2,5", out=tmp_path / f"sweep-{where}", **extra)
+        strength(
+            path, ["v8_block", "twin_turbo"], options=ExperimentOptions(out=tmp_path / f"strength-{where}", **extra)
+        )
+        compare(path, options=ExperimentOptions(out=tmp_path / f"compare-{where}", **extra))
+        sweep(
+            path,
+            "cards.v8_block.effects.0.amount=2,5",
+            options=ExperimentOptions(out=tmp_path / f"sweep-{where}", **extra),
+        )
     for name in ("strength/strength.csv", "compare/compare.csv", "sweep/sweep.csv"):
         folder, file = name.split("/")
         here = pl.read_csv(tmp_path / f"{folder}-here" / file)
@@ -66,14 +74,14 @@ def test_tune_and_strong_on_a_cluster_match_this_machine(tmp_path, cluster):
     path.write_text(DUEL)
     small = dict(bot="miser", games_per_eval=16, budget=500, population=8, confirm_games=256)
     here = tune(path, TuneOptions(**small, jobs=1, out=tmp_path / "tune-here"))
-    there = tune(path, TuneOptions(**small, out=tmp_path / "tune-dask", scheduler=cluster))
+    there = tune(path, TuneOptions(**small, out=tmp_path / "tune-dask", backend="dask", scheduler=cluster))
     for file in ("candidates.csv", "curve.csv"):
         assert pl.read_csv(here.out / file).equals(pl.read_csv(there.out / file)), file
     runs = {}
     for where, extra in (("here", {"jobs": 1}), ("dask", {"backend": "dask", "scheduler": cluster})):
         runs[where] = tmp_path / f"run-{where}"
         run(path, RunOptions(out=runs[where], games=32, chunk_size=16, jobs=1))
-        play_strong(runs[where], RunOptions(games=32, **extra), ladder_games=32)
+        play_strong(runs[where], ExperimentOptions(games=32, **extra), ladder_games=32)
     a, b = (pl.read_csv(runs[w] / "strong" / "ladder.csv") for w in ("here", "dask"))
     assert a.equals(b)
 

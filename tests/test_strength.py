@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
+from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.seeding import bonus_seat
 
@@ -35,8 +36,8 @@ def test_a_buffed_card_ranks_above_its_old_self(tmp_path):
     plain.write_text(SCENARIO)
     buffed = tmp_path / "buffed.yaml"
     buffed.write_text(SCENARIO + "overrides: {cards.v8_block.effects.0.amount: 9}\n")
-    old = strength(plain, ["v8_block", "twin_turbo"], out=tmp_path / "a", jobs=1).table
-    new = strength(buffed, ["v8_block"], out=tmp_path / "b", jobs=1).table
+    old = strength(plain, ["v8_block", "twin_turbo"], options=ExperimentOptions(out=tmp_path / "a", jobs=1)).table
+    new = strength(buffed, ["v8_block"], options=ExperimentOptions(out=tmp_path / "b", jobs=1)).table
     old_v8 = old.filter(old["card"] == "v8_block")["change"].item()
     new_v8 = new["change"].item()
     assert new_v8 > old_v8 + 0.05, (old_v8, new_v8)
@@ -74,7 +75,9 @@ def test_the_report_puts_the_experiment_first_where_one_of_the_same_design_exist
     assert before.exit_code == 0, before.output
     assert f"balance strength {path} measures each card by experiment" in " ".join(before.output.split())
     assert "By experiment (causal)" not in before.output
-    table = strength(path, ["twin_turbo", "v8_block"], out=runs / "str-strength", jobs=1).table
+    table = strength(
+        path, ["twin_turbo", "v8_block"], options=ExperimentOptions(out=runs / "str-strength", jobs=1)
+    ).table
     after = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "b")])
     lines = [line for line in after.output.splitlines() if line.startswith("- ")]
     causal = [i for i, line in enumerate(lines) if "By experiment (causal)" in line]
@@ -85,7 +88,7 @@ def test_the_report_puts_the_experiment_first_where_one_of_the_same_design_exist
     other.write_text(
         small.replace("players: 4", "players: 2").replace("[racer, economist, saboteur, balanced]", "[racer, balanced]")
     )
-    strength(other, ["twin_turbo"], out=tmp_path / "other-strength", jobs=1)
+    strength(other, ["twin_turbo"], options=ExperimentOptions(out=tmp_path / "other-strength", jobs=1))
     refused = CliRunner().invoke(
         app, ["report", str(runs / "str"), "--out", str(tmp_path / "c"), "--strength", str(tmp_path / "other-strength")]
     )
@@ -117,6 +120,10 @@ def test_by_default_strength_measures_each_games_main_items_and_all_of_them_with
         "games: 32\nchunk_size: 32\n"
     )
     seen = []
-    table = strength(path, out=tmp_path / "o", jobs=1, on_progress=lambda what, done, total: seen.append(done)).table
+    table = strength(
+        path,
+        on_progress=lambda what, done, total: seen.append(done),
+        options=ExperimentOptions(out=tmp_path / "o", jobs=1),
+    ).table
     assert sorted(table["kind"].unique().to_list()) == ["power"] and table.height == 6
     assert seen[-1] == 32 * 7 and seen == sorted(seen)  # the baseline and six powers, counted in order

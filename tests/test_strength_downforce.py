@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.games import get_game
 from balance.games.chance import Streams
@@ -94,7 +95,7 @@ def test_an_unknown_item_is_a_one_line_error(tmp_path, item, message):
 
 def test_strength_refuses_an_unknown_item_before_any_game(tmp_path):
     with pytest.raises(UserError, match="no item with id 'warp'"):
-        strength(write(tmp_path, scenario_text()), ["warp"], out=tmp_path / "o", jobs=1)
+        strength(write(tmp_path, scenario_text()), ["warp"], options=ExperimentOptions(out=tmp_path / "o", jobs=1))
     assert not (tmp_path / "o").exists()
 
 
@@ -110,7 +111,7 @@ def test_a_power_that_does_nothing_changes_no_game(tmp_path):
     text = text[:start] + "\npowers:\n  - {id: determined, name: Determined, text: t, bonus: 1}\n" + text[end:]
     cards = write(tmp_path, text, "curves.yaml")
     path = write(tmp_path, scenario_text(cards, games=200))
-    table = strength(path, ["determined"], out=tmp_path / "o", jobs=1).table
+    table = strength(path, ["determined"], options=ExperimentOptions(out=tmp_path / "o", jobs=1)).table
     base, with_it = frames(tmp_path / "o", "determined")
     assert base["games"].equals(with_it["games"])
     assert base["players"].drop("power").equals(with_it["players"].drop("power"))
@@ -128,7 +129,7 @@ def test_a_power_changes_only_the_receiving_seats_power_before_the_race(tmp_path
     each car), the grid and every other seat's kept power are the baseline's
     in every game; the receiving seat holds the power."""
     path = write(tmp_path, scenario_text(games=200))
-    strength(path, ["tricky"], out=tmp_path / "o", jobs=1)
+    strength(path, ["tricky"], options=ExperimentOptions(out=tmp_path / "o", jobs=1))
     base, with_it = frames(tmp_path / "o", "tricky")
     setup = [c for c in base["games"].columns if c.endswith(("_owner", "_price", "_auction", "_power", "_start"))]
     assert base["games"].select(setup).equals(with_it["games"].select(setup))
@@ -213,7 +214,7 @@ def test_a_strong_item_helps_and_a_weak_one_hurts(tmp_path):
         "  powers.determined.bonus: 10\n"
     )
     path = write(tmp_path, scenario_text(games=400, extra=extra, bots=["balanced", "shark", "miser", "balanced"]))
-    table = strength(path, ["s01", "aggressive", "tricky"], out=tmp_path / "o", jobs=1).table
+    table = strength(path, ["s01", "aggressive", "tricky"], options=ExperimentOptions(out=tmp_path / "o", jobs=1)).table
     change = dict(zip(table["card"], table["change"], strict=True))
     low = dict(zip(table["card"], table["ci_low"], strict=True))
     high = dict(zip(table["card"], table["ci_high"], strict=True))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.games.chance import Streams
 from balance.games.events import Events
@@ -142,7 +143,9 @@ def test_the_receiving_car_gets_the_card(tmp_path):
 def test_a_strong_card_gains_and_a_harmful_one_loses(tmp_path):
     path = _write(tmp_path, PLANTED)
     # the harmful card costs about 10 points (-12 to -8 at 3,000 games); 1,500 games: +-3
-    table = strength(path, ["upgrade_0", "upgrade_5"], games=1500, out=tmp_path / "out", jobs=1).table
+    table = strength(
+        path, ["upgrade_0", "upgrade_5"], options=ExperimentOptions(games=1500, out=tmp_path / "out", jobs=1)
+    ).table
     change = dict(zip(table["card"], table["change"], strict=True))
     high = dict(zip(table["card"], table["ci_high"], strict=True))
     low = dict(zip(table["card"], table["ci_low"], strict=True))
@@ -165,7 +168,7 @@ def test_unknown_cards_and_legends_are_one_line_errors(tmp_path):
         prepare(load_scenario(_write(tmp_path, pool + "bonus_card: upgrade_5\n")))
     prepare(load_scenario(_write(tmp_path, legend.replace("bonus_card: upgrade_5\n", ""))))  # a plain run is fine
     with pytest.raises(UserError, match="no item with id 'warp_drive'"):
-        strength(_write(tmp_path, SCENARIO), ["warp_drive"], out=tmp_path / "o", jobs=1)
+        strength(_write(tmp_path, SCENARIO), ["warp_drive"], options=ExperimentOptions(out=tmp_path / "o", jobs=1))
     assert not (tmp_path / "o").exists()
 
 

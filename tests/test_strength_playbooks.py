@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.games.chance import Streams
 from balance.games.horsepower import GAME
@@ -128,12 +129,12 @@ def test_the_receiving_seat_holds_the_playbook_in_the_logs(tmp_path):
 
 def test_rocket_fuel_helps_and_a_leaking_tank_hurts(tmp_path):
     """A planted strong Playbook (+3 Drive every turn) and the same one at -3."""
-    fuel = strength(_scenario(tmp_path), ["rocket_fuel"], out=tmp_path / "a", jobs=1).table
+    fuel = strength(_scenario(tmp_path), ["rocket_fuel"], options=ExperimentOptions(out=tmp_path / "a", jobs=1)).table
     change = fuel["change"].item()
     assert change > 0.1, fuel
     leak = tmp_path / "leak.yaml"
     leak.write_text(SCENARIO + "overrides: {playbooks.rocket_fuel.effects.0.amount: -3}\n")
-    leaking = strength(leak, ["rocket_fuel"], out=tmp_path / "b", jobs=1).table
+    leaking = strength(leak, ["rocket_fuel"], options=ExperimentOptions(out=tmp_path / "b", jobs=1)).table
     assert leaking["change"].item() < -0.05, leaking
     assert fuel["kind"].item() == "Playbook"
 

@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from balance.errors import UserError
+from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.games.chance import Streams
 from balance.games.recorder import Recorder
@@ -79,7 +80,7 @@ def test_a_driver_the_seat_would_draft_anyway_changes_nothing_in_those_games(tmp
     prefer = "bot_profiles:\n" + "".join(f"  {b}: {{drivers: {{comet: 100}}}}\n" for b in ("balanced", "aggressive"))
     path = scenario(tmp_path, "nothing", prefer, games=24, chunk=8, bots=["balanced", "aggressive", "balanced"])
     out = tmp_path / "nothing-out"
-    result = strength(path, ["comet"], out=out, jobs=1)
+    result = strength(path, ["comet"], options=ExperimentOptions(out=out, jobs=1))
     games = pl.read_parquet(out / "baseline" / "games").sort("game_id")
     first = games["first_seat"].to_numpy()
     null = np.flatnonzero(who(24) == first)
@@ -213,7 +214,9 @@ CARDS = """overrides:
 
 def test_a_strong_driver_helps_and_a_weak_one_hurts(tmp_path):
     table = strength(
-        scenario(tmp_path, "d", DRIVERS, games=200, chunk=200), ["comet", "mender"], out=tmp_path / "d", jobs=1
+        scenario(tmp_path, "d", DRIVERS, games=200, chunk=200),
+        ["comet", "mender"],
+        options=ExperimentOptions(out=tmp_path / "d", jobs=1),
     )
     change = dict(zip(table.table["card"], table.table["change"], strict=True))
     assert change["comet"] > 0.2 and change["mender"] < -0.1, change
@@ -222,7 +225,9 @@ def test_a_strong_driver_helps_and_a_weak_one_hurts(tmp_path):
 
 def test_a_strong_card_helps_and_a_harmful_one_hurts(tmp_path):
     path = scenario(tmp_path, "c", CARDS)
-    table = strength(path, ["comet_boost", "ironside_steady_pace"], out=tmp_path / "c", jobs=1).table
+    table = strength(
+        path, ["comet_boost", "ironside_steady_pace"], options=ExperimentOptions(out=tmp_path / "c", jobs=1)
+    ).table
     change = dict(zip(table["card"], table["change"], strict=True))
     assert change["comet_boost"] > 0.03 and change["ironside_steady_pace"] < -0.03, change
     assert table["significant"].all()
@@ -238,7 +243,7 @@ def test_an_unknown_id_is_one_line_error(tmp_path):
     message = str(e.value)
     assert "bonus_card: no driver or ability card with id 'warp_drive'" in message and "\n" not in message
     with pytest.raises(UserError, match="no item with id 'warp_drive'"):
-        strength(scenario(tmp_path, "p"), ["warp_drive"], out=tmp_path / "o", jobs=1)
+        strength(scenario(tmp_path, "p"), ["warp_drive"], options=ExperimentOptions(out=tmp_path / "o", jobs=1))
     assert not (tmp_path / "o").exists()
 
 

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.errors import UserError
+from balance.experiments.setup import ExperimentOptions
 from balance.experiments.sweep import crossing, parse_values
 
 from .conftest import ROOT
@@ -84,7 +85,7 @@ def test_a_card_path_sweeps_the_cards_strength_by_experiment(tmp_path):
 
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO.replace("games: 200", "games: 300").replace("chunk_size: 200", "chunk_size: 150"))
-    result = sweep(path, "cards.twin_turbo.effects.0.amount=0,8", out=tmp_path / "o", jobs=1)
+    result = sweep(path, "cards.twin_turbo.effects.0.amount=0,8", options=ExperimentOptions(out=tmp_path / "o", jobs=1))
     assert result.metric.startswith("twin_turbo: strength") and "(causal)" in result.metric and result.difference
     weak, strong = result.table["estimate"].to_list()
     # in points: +8 Drive a turn reads +24.6 at 1,200 games (about +-3.5 at 300), 0 Drive -4.3
@@ -97,5 +98,10 @@ def test_a_card_path_sweeps_the_cards_strength_by_experiment(tmp_path):
     assert shown.exit_code == 0 and "metric: twin_turbo: strength" in shown.stdout
     assert "cards.twin_turbo.effects.0.amount = 1: +" in shown.stdout or " = 1: -" in shown.stdout
     with pytest.raises(UserError, match="no item with id 'warp_drive'"):
-        sweep(path, "rules.purchase_cost=2", metric="strength:warp_drive", out=tmp_path / "q", jobs=1)
+        sweep(
+            path,
+            "rules.purchase_cost=2",
+            metric="strength:warp_drive",
+            options=ExperimentOptions(out=tmp_path / "q", jobs=1),
+        )
     assert not (tmp_path / "q").exists()

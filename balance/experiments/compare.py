@@ -4,7 +4,7 @@ its variants, on the same seeds, into one table, a forest plot and a page."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +20,9 @@ from ..logs import load_manifest, load_run
 from ..report.charts import forest_plot
 from ..report.labels import labels_for
 from ..report.page import cell, render, write_csv
-from ..runner import RunOptions, make_run_dir, refuse_overwrite, resolve_scenario, run
+from ..runner import RunOptions, resolve_scenario, run
 from ..scenario import variant_scenarios
+from .setup import ExperimentOptions, output_folder
 
 
 @dataclass
@@ -61,17 +62,11 @@ def parse_headline(text: str, bots: list[str]) -> tuple[str, str]:
 
 def compare(
     path: str | Path,
-    games: int | None = None,
-    out: Path | None = None,
-    jobs: int | None = None,
-    seed: int | None = None,
+    options: ExperimentOptions = ExperimentOptions(),
     on_progress: Callable[[str, int, int], None] | None = None,
     until_ci: float | None = None,
     max_games: int | None = None,
     headline: str = "seat:0",
-    force: bool = False,
-    backend: str = "loky",
-    scheduler: str | None = None,
 ) -> CompareResult:
     """Baseline and variants on the same seeds. With `until_ci` (percentage
     points) the runs grow until the headline difference's 95% interval is
@@ -79,11 +74,9 @@ def compare(
     each step to the games its current width says are needed
     (games_for_width), so the run stops at about the games the answer needs
     instead of overshooting by doubling; a run grows by any number of games,
-    its games keep their ids. `backend` "dask": the runs on the cluster at
-    `scheduler`, with the same results. `on_progress(what, games done, games
-    in all)`; an `out` that holds an earlier comparison is replaced only with
-    `force`."""
-    scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
+    its games keep their ids. `on_progress(what, games done, games in all)`."""
+    options.check()
+    scenario = resolve_scenario(path, options.runs())
     if not scenario.model.variants:
         raise UserError(
             scenario.doc.problem(
@@ -103,17 +96,13 @@ def compare(
         raise UserError(
             Problem("--max-games", None, "max_games", f"must be between 1 and {MAX_GAMES:,}, got {max_games:,}")
         )
-    out = Path(out) if out else Path("runs") / f"{scenario.name}-compare"
-    refuse_overwrite(out, force, "compare")
+    out = output_folder(options, scenario.name, "compare")
     n = scenario.model.games
     if until_ci is not None:
         max_games = max(max_games or 16 * n, n)
     first = True
     while True:
-        options = dict(
-            games=n, seed=seed, jobs=jobs, force=first, resume=not first, backend=backend, scheduler=scheduler
-        )
-        table = _run_all(scenario, variants, out, options, on_progress)
+        table = _run_all(scenario, variants, out, options.runs(games=n, force=first, resume=not first), on_progress)
         rows = table.filter((pl.col("metric") == metric) & (pl.col("key") == key))
         width = 100 * float((rows["ci_high"] - rows["ci_low"]).max()) if rows.height else float("nan")
         if until_ci is None or width <= until_ci or n >= max_games:
@@ -135,7 +124,7 @@ def _write(
     return table, _page(name, game, seed, table, out, names, games, note)
 
 
-def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.DataFrame:
+def _run_all(scenario, variants, out: Path, options: RunOptions, on_progress) -> pl.DataFrame:
     runs = ["baseline", *(name for name, _ in variants)]
 
     def progress(k: int) -> Callable[[int, int], None] | None:
@@ -144,9 +133,9 @@ def _run_all(scenario, variants, out: Path, options: dict, on_progress) -> pl.Da
         what = f"{runs[k]} ({k + 1}/{len(runs)})"
         return lambda done, total: on_progress(what, k * total + done, len(runs) * total)
 
-    run(scenario, RunOptions(out=out / "baseline", **options), progress(0))
+    run(scenario, replace(options, out=out / "baseline"), progress(0))
     for k, (name, each) in enumerate(variants, start=1):
-        run(each, RunOptions(out=out / name, **options), progress(k))
+        run(each, replace(options, out=out / name), progress(k))
     return _compare_dirs(out / "baseline", [(name, out / name) for name, _ in variants])
 
 
@@ -171,7 +160,7 @@ PAIRED_ON = ("seed", "games")
 PAIRED_SCENARIO = ("players", "bots", "bot_profiles")
 
 
-def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: bool = False) -> CompareResult:
+def compare_two_runs(before: Path, after: Path, options: ExperimentOptions = ExperimentOptions()) -> CompareResult:
     """`balance compare BEFORE_RUN AFTER_RUN`: two runs already on disk, compared
     as `balance compare` compares a baseline and a variant, without playing a
     game again: paired where they were played on the same seed, games and
@@ -202,9 +191,7 @@ def compare_two_runs(before: Path, after: Path, out: Path | None = None, force: 
         if differ
         else ""
     )
-    out = Path(out) if out else Path("runs") / f"{Path(before).name}-vs-{Path(after).name}"
-    refuse_overwrite(out, force, "compare")
-    make_run_dir(out)
+    out = output_folder(options, f"{Path(before).name}-vs-{Path(after).name}", "compare")
     name = Path(after).name
     table = _compare_dirs(Path(before), [(name, Path(after))], paired=not differ)
     games = int(a.get("games") or 0)

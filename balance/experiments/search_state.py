@@ -13,18 +13,12 @@ from typing import Any
 from ..errors import Problem, UserError
 
 
-def open_state(out: Path, name: str, what: str, settings: dict[str, Any], resume: bool, force: bool) -> dict[str, Any]:
+def open_state(out: Path, name: str, what: str, settings: dict[str, Any], resume: bool) -> dict[str, Any]:
     """The state to continue from in `out/name` (empty: a new search of kind
-    `what`), refusing to start over without --force or to resume a search
-    with other `settings`. Makes `out`."""
-    from ..runner import make_run_dir
-
+    `what`), refusing to resume a search with other `settings`. The folder was
+    opened by setup.output_folder (which refuses to start over without
+    --force)."""
     path = out / name
-    if path.exists() and not resume and not force:
-        raise UserError(
-            Problem(str(out), None, "--out", f"holds a {what}: --resume to continue it, --force to start over")
-        )
-    make_run_dir(out)
     if not resume or not path.exists():
         path.unlink(missing_ok=True)
         return {}

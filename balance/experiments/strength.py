@@ -16,9 +16,10 @@ from ..games import get_game
 from ..logs import load_run
 from ..report.charts import strength_chart
 from ..report.page import cell, render, write_csv
-from ..runner import RunOptions, refuse_overwrite, resolve_scenario, run
+from ..runner import RunOptions, resolve_scenario, run
 from ..scenario import Scenario
 from ..units import in_units
+from .setup import ExperimentOptions, output_folder
 
 
 @dataclass
@@ -82,21 +83,15 @@ def paired_strength(
 def strength(
     path: str | Path,
     cards: list[str] | None = None,
-    games: int | None = None,
-    out: Path | None = None,
-    jobs: int | None = None,
-    seed: int | None = None,
+    options: ExperimentOptions = ExperimentOptions(),
     all_items: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
-    force: bool = False,
-    backend: str = "loky",
-    scheduler: str | None = None,
 ) -> StrengthResult:
     """`cards`: the items to measure (default: the game's main ones, every item
-    with `all_items`). `on_progress(what, games done, games in all)`. An `out`
-    that holds an earlier result is replaced only with `force`. `backend`
-    "dask" plays the runs on the cluster at `scheduler`, with the same results."""
-    scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
+    with `all_items`); `options.games` per item. `on_progress(what, games
+    done, games in all)`."""
+    options.check()
+    scenario = resolve_scenario(path, options.runs())
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if game.strength_items is None:
         raise UserError(scenario.doc.problem(("game",), f"balance strength is not available for {game.title}"))
@@ -111,10 +106,8 @@ def strength(
     m = scenario.model
     # the game's own checks of an item (Heat: a field with Legends, who have no deck) before any game
     game.prepare(with_item(scenario, chosen[0]))
-    out = Path(out) if out else Path("runs") / f"{scenario.name}-strength"
-    refuse_overwrite(out, force, "strength")
-    options = RunOptions(games=games, seed=seed, jobs=jobs, backend=backend, scheduler=scheduler)
-    table = paired_strength(scenario, chosen, out, options, on_progress)
+    out = output_folder(options, scenario.name, "strength")
+    table = paired_strength(scenario, chosen, out, options.runs(), on_progress)
     names = {i["id"]: i["name"] for i in items}
     kinds = {i["id"]: i["kind"] for i in items}
     table = table.with_columns(

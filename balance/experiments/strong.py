@@ -23,11 +23,12 @@ import polars as pl
 from ..errors import Problem, UserError
 from ..games import get_game
 from ..report.page import write_csv
-from ..runner import RunOptions, RunResult, scenario_of_run
+from ..runner import RunResult, scenario_of_run
 from ..runner import run as run_scenario
 from ..scenario import BotPool, Scenario
 from ..units import from_units, in_units
 from .experiment import Task, estimate, play
+from .setup import ExperimentOptions
 
 TUNED = "tuned"
 FOLDER = "strong"  # RUN/strong/: a run of its own, beside the run's tables
@@ -146,15 +147,17 @@ def tuned_rung(strong_run: dict[str, pl.LazyFrame]) -> dict[str, Any]:
 
 def play_strong(
     run_dir: str | Path,
-    options: RunOptions,
+    options: ExperimentOptions,
     ladder_games: int,
-    on_progress: Callable[[int, int], None] | None = None,
-    on_task: Callable[[Task], None] | None = None,
-    on_ladder_start: Callable[[int], None] | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> StrongResult:
-    """RUN/strong/: the scenario of the run in `run_dir` with `tuned` seats, then the ladder."""
+    """RUN/strong/: the scenario of the run in `run_dir` with `tuned` seats
+    (`options.games` of them, default the run's; --force and --resume as
+    `balance run`'s, the folder being a run), then the ladder.
+    `on_progress(what, games done, games in all)` over both."""
     from ..logs import load_run
 
+    options.check()
     run_dir = Path(run_dir)
     scenario, manifest = scenario_of_run(run_dir)
     check_tuned(scenario)
@@ -169,24 +172,31 @@ def play_strong(
         )
     strong = _with_bots(scenario, strong_field(scenario), f"{scenario.name}-strong")
     out = run_dir / FOLDER
-    sub = RunOptions(
-        options.games,
-        options.seed if options.seed is not None else scenario.model.seed,
-        options.chunk_size,
-        options.jobs,
-        out,
-        options.backend,
-        options.scheduler,
+    sub = options.runs(
+        seed=options.seed if options.seed is not None else scenario.model.seed,
+        out=out,
         resume=options.resume,
         force=options.force,
     )
-    result = run_scenario(strong, sub, on_progress)
+    size = min(scenario.model.chunk_size, ladder_games)
+    on_ladder = len(rungs(scenario)) * math.ceil(ladder_games / size) * size
+    field_games = [options.games or scenario.model.games]  # the tuned field's, known once the run has started
+
+    def field_progress(done: int, total: int) -> None:
+        field_games[0] = total
+        if on_progress:
+            on_progress("tuned field", done, total + on_ladder)
+
+    result = run_scenario(strong, sub, field_progress)
     seed = result.manifest["seed"]
-    if on_ladder_start:
-        size = min(scenario.model.chunk_size, ladder_games)
-        on_ladder_start(len(rungs(scenario)) * math.ceil(ladder_games / size) * size)
-    scheduler = options.scheduler if options.backend == "dask" else None
-    table = ladder(scenario, ladder_games, seed, options.jobs, on_task, scheduler)
+    played = [0]
+
+    def on_task(task: Task) -> None:
+        played[0] += task.size
+        if on_progress:
+            on_progress("skill ladder", field_games[0] + played[0], field_games[0] + on_ladder)
+
+    table = ladder(scenario, ladder_games, seed, options.jobs, on_task, options.cluster)
     table = pl.concat([table, pl.DataFrame([tuned_rung(load_run(out))])], how="vertical_relaxed")
     write_csv(in_units(table), out / LADDER)
     profile = get_game(scenario.model.game).profiles(scenario.model.bot_profiles, scenario.doc)[TUNED]

@@ -30,8 +30,9 @@ from ..games import get_game
 from ..logs import load_run
 from ..report.charts import sweep_chart
 from ..report.page import write_csv
-from ..runner import RunOptions, refuse_overwrite, resolve_scenario, run
+from ..runner import resolve_scenario, run
 from ..scenario import Scenario
+from .setup import ExperimentOptions, output_folder
 from .strength import known, paired_strength, strength_items
 
 
@@ -160,19 +161,12 @@ def sweep(
     setting: str,
     metric: str | None = None,
     target: float | None = None,
-    games: int | None = None,
-    out: Path | None = None,
-    jobs: int | None = None,
-    seed: int | None = None,
-    force: bool = False,
+    options: ExperimentOptions = ExperimentOptions(),
     on_progress: Callable[[str, int, int], None] | None = None,
-    backend: str = "loky",
-    scheduler: str | None = None,
 ) -> SweepResult:
-    """`target` in the metric's unit (percent, or points for a difference).
-    `on_progress(what, games done, games in all)`; an `out` that holds an
-    earlier result is replaced only with `force`; `backend` "dask" plays on
-    the cluster at `scheduler`, with the same results."""
+    """`target` in the metric's unit (percent, or points for a difference);
+    `options.games` per value. `on_progress(what, games done, games in all)`."""
+    options.check()
     if "=" not in setting:
         raise UserError(
             Problem(
@@ -181,7 +175,7 @@ def sweep(
         )
     dotted, text = setting.split("=", 1)
     values = parse_values(text)
-    scenario = resolve_scenario(path, RunOptions(games=games, seed=seed))
+    scenario = resolve_scenario(path, options.runs())
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     items = [i["id"] for i in strength_items(game, game.catalog(game.prepare(scenario)))] if game.strength_items else []
     if metric is None:  # a card's own path: its strength by experiment, where the game can give it to a seat
@@ -200,16 +194,13 @@ def sweep(
     catalog = game.catalog(game.prepare(scenario))
     drafted = game.drafted_items(catalog) if game.drafted_items else []
     check_metric(kind, key, items, drafted, scenario)
-    out = Path(out) if out else Path("runs") / f"{scenario.name}-sweep"
-    refuse_overwrite(out, force, "sweep")
+    out = output_folder(options, scenario.name, "sweep")
     unit = "points" if kind in ("card", "strength") else "%"  # a difference of win rates, or a win rate
     rows = []
     per_value = scenario.model.games * (2 if kind == "strength" else 1)  # strength: without, then with the item
     for k, (value, each) in enumerate(zip(values, scenarios, strict=True)):
         folder = out / f"value-{value}"
-        options = RunOptions(
-            out=folder, games=games, seed=seed, jobs=jobs, force=True, backend=backend, scheduler=scheduler
-        )
+        runs = options.runs(out=folder, force=True)
         what = f"{dotted} = {value:g} ({k + 1}/{len(values)})"
         before, total = k * per_value, len(values) * per_value
 
@@ -218,10 +209,10 @@ def sweep(
                 on_progress(what, before + done, total)
 
         if kind == "strength":  # balance strength's paired experiment at this value
-            r = paired_strength(each, [key], folder, options, report).row(0, named=True)
+            r = paired_strength(each, [key], folder, runs, report).row(0, named=True)
             estimate, low, high = r["change"], r["ci_low"], r["ci_high"]
         else:
-            run(each, options, lambda done, t, report=report: report("", done, t))
+            run(each, runs, lambda done, t, report=report: report("", done, t))
             estimate, low, high = _measure(folder, kind, key)
         rows.append(
             {

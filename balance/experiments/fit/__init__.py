@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +37,10 @@ import numpy as np
 
 from ...errors import Problem, UserError
 from ...games import get_game
-from ...runner import RunOptions, refuse_overwrite, resolve_scenario
+from ...runner import resolve_scenario
 from ..search_state import open_state, save_state
+from ..setup import ExperimentOptions, held_out_seed, output_folder, round_seed
 from ..strength import strength_items
-from ..tune import round_seed
 from ..tune.space import Param
 from .blocks import BlockSearch, aimed_misses, owner, watched_items
 from .evaluate import evaluate, figure_misses, strength_keys
@@ -50,28 +50,21 @@ from .smooth import WINDOW, Measured
 from .space import at_range_ends, free_params
 from .targets import check_items, parse_target
 
-HELD_OUT = 10_000  # round_seed's stream of the held-out confirmation, past any search round
 CHECK = 20_000  # round_seed's stream of the stop rule's fresh seeds (CHECK + round)
 STATE = "fit.json"  # the search's state after each round: what --resume continues from
 
 
-@dataclass
-class FitOptions:
-    frees: list[str]
-    targets: list[str]
+@dataclass(frozen=True)
+class FitOptions(ExperimentOptions):
+    """A fit's own settings besides what every experiment takes (games: per candidate)."""
+
+    frees: list[str] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
     max_changes: int | None = None
     budget: int = 100_000  # games the search may spend
-    games: int | None = None  # games per candidate (default: the scenario's)
     population: int = 8  # candidates a round, besides the centre
     confirm_games: int | None = None  # held-out games for today's values and the proposal (default: 2 x games)
     penalty: float = PENALTY
-    seed: int | None = None
-    jobs: int | None = None
-    out: Path | None = None
-    force: bool = False
-    resume: bool = False
-    backend: str = "loky"  # "dask": every candidate's runs on the cluster at `scheduler` (the same figures)
-    scheduler: str | None = None
 
 
 @dataclass
@@ -94,7 +87,8 @@ class FitResult:
 
 
 def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, int], None] | None = None) -> FitResult:
-    scenario = resolve_scenario(path, RunOptions(games=options.games, seed=options.seed))
+    options.check()
+    scenario = resolve_scenario(path, options.runs())
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if not options.targets:
         raise UserError(Problem("--target", None, "target", "give at least one --target, e.g. strength:all+-3"))
@@ -114,7 +108,6 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     if options.max_changes is not None and options.max_changes < 1:
         raise UserError(Problem("--max-changes", None, "max_changes", "must be at least 1"))
     m = scenario.model
-    out = Path(options.out) if options.out else Path("runs") / f"{scenario.name}-fit"
     confirm = options.confirm_games or 2 * m.games
     settings = {
         "scenario": str(Path(scenario.source).resolve()),
@@ -127,9 +120,8 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         "penalty": options.penalty,
         "confirm_games": confirm,
     }
-    if not (out / STATE).exists():
-        refuse_overwrite(out, options.force, "fit")
-    state = open_state(out, STATE, "fit", settings, options.resume, options.force)
+    out = output_folder(options, scenario.name, "fit", STATE)
+    state = open_state(out, STATE, "fit", settings, options.resume)
 
     keys = strength_keys(targets, items)  # the items with their own strength figures
     everything = any(t.kind == "strength" and t.key == "all" for t in targets)
@@ -154,9 +146,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
 
     def play(values: dict[str, Any], folder: Path, seed: int, games: int, measured: list[str], what: str):
         nonlocal used
-        run_options = RunOptions(
-            games=games, seed=seed, jobs=options.jobs, out=folder, backend=options.backend, scheduler=options.scheduler
-        )
+        run_options = options.runs(games=games, seed=seed, out=folder)
         before = used
 
         def report(done: int, _total: int) -> None:
@@ -246,7 +236,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         before, after = (_figures(state["result"][k]) for k in ("before", "after"))
         used += state["result"]["games"]
     else:
-        held = round_seed(m.seed, HELD_OUT)
+        held = held_out_seed(m.seed)
         before = play(start, out / "confirm" / "today", held, confirm, keys, "held out: today's values")
         if proposal == start:  # nothing to change: the same games would give the same figures
             after = before

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,29 +28,25 @@ from ...runner import RunOptions, resolve_scenario
 from ...scenario import BotPool, Scenario, check_scenario
 from ..experiment import Estimate, Task, estimate, paired, play
 from ..search_state import open_state, save_state
+from ..setup import ExperimentOptions, held_out_seed, output_folder, round_seed
 from .output import write_outputs
 from .search import Distribution
 from .space import check_bot, profile_values, search_space, start_values
 
 STATE = "tune.json"  # the tune's state after each round: what --resume continues from
-HOLDOUT = 10**9  # the confirmation's seed key: chunks no round plays
 
 
-@dataclass
-class TuneOptions:
-    bot: str
+@dataclass(frozen=True)
+class TuneOptions(ExperimentOptions):
+    """A tune's own settings besides what every experiment takes (games is unused: games_per_eval)."""
+
+    bot: str = ""
     games_per_eval: int = 256  # games in one chunk: what every candidate of a round plays first
     budget: int = 200_000  # games the search may spend (the confirmation comes on top)
     population: int = 16  # candidates a round
     confirm_games: int | None = None  # the held-out confirmation's games (default: a tenth of the budget, >= 4,096)
-    seed: int | None = None
-    jobs: int | None = None
-    out: Path | None = None
-    resume: bool = False
-    force: bool = False
     command: str = ""  # how the tune was asked for, written beside the tuned profile
     fixed: tuple[str, ...] = ()  # values held at the start's (names as in candidates.csv, e.g. weights.drive)
-    scheduler: str | None = None  # a Dask scheduler's address: the games played there (the same results)
 
 
 @dataclass
@@ -98,20 +93,17 @@ def field_with(scenario: Scenario, bot: str, name: str, profile: dict[str, Any])
     return Scenario(scenario.source, model, scenario.cards_path, scenario.doc, scenario.cards_doc)
 
 
-def round_seed(seed: int, round_: int) -> int:
-    """The seed of a round's chunks (and of the confirmation, round HOLDOUT)."""
-    return int(np.random.SeedSequence([seed, round_]).generate_state(1, np.uint64)[0])
-
-
 # --- the tune ---------------------------------------------------------------------------------
 
 
 def tune(
-    path: str | Path | Scenario, options: TuneOptions, on_progress: Callable[..., None] | None = None
+    path: str | Path | Scenario, options: TuneOptions, on_progress: Callable[[str, int, int], None] | None = None
 ) -> TuneResult:
     """Tune `options.bot` in the scenario at `path` (or one already loaded);
     see the module's docstring. A tune whose state holds its result (it ran to
-    the end) gives that result again on --resume without playing."""
+    the end) gives that result again on --resume without playing.
+    `on_progress(what, games done, games in all)`: what names the round and
+    the centre's win rate so far, or the confirmation."""
     scenario = resolve_scenario(path, RunOptions(seed=options.seed))
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
     if isinstance(scenario.model.bots, BotPool):
@@ -119,6 +111,7 @@ def tune(
     profiles = game.profiles(scenario.model.bot_profiles, scenario.doc)
     check_bot(options.bot, list(profiles), list(scenario.model.bots), scenario.source)
     _check_numbers(options)
+    options.check()
     start_profile = profiles[options.bot]
     params = search_space(game.profile_model, start_profile)
     unknown = [name for name in options.fixed if name not in {p.name for p in params}]
@@ -140,7 +133,7 @@ def tune(
     check_scenario(check.model, check.doc)
     game.prepare(check)  # every input error before any game
     seed = scenario.model.seed
-    out = Path(options.out) if options.out else Path("runs") / f"{scenario.name}-tune-{options.bot}"
+    out = output_folder(options, scenario.name, "tune", STATE, folder=f"tune-{options.bot}")
     settings = {
         "scenario": str(Path(scenario.source).resolve()),
         "bot": options.bot,
@@ -153,7 +146,7 @@ def tune(
         "bot_profiles": json.loads(json.dumps(scenario.model.bot_profiles, default=str)),  # the field's profiles
     }
     dist = Distribution.start(params)
-    state = _open(out, settings, options)
+    state = open_state(out, STATE, "tune", settings, options.resume)
     if state:
         dist.load(state["distribution"])
     curve: list[dict[str, Any]] = state.get("curve", [])
@@ -164,12 +157,13 @@ def tune(
     n_confirm = options.confirm_games or max(4096, options.budget // 10)
     chunks = math.ceil(n_confirm / options.games_per_eval)
     total = max(rounds_planned * per_round, used) + 2 * chunks * options.games_per_eval
-    started = time.perf_counter()
 
     def report(done_games: int, what: str) -> None:
         if on_progress:
-            best = curve[-1]["centre"] if curve else None
-            on_progress(done_games, total, len(curve), rounds_planned, best, what, started)
+            if what == "round":
+                centre = f", centre {curve[-1]['centre']:.1%}" if curve else ""
+                what = f"round {min(len(curve) + 1, rounds_planned)}/{rounds_planned}{centre}"
+            on_progress(what, done_games, total)
 
     report(used, "round")
     r = len(curve)
@@ -222,7 +216,7 @@ def tune(
         held = {k: Estimate(**v) for k, v in state["result"].items()}
     else:
         report(used, "confirmation")
-        holdout = round_seed(seed, HOLDOUT)
+        holdout = held_out_seed(seed)
         tasks = [
             Task(key, scenario_of(values), name, holdout, c, options.games_per_eval)
             for key, values in ((0, tuned), (1, start))
@@ -254,9 +248,8 @@ def tune(
 
 
 def _check_numbers(options: TuneOptions) -> None:
-    from ...limits import MAX_CHUNK_SIZE, MAX_GAMES, check_jobs
+    from ...limits import MAX_CHUNK_SIZE, MAX_GAMES
 
-    check_jobs(options.jobs)
     for flag, value, low, high in (
         ("--games-per-eval", options.games_per_eval, 8, MAX_CHUNK_SIZE),
         ("--budget", options.budget, 1, MAX_GAMES),
@@ -314,7 +307,7 @@ def _collect(tasks: list[Task], options: TuneOptions, chunks: int | None, progre
         done[0] += task.size
         progress(done[0])
 
-    for key, chunk, won in play(tasks, options.jobs, on_task, options.scheduler):
+    for key, chunk, won in play(tasks, options.jobs, on_task, options.cluster):
         parts.setdefault(key, {})[chunk] = won
     return {key: np.concatenate([by[c] for c in sorted(by)]) for key, by in parts.items()}
 
@@ -324,11 +317,6 @@ def _rate(won: np.ndarray) -> float:
 
 
 # --- the tune's folder: state for --resume ------------------------------------------------------
-
-
-def _open(out: Path, settings: dict[str, Any], options: TuneOptions) -> dict[str, Any]:
-    """The state to continue from (empty: a new tune), refusing to mix tunes."""
-    return open_state(out, STATE, "tune", settings, options.resume, options.force)
 
 
 def _save(out: Path, settings, dist: Distribution, curve, rows, used: int, result: dict | None = None) -> None:

@@ -26,7 +26,8 @@ from ...runner import RunOptions, resolve_scenario
 from ...scenario import BotPool, Scenario
 from ...units import PCT, PP, in_units
 from ..experiment import Estimate
-from . import TuneOptions, TuneResult, round_seed, tune
+from ..setup import round_seed
+from . import TuneOptions, TuneResult, tune
 from .output import pct, points
 
 NOT_TUNED = ("random",)  # the floor, uniform by definition
@@ -68,10 +69,11 @@ def tune_field(
     options: TuneOptions,
     passes: int,
     exploitability: bool = True,
-    on_progress: Callable[..., None] | None = None,
-    on_tune: Callable[[str], None] | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> FieldResult:
-    """`passes` rounds of tuning each bot in turn, then the exploitability check."""
+    """`passes` rounds of tuning each bot in turn, then the exploitability check.
+    `on_progress(what, done, total)` of each tune in turn, what beginning with
+    the tune's folder and bot ("pass1-racer: round 2/5")."""
     scenario = resolve_scenario(path, RunOptions(seed=options.seed))
     if isinstance(scenario.model.bots, BotPool):
         raise UserError(scenario.doc.problem(("bots",), "balance tune needs one bot per seat, not a pool"))
@@ -86,10 +88,10 @@ def tune_field(
     current = scenario
 
     def one(bot: str, folder: str, key: int, start: Scenario) -> TuneResult:
-        if on_tune:
-            on_tune(f"{folder}: {bot}")
         sub = replace(options, bot=bot, out=out / folder, seed=round_seed(seed, key), command="")
-        return tune(start, sub, on_progress)
+        if on_progress is None:
+            return tune(start, sub)
+        return tune(start, sub, lambda what, done, total: on_progress(f"{folder}: {what}", done, total))
 
     for p in range(passes):
         for i, bot in enumerate(bots):

@@ -1,0 +1,83 @@
+"""The experiments' one way of declaring what they share (experiments/setup.py):
+the same options on every command, one output-folder rule, one progress line."""
+
+from __future__ import annotations
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from balance.cli import app
+from balance.errors import UserError
+from balance.experiments.setup import ExperimentOptions, held_out_seed, output_folder, round_seed
+
+from .test_tune import DUEL
+
+EXPERIMENTS = ("compare", "strength", "sweep", "strong", "tune", "fit")
+SHARED = ("--seed", "--jobs", "--backend", "--scheduler", "--force", "--quiet")
+
+
+def _options(command: str) -> dict:
+    """The command's options by flag (click's, as typer builds them)."""
+    found = typer.main.get_command(app).commands[command]
+    return {name: p for p in found.params if p.param_type_name == "option" for name in p.opts}
+
+
+def test_every_experiment_declares_the_shared_options_alike():
+    seen = {command: _options(command) for command in EXPERIMENTS}
+    for flag in SHARED:
+        helps = {c: o[flag].help for c, o in seen.items() if flag in o}
+        if flag == "--seed":  # strong replays the run's seed
+            assert set(helps) == set(EXPERIMENTS) - {"strong"}
+        elif flag == "--force":  # strong's folder is RUN/strong/, not --out
+            assert set(helps) == set(EXPERIMENTS)
+            helps.pop("strong")
+        else:
+            assert set(helps) == set(EXPERIMENTS), flag
+        assert len(set(helps.values())) == 1, (flag, helps)
+    outs = {c: o["--out"].help for c, o in seen.items() if "--out" in o}
+    assert set(outs) == set(EXPERIMENTS) - {"strong"}
+    assert all(h.startswith("Output folder (default: runs/<name>-") for h in outs.values()), outs
+    assert {c for c, o in seen.items() if "--resume" in o} == {"strong", "tune", "fit"}
+
+
+def test_the_output_folder_refuses_to_mix_or_lose_a_result(tmp_path):
+    out = tmp_path / "o"
+    assert output_folder(ExperimentOptions(out=out), "s", "strength") == out and out.is_dir()
+    (out / "strength.csv").write_text("card\n")
+    with pytest.raises(UserError, match="already holds a strength result: add --force"):
+        output_folder(ExperimentOptions(out=out), "s", "strength")
+    assert output_folder(ExperimentOptions(out=out, force=True), "s", "strength") == out
+    with pytest.raises(UserError, match="balance strength keeps no state to resume"):
+        output_folder(ExperimentOptions(out=out, resume=True), "s", "strength")
+    with pytest.raises(UserError, match="holds no tune to resume; use --force"):
+        output_folder(ExperimentOptions(out=out, resume=True), "s", "tune", "tune.json")
+    (out / "tune.json").write_text("{}")
+    with pytest.raises(UserError, match="holds a tune: --resume to continue it, --force to start over"):
+        output_folder(ExperimentOptions(out=out), "s", "tune", "tune.json")
+    assert output_folder(ExperimentOptions(out=out, resume=True), "s", "tune", "tune.json") == out
+    (tmp_path / "f").write_text("")
+    with pytest.raises(UserError, match="is a file, not a folder"):
+        output_folder(ExperimentOptions(out=tmp_path / "f"), "s", "sweep")
+    assert output_folder(ExperimentOptions(), "duel", "tune", folder="tune-miser").as_posix() == "runs/duel-tune-miser"
+
+
+def test_the_held_out_confirmation_plays_games_no_search_round_plays():
+    rounds = {round_seed(7, r) for r in range(10_000)}
+    assert held_out_seed(7) not in rounds and len(rounds) == 10_000
+    assert held_out_seed(7) == held_out_seed(7) != held_out_seed(8)
+
+
+def test_a_tune_in_a_pipe_prints_plain_progress_lines(tmp_path):
+    """The GameBar every experiment uses: in a log, lines that say the round,
+    never a cut-off bar."""
+    path = tmp_path / "duel.yaml"
+    path.write_text(DUEL)
+    args = ["tune", str(path), "--bot", "miser", "--games-per-eval", "16", "--budget", "300", "--population", "8"]
+    result = CliRunner().invoke(app, [*args, "--confirm-games", "64", "-j", "1", "-o", str(tmp_path / "t")])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("tune miser: ")]
+    assert lines and lines[0].startswith("tune miser: round 1/"), result.stderr
+    assert "confirmation" in lines[-1] and "━" not in result.stderr
+    done = [int(line.split(": ")[2].split("/")[0].replace(",", "")) for line in lines]
+    assert done == sorted(done), "the games done never run backwards"
