@@ -365,16 +365,57 @@ def report(
     ] = None,
     strength_dir: Annotated[
         Optional[Path],
-        typer.Option("--strength", help="A balance strength folder (default: runs/<name>-strength beside the run)."),
+        typer.Option(
+            "--strength",
+            help="A balance strength folder (default: RUN/strength/, else runs/<name>-strength beside the run).",
+        ),
     ] = None,
+    measure: Annotated[
+        bool,
+        typer.Option(
+            "--measure",
+            help="First measure every item's causal strength for the run's scenario (balance strength --all, "
+            "adaptive) into RUN/strength/, replacing an earlier one there.",
+        ),
+    ] = False,
+    budget: Annotated[
+        Optional[int],
+        typer.Option("--budget", help="With --measure: games in all (default: 2,600 an item, at least 50,000)."),
+    ] = None,
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="The fair band, +- this many points: what to change lies beyond it.")
+    ] = 2.0,
+    jobs: JobsOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Build the report of a run: index.html, one PNG per chart, each table as CSV."""
+    from .report.headline import MEASURED
     from .report.html import build_report
 
     started = time.perf_counter()
     if strength_dir is not None and not (strength_dir / "strength.csv").is_file():
         raise UserError(Problem("--strength", None, "strength", f"{strength_dir} holds no strength.csv"))
-    built = build_report(run_dir, out_dir, strength_dir)
+    if not 0 < tolerance < 50:
+        raise UserError(
+            Problem("--tolerance", None, "tolerance", f"must be between 0 and 50 points, got {tolerance:g}")
+        )
+    if measure:
+        from .experiments.strength import default_budget
+        from .experiments.strength import strength as run_strength
+        from .runner import scenario_of_run
+
+        if strength_dir is not None:
+            raise UserError(Problem("--measure", None, "measure", "--measure writes RUN/strength/: drop --strength"))
+        scenario, _ = scenario_of_run(run_dir)
+        options = experiment_options(None, None, jobs, run_dir / MEASURED, True, False, "loky", None)
+        with game_bar("strength", quiet) as bar:
+            measured = run_strength(scenario, None, options, True, bar, budget or default_budget(scenario), tolerance)
+        out.print(
+            f"strength: {int(measured.table['games'].sum()):,} paired games over {measured.table.height} items; "
+            f"table {measured.out / 'strength.csv'}",
+            soft_wrap=True,
+        )
+    built = build_report(run_dir, out_dir, strength_dir, tolerance)
     if built.status:
         out.print(Text.assemble(("warning:", "yellow"), f" {built.status}"), soft_wrap=True)
     for heading, lines in built.findings:
@@ -458,7 +499,20 @@ def strength(
         Optional[str],
         typer.Option("--cards", help="Item ids, comma-separated (default: every item the game can give a seat)."),
     ] = None,
-    games: games_option("Games per item") = None,
+    games: games_option(
+        "Games per item; with --budget, the first pass's", "the scenario's; 1,024 with --budget"
+    ) = None,
+    budget: Annotated[
+        Optional[int],
+        typer.Option(
+            "--budget",
+            help="Games in all: after a first pass, more games go to the items whose interval straddles the "
+            "decision (0, or the fair band), until each is classified or the budget is spent.",
+        ),
+    ] = None,
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="The fair band, +- this many points: an item inside it is fair.")
+    ] = 2.0,
     seed: SeedOption = None,
     jobs: JobsOption = None,
     out_dir: out_option("runs/<name>-strength") = None,
@@ -480,7 +534,7 @@ def strength(
     chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
     options = experiment_options(games, seed, jobs, out_dir, force, False, backend, scheduler)
     with game_bar("strength", quiet) as bar:
-        result = run_strength(scenario, chosen, options, all_items, bar)
+        result = run_strength(scenario, chosen, options, all_items, bar, budget, tolerance)
     for row in result.table.head(10).iter_rows(named=True):
         out.print(
             f"  {row['card']}: {100 * row['change']:+.1f} points ({100 * row['ci_low']:+.1f} to "

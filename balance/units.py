@@ -43,7 +43,7 @@ def unit_of(column: str, columns: list[str]) -> str | None:
     `ran_out_share`, `change`)."""
     if column.endswith((PCT, PP)):
         return None
-    if column.startswith("added") or column in ("largest_gap", "change", "diff"):
+    if column.startswith(("added", "change")) or column in ("largest_gap", "diff"):
         return PP
     if column.startswith("win_rate") or column.endswith(("_rate", "_share")) or column in _SHARES:
         return PCT

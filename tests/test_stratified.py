@@ -198,10 +198,11 @@ def test_the_findings_quote_the_figure_within_each_bot_profile():
             "significant_by_bot_drafted": [True],
         }
     )
-    assert _card_lines(cards, ["drafted"], {"spin_out": "Spin Out"}, 6) == [
-        "Spin Out: +12.0 points of win rate when drafted (+2.0 to +22.0), within each bot profile, n=45."
+    assert _card_lines(cards, ["drafted"], {"spin_out": "Spin Out"}, 6, set()) == [
+        "Spin Out: players who drafted it won 12.0 points more (+2.0 to +22.0), within each bot profile, n=45."
     ]
-    lines = _card_lines(cards.with_columns(significant_by_bot_drafted=False), ["drafted"], {}, 6)
+    assert _card_lines(cards, ["drafted"], {}, 6, {"spin_out"})[0].endswith("n=45 (the experiment says otherwise).")
+    lines = _card_lines(cards.with_columns(significant_by_bot_drafted=False), ["drafted"], {}, 6, set())
     assert lines == [
         "No card's win rate added (compared within each bot profile) is significant after the "
         "Benjamini-Hochberg correction."

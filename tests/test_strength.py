@@ -73,17 +73,20 @@ def test_the_report_puts_the_experiment_first_where_one_of_the_same_design_exist
     run(path, RunOptions(out=runs / "str", jobs=1))
     before = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "a")])
     assert before.exit_code == 0, before.output
-    assert f"balance strength {path} measures each card by experiment" in " ".join(before.output.split())
-    assert "By experiment (causal)" not in before.output
+    assert f"Not measured by experiment yet: balance report {runs / 'str'} --measure" in " ".join(before.output.split())
+    assert "By experiment (causal)" not in before.output and "What to change" not in before.output
     table = strength(
         path, ["twin_turbo", "v8_block"], options=ExperimentOptions(out=runs / "str-strength", jobs=1)
     ).table
     after = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "b")])
     lines = [line for line in after.output.splitlines() if line.startswith("- ")]
-    causal = [i for i, line in enumerate(lines) if "By experiment (causal)" in line]
-    associations = [i for i, line in enumerate(lines) if "of win rate when" in line]
-    assert len(causal) == int(table["significant"].sum()) or "no item's change" in after.output
-    assert not associations or not causal or max(causal) < min(associations)
+    heads = [line for line in after.output.splitlines() if line.endswith(":") and not line.startswith("- ")]
+    assert heads[0] == "What to change:" and heads.index("Cards and Playbooks too strong or too weak:") < heads.index(
+        "What the bots like to take:"
+    )
+    causal = [line for line in lines if "points of win rate for the seat given it" in line]
+    assert len(causal) == int(table["significant"].sum()), lines
+    assert any("By experiment (causal)" in line for line in lines)
     other = tmp_path / "other.yaml"
     other.write_text(
         small.replace("players: 4", "players: 2").replace("[racer, economist, saboteur, balanced]", "[racer, balanced]")

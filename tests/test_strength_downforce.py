@@ -50,6 +50,15 @@ def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
     return path
 
 
+def item_run(path, item: str, out: Path) -> None:
+    """The item's games as a run on disk, out/ITEM (balance strength plays them
+    in memory), for the tests that compare its logs with the baseline's."""
+    from balance.experiments.strength import with_item
+    from balance.runner import RunOptions, run
+
+    run(with_item(load_scenario(path), item), RunOptions(out=out / item, jobs=1))
+
+
 def frames(out: Path, item: str) -> tuple[dict[str, pl.DataFrame], dict[str, pl.DataFrame]]:
     """(baseline, variant) log tables of a strength run, sorted the same way."""
     keys = {"games": ["game_id"], "players": ["game_id", "seat"]}
@@ -112,6 +121,7 @@ def test_a_power_that_does_nothing_changes_no_game(tmp_path):
     cards = write(tmp_path, text, "curves.yaml")
     path = write(tmp_path, scenario_text(cards, games=200))
     table = strength(path, ["determined"], options=ExperimentOptions(out=tmp_path / "o", jobs=1)).table
+    item_run(path, "determined", tmp_path / "o")
     base, with_it = frames(tmp_path / "o", "determined")
     assert base["games"].equals(with_it["games"])
     assert base["players"].drop("power").equals(with_it["players"].drop("power"))
@@ -130,6 +140,7 @@ def test_a_power_changes_only_the_receiving_seats_power_before_the_race(tmp_path
     in every game; the receiving seat holds the power."""
     path = write(tmp_path, scenario_text(games=200))
     strength(path, ["tricky"], options=ExperimentOptions(out=tmp_path / "o", jobs=1))
+    item_run(path, "tricky", tmp_path / "o")
     base, with_it = frames(tmp_path / "o", "tricky")
     setup = [c for c in base["games"].columns if c.endswith(("_owner", "_price", "_auction", "_power", "_start"))]
     assert base["games"].select(setup).equals(with_it["games"].select(setup))

@@ -81,6 +81,7 @@ def test_a_driver_the_seat_would_draft_anyway_changes_nothing_in_those_games(tmp
     path = scenario(tmp_path, "nothing", prefer, games=24, chunk=8, bots=["balanced", "aggressive", "balanced"])
     out = tmp_path / "nothing-out"
     result = strength(path, ["comet"], options=ExperimentOptions(out=out, jobs=1))
+    item_run(path, "comet", out)
     games = pl.read_parquet(out / "baseline" / "games").sort("game_id")
     first = games["first_seat"].to_numpy()
     null = np.flatnonzero(who(24) == first)
@@ -270,3 +271,12 @@ def test_the_trace_says_what_the_receiving_seat_is_given(tmp_path):
     text = trace_game(load_scenario(scenario(tmp_path, "c", "bonus_card: ace_dodge\n", games=8, chunk=8)), 5, 3)
     assert f"Setup (strength experiment): seat {who(8)[3]} gets an extra Dodge" in text
     assert "strength experiment" not in trace_game(load_scenario(scenario(tmp_path, "p", games=8, chunk=8)), 5, 3)
+
+
+def item_run(path, item: str, out: Path) -> None:
+    """The item's games as a run on disk, out/ITEM (balance strength plays them
+    in memory), for the tests that compare its logs with the baseline's."""
+    from balance.experiments.strength import with_item
+    from balance.runner import RunOptions, run
+
+    run(with_item(load_scenario(path), item), RunOptions(out=out / item, jobs=1))

@@ -90,7 +90,7 @@ def test_a_card_path_sweeps_the_cards_strength_by_experiment(tmp_path):
     weak, strong = result.table["estimate"].to_list()
     # in points: +8 Drive a turn reads +24.6 at 1,200 games (about +-3.5 at 300), 0 Drive -4.3
     assert strong > weak and strong > 15
-    assert (tmp_path / "o" / "value-8" / "twin_turbo" / "manifest.json").exists()  # balance strength's layout
+    assert (tmp_path / "o" / "value-8" / "baseline" / "manifest.json").exists()  # balance strength's layout
     shown = CliRunner().invoke(
         app,
         ["sweep", str(path), "--set", "cards.twin_turbo.effects.0.amount=1", "--out", str(tmp_path / "p"), "-j", "1"],

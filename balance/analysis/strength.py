@@ -1,7 +1,19 @@
-"""Card strength by experiment: the same games with and without an extra copy
-of a card in one seat's starting deck. The receiving seat is fixed per game
-(seeding.bonus_seat), so each game is paired with itself: the change in that
-seat's win rate is the card's effect, free of which bots pick which cards."""
+"""Card strength by experiment: the same games with and without an item given
+to one seat. The receiving seat is fixed per game (seeding.bonus_seat), so each
+game is paired with itself: the change in that seat's win rate is the item's
+effect, free of which bots pick which items.
+
+Two references, by how an item is given (docs/strength_horsepower.md):
+- an extra item (a card added to a deck) is measured against the same games
+  without it;
+- an item given in place of the seat's own pick (a Playbook, a Downforce power,
+  a Shuffle GP driver) is measured against the average item of its kind: its
+  change minus the mean change of every item of that kind. Against the seat's
+  own pick, a dominant item that the bots take first (Shuffle GP's Comet) makes
+  every other item read weak, and one weak item planted among them does not
+  stand out; against the average, each reads as what it adds over a typical
+  replacement. The raw change (against the own pick) stays as `change_vs_own`.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +24,8 @@ from ..seeding import bonus_seat
 from .stats import Z95, benjamini_hochberg, two_sided_p
 from .winrate import Run
 
+STRONGER, WEAKER, FAIR, UNDECIDED = "too strong", "too weak", "fair", "undecided"
+
 
 def receiving_seat_wins(run: Run, seed: int, players: int) -> pl.DataFrame:
     """(game_id, won) of the seat that gets the extra card in each game."""
@@ -20,30 +34,76 @@ def receiving_seat_wins(run: Run, seed: int, players: int) -> pl.DataFrame:
     return seats.join(run["players"].select("game_id", "seat", "won").collect(), on=["game_id", "seat"])
 
 
-def strength_table(baseline: pl.DataFrame, with_card: dict[str, pl.DataFrame]) -> pl.DataFrame:
-    """One row per card: the receiving seat's win rate without and with it, the
-    paired difference and its 95% interval, p-value, BH flag; ranked."""
+def verdict(low: float, high: float, tolerance: float) -> str:
+    """An interval's reading against zero and the fair band (-tolerance, +tolerance):
+    above 0, below 0, inside the band, or neither yet (more games would tell)."""
+    if low > 0:
+        return STRONGER
+    if high < 0:
+        return WEAKER
+    if -tolerance < low and high < tolerance:
+        return FAIR
+    return UNDECIDED
+
+
+def strength_table(
+    baseline: pl.DataFrame,
+    with_card: dict[str, pl.DataFrame],
+    replaces: dict[str, str] | None = None,
+    tolerance: float = 0.02,
+) -> pl.DataFrame:
+    """One row per item: the receiving seat's win rate without and with it, the
+    paired difference and its 95% interval, p-value, BH flag and verdict;
+    ranked. `replaces`: item -> its kind, for the items given in place of the
+    seat's own pick (measured against the average of their kind, see the
+    module's docstring). Each item's games are its own (an adaptive design
+    gives the undecided ones more); the baseline holds at least as many."""
     rows = []
     for card, frame in with_card.items():
         joined = baseline.join(frame, on="game_id", suffix="_with")
         d = (joined["won_with"].cast(pl.Int8) - joined["won"].cast(pl.Int8)).to_numpy().astype(float)
         n = len(d)
-        mean = float(d.mean()) if n else float("nan")
-        se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-        z = abs(mean) / se if se > 0 else (0.0 if mean == 0 else float("inf"))
         rows.append(
             {
                 "card": card,
                 "games": n,
-                "win_rate_without": float(joined["won"].mean()),
-                "win_rate_with": float(joined["won_with"].mean()),
-                "change": mean,
-                "ci_low": mean - Z95 * se,
-                "ci_high": mean + Z95 * se,
-                "p_value": float(two_sided_p(z)),
+                "win_rate_without": float(joined["won"].mean()) if n else float("nan"),
+                "win_rate_with": float(joined["won_with"].mean()) if n else float("nan"),
+                "change_vs_own": float(d.mean()) if n else float("nan"),
+                "se": float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"),
             }
         )
     table = pl.DataFrame(rows)
-    return table.with_columns(pl.Series("significant", benjamini_hochberg(table["p_value"].to_numpy()))).sort(
-        "change", descending=True
+    versus = [("the average " + replaces[c]) if replaces and c in replaces else "without it" for c in table["card"]]
+    change, se = table["change_vs_own"].to_numpy().copy(), table["se"].to_numpy().copy()
+    for kind in sorted(set((replaces or {}).values())):
+        mine = np.array([(replaces or {}).get(c) == kind for c in table["card"]])
+        if mine.sum() < 2:  # one item of its kind: no average to hold it against
+            continue
+        # the mean change of the kind, and its standard error; adding it to each item's variance ignores their
+        # positive covariance (the item is in the mean, the baseline is shared), so the interval errs wide
+        mean = change[mine].mean()
+        se_mean = np.sqrt(np.sum(se[mine] ** 2)) / mine.sum()
+        change[mine] = change[mine] - mean
+        se[mine] = np.sqrt(se[mine] ** 2 + se_mean**2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, np.abs(change) / se, np.where(change == 0, 0.0, np.inf))
+    low, high = change - Z95 * se, change + Z95 * se
+    table = table.with_columns(
+        pl.Series("change", change),
+        pl.Series("ci_low", low),
+        pl.Series("ci_high", high),
+        pl.Series("versus", versus, dtype=pl.String),
+        pl.Series("p_value", two_sided_p(z)),
+    ).drop("se")
+    significant = benjamini_hochberg(table["p_value"].to_numpy())
+    verdicts = [
+        verdict(lo, hi, tolerance) if s or verdict(lo, hi, tolerance) in (FAIR, UNDECIDED) else UNDECIDED
+        for lo, hi, s in zip(low, high, significant, strict=True)
+    ]
+    columns = ["card", "games", "win_rate_without", "win_rate_with", "change", "ci_low", "ci_high", "p_value"]
+    return (
+        table.with_columns(pl.Series("significant", significant), pl.Series("verdict", verdicts, dtype=pl.String))
+        .select(*columns, "significant", "verdict", "versus", "change_vs_own")
+        .sort("change", descending=True)
     )

@@ -17,35 +17,52 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..games import get_game
 from ..games.chance import Streams
 from ..runner import _prepared, connect_dask
 from ..scenario import Scenario
+from ..seeding import bonus_seat
+
+BONUS_SEAT = None  # Task.who: the seat a strength experiment gives its item (seeding.bonus_seat), whoever sits there
 
 
 @dataclass(frozen=True)
 class Task:
-    """One chunk of one variant: `who` is the bot whose seat is measured."""
+    """One chunk of one variant: `who` is the bot whose seat is measured, or
+    BONUS_SEAT: the seat the strength experiment gives its item in each game."""
 
     key: int  # the caller's name for the variant
     scenario: Scenario
-    who: str
+    who: str | None
     seed: int
     chunk: int
     size: int
+    start: int | None = None  # the first game's id, where tasks are not whole chunks of one size (strength's)
+
+    @property
+    def first(self) -> int:
+        return self.chunk * self.size if self.start is None else self.start
 
 
 def play_task(task: Task) -> tuple[int, int, np.ndarray]:
     """(key, chunk, (size,) bool: did `who` win each game, in game order). In a worker."""
     scenario = task.scenario
     game = get_game(scenario.model.game)
-    first = task.chunk * task.size
+    first = task.first
     streams = Streams(task.seed, first, task.size)  # keyed by the games' ids: runs extend
     tables = game.play_chunk(_prepared(scenario), scenario, task.chunk, first, task.size, streams)
     players = tables["players"]
-    mine = players.filter(pc.equal(players["bot"], task.who))
+    if task.who is BONUS_SEAT:
+        ids = np.arange(first, first + task.size)
+        seat = bonus_seat(task.seed, ids, scenario.model.players)
+        game_ids = players["game_id"].to_numpy()
+        wanted = seat[game_ids - first]
+        mine = players.filter(pa.array(players["seat"].to_numpy() == wanted))
+    else:
+        mine = players.filter(pc.equal(players["bot"], task.who))
     order = np.argsort(mine["game_id"].to_numpy(), kind="stable")
     won = mine["won"].to_numpy(zero_copy_only=False)[order]
     if len(won) != task.size:  # the measured bot sits in exactly one seat of every game

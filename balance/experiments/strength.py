@@ -8,17 +8,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
-from ..analysis.strength import receiving_seat_wins, strength_table
+from ..analysis.strength import UNDECIDED, receiving_seat_wins, strength_table
 from ..errors import Problem, UserError
 from ..games import get_game
+from ..limits import MAX_GAMES
 from ..logs import load_run
 from ..report.charts import strength_chart
 from ..report.page import cell, render, write_csv
 from ..runner import RunOptions, resolve_scenario, run
 from ..scenario import Scenario
 from ..units import in_units
+from .experiment import BONUS_SEAT, Task, play
 from .setup import ExperimentOptions, output_folder
 
 
@@ -48,36 +51,133 @@ def strength_items(game, catalog: dict) -> list[dict[str, str]]:
     return game.strength_items(catalog) if game.strength_items is not None else []
 
 
+@dataclass(frozen=True)
+class Design:
+    """How many games each item gets. One pass: `first` games each (the fixed
+    design). With a `budget` (games in all, the baseline's included): after
+    the first pass, rounds that double the games of every item whose interval
+    still straddles the decision (neither clear of 0 nor inside the fair band
+    +-tolerance), until every item is classified or the next round would pass
+    the budget (then as many of the undecided items as fit, widest first)."""
+
+    first: int
+    budget: int | None = None
+    tolerance: float = 0.02  # the fair band's half width, as a share (0.02: 2 points)
+    chunk: int = 4096  # games per task at most: an engine plays a big batch faster per game (4,096: 3x 512)
+
+
+FIRST_PASS = 1024  # an adaptive design's first games per item, unless --games says
+
+
+def default_budget(scenario: Scenario) -> int:
+    """The games balance report --measure spends: 2,600 an item and the baseline's share (Horsepower's 77
+    items: about 200,000, two minutes on 2 cores), at least 50,000 (Heat's few items, each slower to race)."""
+    game = get_game(scenario.model.game)
+    count = len(strength_items(game, game.catalog(game.prepare(scenario)))) if game.strength_items else 0
+    return max(50_000, 2_600 * (count + 1))
+
+
+def _extra_playbook(scenario: Scenario, item: dict) -> bool:
+    """A Horsepower Playbook given beside the drafted one (bonus_playbook: extra) replaces nothing."""
+    return item["kind"] == "Playbook" and scenario.model.bonus_playbook == "extra"
+
+
 def paired_strength(
     scenario: Scenario,
     items: list[str],
     out: Path,
     options: RunOptions,
     on_progress: Callable[[str, int, int], None] | None = None,
+    design: Design | None = None,
+    replaces: dict[str, str] | None = None,
 ) -> pl.DataFrame:
-    """The experiment: the scenario's games into out/baseline, then once per item
-    into out/ITEM with the item in the seeded receiving seat of every game; the
-    paired change of that seat's win rate per item (analysis.strength_table)."""
+    """The experiment: the scenario's games into out/baseline (a run on disk,
+    grown as items need more games), and each item's games with the item in
+    the seeded receiving seat of every game, played in memory over every core
+    (experiment.play: the same games, keyed by their ids); the paired change of
+    that seat's win rate per item (analysis.strength_table), with each item's
+    games. `design`: default one pass of the scenario's games."""
     m = scenario.model
-    total = m.games * (1 + len(items))
+    design = design or Design(m.games)
+    tolerance = design.tolerance
+    size = max(1, min(design.chunk, design.first))
+    given = {item: with_item(scenario, item) for item in items}
+    won: dict[str, list[np.ndarray]] = {item: [] for item in items}
+    games = dict.fromkeys(items, 0)
+    base_games, spent = 0, 0
+    target = design.first
+    todo = list(items)
+    base: pl.DataFrame | None = None
+    table: pl.DataFrame | None = None
+    while todo:
+        plan = {item: target - games[item] for item in todo}
+        cost = sum(plan.values()) + max(0, max(games[i] + plan.get(i, 0) for i in items) - base_games)
+        if design.budget is not None and spent and spent + cost > design.budget:
+            # as many of the undecided items as fit, the widest intervals first
+            width = dict(zip(table["card"], table["ci_high"] - table["ci_low"], strict=True))
+            fitting: dict[str, int] = {}
+            for item in sorted(todo, key=lambda i: -width[i]):
+                more = sum(fitting.values()) + plan[item]
+                grown = max(base_games, *(games[i] + fitting.get(i, 0) for i in items), games[item] + plan[item])
+                if spent + more + grown - base_games <= design.budget:
+                    fitting[item] = plan[item]
+            if not fitting:
+                break
+            plan = fitting
+        wanted = max(games[i] + plan.get(i, 0) for i in items)
+        total = (design.budget or 0) if design.budget is not None else wanted + sum(plan.values())
+        step = spent
 
-    def progress(what: str, before: int) -> Callable[[int, int], None] | None:
-        if on_progress is None:
-            return None
-        return lambda done, _total: on_progress(what, before + done, total)
+        def report(what: str, done: int, step: int = step) -> None:
+            if on_progress is not None:
+                on_progress(what, min(step + done, max(total, step + done)), max(total, step + done))
 
-    run(scenario, replace(options, out=out / "baseline", force=True), progress("baseline", 0))
-    base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
-    given = {}
-    for k, item in enumerate(items, start=1):
-        folder = out / item
-        run(
-            with_item(scenario, item),
-            replace(options, out=folder, force=True),
-            progress(f"{item} ({k}/{len(items)})", k * m.games),
-        )
-        given[item] = receiving_seat_wins(load_run(folder), m.seed, m.players)
-    return strength_table(base, given)
+        if wanted > base_games:
+            run(
+                scenario,
+                replace(options, out=out / "baseline", games=wanted, force=base_games == 0, resume=base_games > 0),
+                lambda done, _t: report("baseline", max(0, done - base_games)),
+            )
+            spent += wanted - base_games
+            base_games = wanted
+            base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
+        tasks = [
+            Task(k, given[item], BONUS_SEAT, m.seed, games[item] + start, n, games[item] + start)
+            for k, item in enumerate(items)
+            if item in plan
+            for start, n in _spans(plan[item], size)
+        ]
+        played = [0]
+        before = spent
+
+        def on_task(task: Task, before: int = before) -> None:
+            played[0] += task.size
+            report(f"{len(plan)} item(s) to {target:,} games", before - step + played[0])
+
+        parts: dict[int, list[tuple[int, np.ndarray]]] = {}
+        for key, first, w in play(
+            tasks, options.jobs, on_task, options.scheduler if options.backend == "dask" else None
+        ):
+            parts.setdefault(key, []).append((first, w))
+        for key, got in parts.items():
+            item = items[key]
+            won[item] += [w for _, w in sorted(got, key=lambda x: x[0])]
+            games[item] += plan[item]
+        spent += sum(plan.values())
+        frames = {
+            item: pl.DataFrame({"game_id": np.arange(games[item]), "won": np.concatenate(won[item])}) for item in items
+        }
+        table = strength_table(base.filter(pl.col("game_id") < base_games), frames, replaces, tolerance)
+        if design.budget is None:
+            break
+        todo = table.filter(pl.col("verdict") == UNDECIDED)["card"].to_list()
+        target *= 2
+    return table
+
+
+def _spans(games: int, size: int) -> list[tuple[int, int]]:
+    """(offset, games) of the tasks that play `games` more games of an item, `size` at most each."""
+    return [(start, min(size, games - start)) for start in range(0, games, size)]
 
 
 def strength(
@@ -86,10 +186,14 @@ def strength(
     options: ExperimentOptions = ExperimentOptions(),
     all_items: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
+    budget: int | None = None,
+    tolerance: float = 2.0,
 ) -> StrengthResult:
     """`cards`: the items to measure (default: the game's main ones, every item
-    with `all_items`); `options.games` per item. `on_progress(what, games
-    done, games in all)`."""
+    with `all_items`); `options.games` per item (with a `budget`, the first
+    pass's games, default 1,024; then the adaptive rounds of Design).
+    `tolerance`: the fair band's half width in points. `on_progress(what,
+    games done, games in all)`."""
     options.check()
     scenario = resolve_scenario(path, options.runs())
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
@@ -104,10 +208,27 @@ def strength(
     if unknown:
         raise UserError(Problem("--cards", None, "cards", f"no item with id {unknown[0]!r} (known: {known(parts)})"))
     m = scenario.model
+    if not 0 < tolerance < 50:
+        raise UserError(
+            Problem("--tolerance", None, "tolerance", f"must be between 0 and 50 points, got {tolerance:g}")
+        )
+    first = options.games or (min(m.games, FIRST_PASS) if budget is not None else m.games)
+    if budget is not None and not first * (len(chosen) + 1) <= budget <= MAX_GAMES:
+        raise UserError(
+            Problem(
+                "--budget",
+                None,
+                "budget",
+                f"must hold the first pass ({first:,} games for the baseline and each of {len(chosen)} items: "
+                f"{first * (len(chosen) + 1):,}) and at most {MAX_GAMES:,}, got {budget:,}",
+            )
+        )
     # the game's own checks of an item (Heat: a field with Legends, who have no deck) before any game
     game.prepare(with_item(scenario, chosen[0]))
     out = output_folder(options, scenario.name, "strength")
-    table = paired_strength(scenario, chosen, out, options.runs(), on_progress)
+    design = Design(first, budget, tolerance / 100)
+    replacing = {i["id"]: i["kind"] for i in items if i.get("replaces") and not _extra_playbook(scenario, i)}
+    table = paired_strength(scenario, chosen, out, options.runs(), on_progress, design, replacing)
     names = {i["id"]: i["name"] for i in items}
     kinds = {i["id"]: i["kind"] for i in items}
     table = table.with_columns(
@@ -123,7 +244,12 @@ def strength(
         name=m.name,
         game=game.title,
         hows=list(dict.fromkeys((i["kind"], i["how"]) for i in items if i["id"] in chosen)),
-        games=m.games,
+        games=int(table["games"].sum()) + int(table["games"].max()),
+        first=first,
+        budget=budget,
+        tolerance=tolerance,
+        averaged=sorted(set(replacing[c] for c in chosen if c in replacing)),
+        verdicts=table["verdict"].value_counts().sort("verdict").rows(),
         seed=m.seed,
         columns=shown.columns,
         data=[[cell(v, c) for v, c in zip(row, shown.columns, strict=True)] for row in shown.iter_rows()],

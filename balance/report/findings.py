@@ -25,8 +25,10 @@ def p_text(p: float) -> str:
 
 
 SECTIONS = (
+    "What to change",  # by experiment: the items beyond the fair band and the seats out of balance, with fit commands
     "Who wins from where",  # seat, turn order, draft order, grid slot: the position's own advantage
-    "{items} too strong or too weak",  # by experiment first, then within-bot associations
+    "{items} too strong or too weak",  # by experiment (causal)
+    "What the bots like to take",  # associations: the bots' taste, not advice
     "What the bots reveal about strategies",
     "Game length, track and supply",
 )
@@ -50,6 +52,8 @@ def findings(
     seat_meaning: str = "",
     causal: list[str] | None = None,
     strength_command: str = "balance strength SCENARIO",
+    change: list[str] | None = None,
+    contradicted: set[str] | frozenset[str] = frozenset(),
 ) -> list[tuple[str, list[str]]]:
     """The findings in the order a designer acts on them, as (heading, lines):
     who wins from where, the items too strong or too weak (the experiment's
@@ -83,52 +87,45 @@ def findings(
     where += position or []
 
     hows = [how for how in ("drafted", "bought", "dealt") if f"significant_{how}" in cards.columns]
-    things: list[str] = list(causal or [])  # the experiment first, then the associations
+    things: list[str] = list(causal or [])  # the experiment: what the items do
+    taste: list[str] = []  # the associations: what the bots take and how their takers fare
     if hows:
         if hows == ["dealt"]:
-            things.append(
+            taste.append(
                 "The deal is random, so a card's win rate added when dealt is what holding it is worth in these "
                 "bots' hands."
             )
-        elif any(f"significant_by_bot_{how}" in cards.columns for how in hows):
-            things.append(
-                "The card figures below compare players of the same bot profile with and without the card, so a card "
-                "is not blamed for the bot that takes it; they are associations"
-                + (
-                    " (the lines above are the experiment)."
-                    if causal
-                    else f"; {strength_command} measures each card by experiment (the causal figure), and this "
-                    "page shows it first once it exists."
-                )
-            )
         else:
-            things.append("The card figures below are associations, shaped by which bots take which cards.")
-        things += _card_lines(cards, hows, names, top)
+            within = any(f"significant_by_bot_{how}" in cards.columns for how in hows)
+            taste.append(
+                "How the players who took an item fared against those who did not"
+                + (", within each bot profile" if within else "")
+                + ": the bots' taste and when they take it, an association, not what the item does"
+                + (" (the experiment above says that; a line it contradicts is marked)." if causal else ".")
+            )
+        taste += _card_lines(cards, hows, names, top, contradicted)
     taken = cards.filter(pl.col("rarely_taken"))["card"].to_list() if "rarely_taken" in cards.columns else []
     rare = [c for c in taken if parts is None or c in parts]
     if rare:
-        things.append(f"Almost never taken (under 1% of players): {', '.join(names.get(c, c) for c in rare)}.")
+        taste.append(f"Almost never taken (under 1% of players): {', '.join(names.get(c, c) for c in rare)}.")
     if books is not None:
         by = "by_bot_" if "significant_by_bot_held" in books.columns else ""  # within each bot profile
         strong = books.filter(pl.col(f"significant_{by}held")).sort(f"added_{by}held", descending=True)
         for row in strong.head(3).iter_rows(named=True):
-            things.append(
-                f"Playbook {names.get(row['playbook'], row['playbook'])}: {100 * row[f'added_{by}held']:+.1f} points "
-                f"when held ({100 * row[f'added_{by}low_held']:+.1f} to {100 * row[f'added_{by}high_held']:+.1f})"
-                f"{', within each bot profile' if by else ''}, n={row['n_held']:,}."
+            mark = " (the experiment says otherwise)" if row["playbook"] in contradicted else ""
+            taste.append(
+                f"Playbook {names.get(row['playbook'], row['playbook'])}: its holders won "
+                f"{abs(100 * row[f'added_{by}held']):.1f} points {'more' if row[f'added_{by}held'] >= 0 else 'less'} "
+                f"({100 * row[f'added_{by}low_held']:+.1f} to "
+                f"{100 * row[f'added_{by}high_held']:+.1f}){', within each bot profile' if by else ''}, "
+                f"n={row['n_held']:,}{mark}."
             )
     things += items or []
-    if things and not causal and not any(strength_command in line for line in things):
-        things.append(
-            f"These are associations; {strength_command} measures the {labels.items.lower()} by experiment (one "
-            "seat given each, the same games without it: the causal figure), and this page shows it first once it "
-            "exists."
-        )
-    if not things:  # nothing chosen or dealt apart to compare (Heat's decks are the same for every car)
-        things.append(
-            f"No {labels.items.lower()} are chosen or dealt apart here, so nothing on this page measures them; "
-            f"{strength_command} gives each to one seat in the same games (the causal figure), and this page "
-            "shows it first once it exists."
+    if not causal:
+        things.insert(
+            0,
+            f"Not measured by experiment yet: {strength_command} gives each item to one seat in the same games "
+            "(the causal figure) and this page then leads with it. The bots' associations below are not advice.",
         )
 
     reveal: list[str] = []
@@ -142,7 +139,7 @@ def findings(
         )
     reveal += strategies or []
 
-    sections = [where, things, reveal, [length_line(length, labels), *(supply or [])]]
+    sections = [change or [], where, things, taste, reveal, [length_line(length, labels), *(supply or [])]]
     titles = [t.format(items=labels.items) for t in SECTIONS]
     return [(title, lines) for title, lines in zip(titles, sections, strict=True) if lines]
 
@@ -170,7 +167,9 @@ def _rounds(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.0f}"
 
 
-def _card_lines(cards: pl.DataFrame, hows: list[str], names: dict[str, str], top: int) -> list[str]:
+def _card_lines(
+    cards: pl.DataFrame, hows: list[str], names: dict[str, str], top: int, contradicted: set[str] | frozenset[str]
+) -> list[str]:
     """The cards whose win rate added (when drafted or bought) is significant,
     largest first: compared within each bot profile (Mantel-Haenszel) where the
     table has that figure, so a card is not blamed for the bot that takes it."""
@@ -198,12 +197,22 @@ def _card_lines(cards: pl.DataFrame, hows: list[str], names: dict[str, str], top
     within = " (compared within each bot profile)" if any(stratified.values()) else ""
     if significant.is_empty():
         return [f"No card's win rate added{within} is significant after the Benjamini-Hochberg correction."]
-    return [
-        f"{names.get(row['card'], row['card'])}: {100 * row['added']:+.1f} points of win rate when {row['how']} "
-        f"({100 * row['low']:+.1f} to {100 * row['high']:+.1f})"
-        f"{', within each bot profile' if stratified[row['how']] else ''}, n={row['n']:,}."
-        for row in significant.iter_rows(named=True)
-    ]
+    # one line an item: its largest association (drafted or bought), the other named beside it
+    seen: dict[str, list[dict]] = {}
+    for row in significant.iter_rows(named=True):
+        seen.setdefault(row["card"], []).append(row)
+    lines = []
+    for card, rows in seen.items():
+        first, *rest = rows
+        also = "".join(f"; {100 * r['added']:+.1f} when {r['how']}" for r in rest)
+        mark = " (the experiment says otherwise)" if card in contradicted else ""
+        lines.append(
+            f"{names.get(card, card)}: players who {first['how']} it won {abs(100 * first['added']):.1f} points "
+            f"{'more' if first['added'] >= 0 else 'less'} "
+            f"({100 * first['low']:+.1f} to {100 * first['high']:+.1f})"
+            f"{', within each bot profile' if stratified[first['how']] else ''}, n={first['n']:,}{also}{mark}."
+        )
+    return lines
 
 
 def money(x: float) -> str:

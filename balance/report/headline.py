@@ -201,50 +201,34 @@ def strong_section(
     }
 
 
-def strength_result(run_dir: Path, manifest: dict, folder: Path | None = None) -> tuple[pl.DataFrame, dict] | None:
-    """A `balance strength` table of the same design as the run: `folder`, or
-    runs/<name>-strength beside the run; used only where its baseline played the
-    same game, field and card database (sha256). (table, its baseline manifest)."""
+def strength_result(
+    run_dir: Path, manifest: dict, folder: Path | None = None
+) -> tuple[pl.DataFrame, dict, Path] | None:
+    """A `balance strength` table of the same design as the run: `folder`, else
+    RUN/strength/ (balance report --measure), else runs/<name>-strength beside
+    the run; used only where its baseline played the same game, field and card
+    database (sha256). (table, its baseline manifest, its folder)."""
     import json
 
     scenario = manifest.get("scenario", {})
-    folder = folder or run_dir.parent / f"{scenario.get('name')}-strength"
-    try:
-        base = json.loads((folder / "baseline" / "manifest.json").read_text())
-        table = from_units(pl.read_csv(folder / "strength.csv"))
-    except (OSError, ValueError, pl.exceptions.PolarsError):
-        return None
-    theirs = base.get("scenario", {}) if isinstance(base, dict) else {}
-    same = (
-        base.get("cards_sha256") == manifest.get("cards_sha256")
-        and base.get("game") == manifest.get("game")
-        and all(theirs.get(k) == scenario.get(k) for k in ("players", "bots", "bot_profiles"))
-    )
-    needed = {"card", "change", "ci_low", "ci_high", "games", "significant"}
-    return (table, base) if same and needed <= set(table.columns) else None
-
-
-def strength_lines(table: pl.DataFrame, names: dict[str, str], top: int = 3) -> list[str]:
-    """The findings of an experiment: the items whose change is significant, strongest and weakest first."""
-    significant = table.filter(pl.col("significant")).sort("change", descending=True)
-    if significant.is_empty():
-        return [
-            f"By experiment (balance strength, {int(table['games'].max()):,} games an item): no item's change "
-            "in win rate is significant after the Benjamini-Hochberg correction."
-        ]
-    kinds = dict(zip(table["card"], table["kind"], strict=True)) if "kind" in table.columns else {}
-    rows: list[dict] = []  # the strongest and weakest of each kind (cards, Playbooks...), strongest first
-    for _, of_kind in significant.group_by("kind" if kinds else pl.lit(0), maintain_order=True):
-        rows += of_kind.filter(pl.col("change") > 0).head(top).rows(named=True)  # too strong
-        rows += of_kind.filter(pl.col("change") < 0).tail(top).rows(named=True)  # too weak
-    rows.sort(key=lambda r: -r["change"])
-
-    def line(r: dict) -> str:
-        kind = f" ({kinds[r['card']]})" if kinds.get(r["card"]) else ""
-        return (
-            f"By experiment (causal): {names.get(r['card'], r['card'])}{kind} changes the win rate of the seat "
-            f"given it by {100 * r['change']:+.1f} points ({100 * r['ci_low']:+.1f} to {100 * r['ci_high']:+.1f}), "
-            f"n={r['games']:,} paired games."
+    for where in [folder] if folder else [run_dir / MEASURED, run_dir.parent / f"{scenario.get('name')}-strength"]:
+        try:
+            base = json.loads((where / "baseline" / "manifest.json").read_text())
+            table = from_units(pl.read_csv(where / "strength.csv"))
+        except (OSError, ValueError, pl.exceptions.PolarsError):
+            continue
+        theirs = base.get("scenario", {}) if isinstance(base, dict) else {}
+        same = (
+            base.get("cards_sha256") == manifest.get("cards_sha256")
+            and base.get("game") == manifest.get("game")
+            and all(theirs.get(k) == scenario.get(k) for k in ("players", "bots", "bot_profiles"))
         )
+        needed = {"card", "change", "ci_low", "ci_high", "games", "significant"}
+        if same and needed <= set(table.columns):
+            if "verdict" not in table.columns:  # a table from before verdicts: read as significant or not
+                table = table.with_columns(pl.lit("undecided").alias("verdict"))
+            return table, base, where
+    return None
 
-    return [line(r) for r in rows]
+
+MEASURED = "strength"  # RUN/strength/: the experiment balance report --measure plays for the run

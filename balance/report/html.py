@@ -25,13 +25,14 @@ from ..games.base import studied_cards
 from ..logs import find_unreadable_part, load_manifest, load_run, run_parts
 from ..units import in_units
 from ..validation import NAME_PATTERN
-from . import charts, headline, track_chart
+from . import causal, charts, headline, track_chart
 from .findings import car_findings, draft_lines, driver_findings, findings, power_lines, seat_meaning, supply_lines
 from .labels import Labels, labels_for
 from .page import cell, render, write_csv
 from .status import no_winner_lines, run_status
 
 WHAT_HAPPENED = "What happened"  # the one heading of a page without a winner
+SEAT_RULES = {"horsepower": "rules.seat_coins"}  # a game's seat compensation, by seat: what fit turns for the seats
 
 
 @dataclass
@@ -388,7 +389,9 @@ def report_folder_name(name: Any, run_dir: Path) -> str:
     )
 
 
-def build_report(run_dir: str | Path, out: str | Path | None = None, strength_dir: Path | None = None) -> Report:
+def build_report(
+    run_dir: str | Path, out: str | Path | None = None, strength_dir: Path | None = None, tolerance: float = 2.0
+) -> Report:
     """The report of the run in `run_dir`, into `out` (default reports/<scenario name>).
     Every part is read whole first, its pages' checksums checked: a damaged
     part is named in one line, never read as other numbers."""
@@ -396,7 +399,7 @@ def build_report(run_dir: str | Path, out: str | Path | None = None, strength_di
     if problem is not None:
         raise UserError(problem)
     try:
-        return _build_report(Path(run_dir), out, strength_dir)
+        return _build_report(Path(run_dir), out, strength_dir, tolerance / 100)
     except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
         # a part whose footer is sound but whose data is not: name it rather than fail deep in polars
         problem = find_unreadable_part(run_dir)
@@ -405,7 +408,9 @@ def build_report(run_dir: str | Path, out: str | Path | None = None, strength_di
         raise
 
 
-def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | None = None) -> Report:
+def _build_report(
+    run_dir: Path, out: str | Path | None, strength_dir: Path | None = None, tolerance: float = 0.02
+) -> Report:
     manifest = load_manifest(run_dir)
     run = load_run(run_dir)
     scenario = manifest.get("scenario", {})
@@ -644,7 +649,19 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
                 "--strength", None, "strength", f"{strength_dir} measured another design (game, field or card database)"
             )
         )
-    causal = headline.strength_lines(measured[0], unique) if measured else None
+    scenario_path = _shown_path(manifest.get("scenario_file") or "SCENARIO")
+    seen = causal.associations(card_table, book_table)
+    lines = change = None
+    contradicted: set[str] = set()
+    if measured:
+        where = _shown_path(str(measured[2] / "strength.csv"))
+        lines = causal.causal_lines(measured[0], unique, seen, where)
+        contradicted = causal.contradicted(measured[0], seen)
+        seat_lines = causal.seat_change_lines(
+            seats, equality, tolerance, scenario_path, SEAT_RULES.get(manifest.get("game", ""))
+        )
+        database = causal.load_database(manifest.get("cards_file"))
+        change = causal.change_lines(measured[0], unique, tolerance, scenario_path, database, seat_lines)
     own = {k: auction_lines.get(k, []) + driver_lines.get(k, []) for k in ("position", "items", "strategies", "supply")}
     sections = findings(
         seats,
@@ -661,10 +678,11 @@ def _build_report(run_dir: Path, out: str | Path | None, strength_dir: Path | No
         strategies=own.get("strategies", []),
         supply=supply_lines(supply) + own.get("supply", []) + corner_lines(corners),
         seat_meaning=seat_meaning(draft),
-        causal=causal,
-        strength_command=f"balance strength {_shown_path(manifest.get('scenario_file') or 'SCENARIO')}",
+        causal=lines,
+        strength_command=f"balance report {_shown_path(str(run_dir))} --measure",
+        change=change,
+        contradicted=contradicted,
     )
-    scenario_path = _shown_path(manifest.get("scenario_file") or "SCENARIO")
     deeper = [  # what a designer runs next, from this page
         (f"balance strength {scenario_path} --all", "each item's causal strength: this page shows it first"),
         (f"balance compare {_shown_path(str(run_dir))} runs/AFTER", "this run against one after a change, paired"),

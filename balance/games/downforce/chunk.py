@@ -91,7 +91,13 @@ def strength_items(catalog: dict) -> list[dict[str, str]]:
     their car, so a designer tunes them through the cars, not as a hand card)."""
     entries = catalog["cards"]
     powers = [
-        {"id": c["id"], "name": c["name"], "kind": "power", "how": "races with this power (in place of its own)"}
+        {
+            "id": c["id"],
+            "name": c["name"],
+            "kind": "power",
+            "how": "races with this power (in place of its own)",
+            "replaces": True,
+        }
         for c in entries
         if c["type"] == "power"
     ]

@@ -43,7 +43,7 @@ def strength_items(catalog: dict[str, Any]) -> list[dict[str, str]]:
     ]
     how = "holds this Playbook instead of the one it drafted"
     return items + [
-        {"id": p["id"], "name": p["name"], "kind": "Playbook", "how": how, "more": True}  # with --all
+        {"id": p["id"], "name": p["name"], "kind": "Playbook", "how": how, "more": True, "replaces": True}  # with --all
         for p in catalog.get("playbooks", [])
     ]
 

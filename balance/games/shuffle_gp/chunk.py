@@ -76,7 +76,10 @@ def strength_items(catalog: dict) -> list[dict[str, str]]:
     drivers = catalog.get("drivers") or [
         {"id": g, "name": g} for g in dict.fromkeys(str(c["group"]) for c in catalog["cards"])
     ]
-    items = [{"id": d["id"], "name": d["name"], "kind": "driver", "how": "is given this driver"} for d in drivers]
+    items = [
+        {"id": d["id"], "name": d["name"], "kind": "driver", "how": "is given this driver", "replaces": True}
+        for d in drivers
+    ]
     items += [
         {"id": c["id"], "name": c["name"], "kind": "ability card", "how": "starts with one extra copy in its deck"}
         | {"more": True}  # with --all: 80 cards

@@ -1,0 +1,253 @@
+"""The report's advice from the experiment (balance strength's table): which
+items are too strong or too weak, by cause, one line an item; where the bots'
+associations say otherwise, the line says so; and "what to change", with a
+ready `balance fit` command for each item and for the seats.
+
+Associations (players who took an item won more) are kept for what they are,
+the bots' taste, in their own section (findings.taste_lines).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+SHOWN = 8  # items a side (too strong, too weak) named in the findings; the rest: "and N more"
+
+
+def points(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def associations(cards: pl.DataFrame | None, books: pl.DataFrame | None) -> dict[str, dict[str, Any]]:
+    """Each item's association with winning, as the report's tables hold it:
+    within each bot profile where the table has it (drafted, else bought,
+    else held for a Playbook, else dealt), with its interval and BH flag."""
+    out: dict[str, dict[str, Any]] = {}
+    for table, key, hows in ((cards, "card", ("drafted", "bought", "dealt")), (books, "playbook", ("held",))):
+        if table is None or table.is_empty():
+            continue
+        for how in hows:
+            by = "by_bot_" if f"significant_by_bot_{how}" in table.columns else ""
+            added = f"added_{by}{how}" if by else f"added_{how}"
+            if added not in table.columns:
+                continue
+            low, high = (f"added_{by}{side}_{how}" for side in ("low", "high"))
+            if low not in table.columns:
+                low, high = f"added_low_{how}", f"added_high_{how}"
+            for row in table.iter_rows(named=True):
+                item = row[key]
+                if item in out or row[added] is None or low not in row:
+                    continue
+                out[item] = {
+                    "added": row[added],
+                    "low": row[low],
+                    "high": row[high],
+                    "significant": bool(row.get(f"significant_{by}{how}")),
+                    "how": how,
+                    "within": bool(by),
+                }
+    return out
+
+
+def _contradiction(row: dict[str, Any], seen: dict[str, Any] | None) -> str:
+    """Where the bots' association points another way than the experiment: other
+    sign while both are significant, or significant where the experiment is not."""
+    if seen is None or not seen["significant"]:
+        return ""
+    other_sign = (seen["added"] > 0) != (row["change"] > 0)
+    if row["significant"] and not other_sign:
+        return ""
+    words = "the other way" if row["significant"] else "where the experiment finds no effect"
+    within = ", within each bot profile" if seen["within"] else ""
+    return (
+        f" (the bots' association, {points(seen['added'])} points when {seen['how']}{within}, points {words}: "
+        "it reflects who takes it, not what it does)"
+    )
+
+
+def causal_lines(
+    table: pl.DataFrame,
+    names: dict[str, str],
+    seen: dict[str, dict[str, Any]],
+    where: str,
+    shown: int = SHOWN,
+) -> list[str]:
+    """The findings of the experiment: every item whose change is significant,
+    strongest first, then weakest first, each with its interval and games;
+    past `shown` a side, "and N more" names the file (`where`)."""
+    kinds = dict(zip(table["card"], table["kind"], strict=True)) if "kind" in table.columns else {}
+    versus = dict(zip(table["card"], table["versus"], strict=True)) if "versus" in table.columns else {}
+    total = int(table["games"].sum())
+    lines = [
+        f"By experiment (causal): each item given to one seat, against the same games without it or, for an item "
+        f"given in place of the seat's own pick, against the average item of its kind; {total:,} paired games over "
+        f"{table.height} items (each item's games on its line). Significant: after a Benjamini-Hochberg correction."
+    ]
+
+    def line(r: dict[str, Any]) -> str:
+        kind = f" ({kinds[r['card']]})" if kinds.get(r["card"]) else ""
+        against = versus.get(r["card"], "without it")
+        against = "" if against == "without it" else f" against {against}"
+        return (
+            f"{names.get(r['card'], r['card'])}{kind}: {points(r['change'])} points of win rate for the seat given "
+            f"it{against} ({points(r['ci_low'])} to {points(r['ci_high'])}), n={r['games']:,} games"
+            f"{_contradiction(r, seen.get(r['card']))}."
+        )
+
+    significant = table.filter(pl.col("significant"))
+    strong = significant.filter(pl.col("change") > 0).sort("change", descending=True)
+    weak = significant.filter(pl.col("change") < 0).sort("change")
+    for side, rows in (("too strong", strong), ("too weak", weak)):
+        lines += [line(r) for r in rows.head(shown).iter_rows(named=True)]
+        if rows.height > shown:
+            lines.append(f"... and {rows.height - shown} more {side}: every item is in {where}.")
+    if significant.is_empty():
+        lines.append("No item's change in win rate is significant after the Benjamini-Hochberg correction.")
+    verdicts = dict(table["verdict"].value_counts().iter_rows()) if "verdict" in table.columns else {}
+    if verdicts.get("fair") or verdicts.get("undecided"):
+        lines.append(
+            f"Fair (the whole interval inside the fair band): {verdicts.get('fair', 0)}; undecided within the "
+            f"budget: {verdicts.get('undecided', 0)}."
+        )
+    return lines
+
+
+def contradicted(table: pl.DataFrame, seen: dict[str, dict[str, Any]]) -> set[str]:
+    """The items whose association the experiment contradicts (marked on their line, and in the bots' taste)."""
+    rows = {r["card"]: r for r in table.iter_rows(named=True)}
+    return {item for item, s in seen.items() if item in rows and _contradiction(rows[item], s)}
+
+
+def free_value(database: dict[str, Any], item: str) -> tuple[str, float] | None:
+    """(PATH, value) of the number a designer would turn first for `item`: its
+    first effect's amount, else its first number that is not a count, cost or
+    pick; None where the database holds none (fit's --free takes the path)."""
+    for section, entries in database.items():
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if isinstance(entry, dict) and entry.get("id") == item:
+                found = _first_number(entry, f"{section}.{item}")
+                if found is not None:
+                    return found
+    return None
+
+
+SKIPPED = {"id", "count", "cost", "copies", "pick", "order"}
+
+
+def _first_number(node: Any, path: str) -> tuple[str, float] | None:
+    if isinstance(node, bool):
+        return None
+    if isinstance(node, int | float):
+        return path, node
+    if isinstance(node, dict):
+        for key in sorted(node, key=lambda k: (k != "effects", k != "amount")):
+            if key in SKIPPED:
+                continue
+            found = _first_number(node[key], f"{path}.{key}")
+            if found is not None:
+                return found
+    if isinstance(node, list):
+        for i, value in enumerate(node):
+            found = _first_number(value, f"{path}.{i}")
+            if found is not None:
+                return found
+    return None
+
+
+def fit_range(value: float, weaken: bool) -> str:
+    """A range of values around today's, toward the change: at least 2 steps, half the value where larger."""
+    step = max(2, int(abs(value)) // 2) if float(value).is_integer() else max(abs(value) / 2, 0.5)
+    if float(value).is_integer():
+        value = int(value)
+        low, high = (max(0, value - step), value) if weaken else (value, value + step)
+        return f"{low}..{high}"
+    low, high = (max(0.0, value - step), value) if weaken else (value, value + step)
+    return f"{low:g}:{high:g}:{step / 4:g}"
+
+
+def change_lines(
+    table: pl.DataFrame,
+    names: dict[str, str],
+    tolerance: float,
+    scenario: str,
+    database: dict[str, Any] | None,
+    seat_lines: list[str],
+    shown: int = 5,
+) -> list[str]:
+    """What to change: the items to weaken and to strengthen (significant, and
+    the whole interval beyond the tolerance; `shown` a side), the seats out of
+    balance, each with a `balance fit` command a designer can run as it is."""
+    lines: list[str] = []
+    # clearly out of the band: significant, and the whole interval beyond the tolerance
+    band = f"{100 * tolerance:g}"
+    beyond = table.filter(pl.col("significant") & ((pl.col("ci_low") > tolerance) | (pl.col("ci_high") < -tolerance)))
+    for weaken, rows in (
+        (True, beyond.filter(pl.col("change") > 0).sort("change", descending=True)),
+        (False, beyond.filter(pl.col("change") < 0).sort("change")),
+    ):
+        if rows.height > shown:
+            side = "to weaken" if weaken else "to strengthen"
+            rest = f"... and {rows.height - shown} more {side} (the findings below and strength.csv list them)"
+        for r in rows.head(shown).iter_rows(named=True):
+            item = r["card"]
+            what = "Weaken" if weaken else "Strengthen"
+            free = free_value(database, item) if database else None
+            command = (
+                f"-> balance fit {scenario} --free {free[0]}={fit_range(free[1], weaken)} "
+                f"--target strength:{item}=0+-{band}"
+                if free
+                else "(its entry holds no number to fit: change its effects, then balance report --measure)"
+            )
+            lines.append(
+                f"{what} {names.get(item, item)}: {points(r['change'])} points ({points(r['ci_low'])} to "
+                f"{points(r['ci_high'])}, n={r['games']:,}) {command}"
+            )
+        if rows.height > shown:
+            lines.append(rest)
+    if not lines:
+        lines.append(
+            f"No item is clearly beyond the fair band of +-{band} points by experiment (balance report --tolerance "
+            "sets the band)."
+        )
+    return lines + seat_lines
+
+
+def seat_change_lines(
+    seats: pl.DataFrame, equality: pl.DataFrame, tolerance: float, scenario: str, seat_rule: str | None
+) -> list[str]:
+    """The seats out of balance (the chi-square test rejects equal shares and the
+    gap passes the tolerance), with a fit over the game's seat rule where it has one."""
+    lines = []
+    for row in equality.iter_rows(named=True):
+        if not (row["p_value"] < 0.05 and row["largest_gap"] > tolerance):
+            continue
+        group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate")
+        worst = group.row(0, named=True)
+        fix = (
+            f" -> balance fit {scenario} --free {seat_rule}.{worst['seat']}=0..3 --target seat-balance<={100 * tolerance:g}"
+            if seat_rule
+            else ""
+        )
+        p = row["p_value"]
+        lines.append(
+            f"Seats out of balance ({row['n_players']} players): {100 * row['largest_gap']:.1f} points between the best "
+            f"and worst seat (chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}); "
+            f"seat {worst['seat']} wins least{fix}"
+        )
+    return lines
+
+
+def load_database(path: str | Path | None) -> dict[str, Any] | None:
+    """The run's card database as data (for fit's paths), or None when it cannot be read."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text()) if path else None
+    except (OSError, yaml.YAMLError):
+        return None
+    return data if isinstance(data, dict) else None

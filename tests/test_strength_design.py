@@ -1,0 +1,127 @@
+"""Issue 33: the strength experiment as the report uses it: an adaptive design
+that spends games where an item is still undecided, items given in place of
+the seat's own pick read against the average of their kind, and the report's
+causal findings and "what to change" built from its table."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+from balance.analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, strength_table, verdict
+from balance.experiments.setup import ExperimentOptions
+from balance.experiments.strength import strength
+from balance.report.causal import associations, causal_lines, change_lines, contradicted, fit_range, free_value
+
+from .test_strength import SCENARIO
+
+
+def test_a_verdict_reads_an_interval_against_zero_and_the_fair_band():
+    assert verdict(0.01, 0.05, 0.02) == STRONGER
+    assert verdict(-0.05, -0.001, 0.02) == WEAKER
+    assert verdict(-0.015, 0.019, 0.02) == FAIR
+    assert verdict(-0.01, 0.03, 0.02) == UNDECIDED
+
+
+def _wins(values: list[int]) -> pl.DataFrame:
+    return pl.DataFrame({"game_id": range(len(values)), "won": [bool(v) for v in values]})
+
+
+def test_an_item_given_in_place_of_the_own_pick_reads_against_the_average_of_its_kind():
+    """The baseline seat wins every game with its own (dominant) pick: every
+    driver reads weak against it, the planted weak one no weaker than the rest
+    by much; against the average driver the weak one stands out, exactly by
+    its distance from the mean."""
+    n = 400
+    base = _wins([1] * n)
+    given = {
+        "a": _wins([1] * 300 + [0] * 100),  # -0.25 against the own pick
+        "b": _wins([1] * 280 + [0] * 120),  # -0.30
+        "weak": _wins([1] * 160 + [0] * 240),  # -0.60
+    }
+    raw = strength_table(base, given)
+    averaged = strength_table(base, given, {c: "driver" for c in given})
+    row = {r["card"]: r for r in averaged.iter_rows(named=True)}
+    mean = (-0.25 - 0.30 - 0.60) / 3
+    assert row["weak"]["change"] == pytest.approx(-0.60 - mean)
+    assert row["a"]["change"] == pytest.approx(-0.25 - mean) and row["a"]["change"] > 0
+    assert row["weak"]["change_vs_own"] == pytest.approx(-0.60) and row["weak"]["versus"] == "the average driver"
+    assert set(raw["versus"]) == {"without it"} and (raw["change"] < 0).all()
+    # the interval adds the mean's own error, so it is wider than the raw one
+    raw_weak = raw.filter(pl.col("card") == "weak").row(0, named=True)
+    assert row["weak"]["ci_high"] - row["weak"]["ci_low"] > raw_weak["ci_high"] - raw_weak["ci_low"]
+    assert row["weak"]["verdict"] == WEAKER
+
+
+def test_an_adaptive_strength_spends_its_games_on_the_undecided_items(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    items = ["twin_turbo", "v8_block", "penny_jar", "spin_out"]
+    options = ExperimentOptions(games=64, out=tmp_path / "o", jobs=1)
+    result = strength(path, items, options, budget=2000, tolerance=2.0)
+    table = result.table
+    games = dict(zip(table["card"], table["games"], strict=True))
+    assert table.filter(pl.col("card") == "twin_turbo")["verdict"].item() == STRONGER
+    assert games["twin_turbo"] == 64, "clear at the first pass: no more games"
+    assert max(games.values()) > 64, "an undecided item got more"
+    assert all(g in (64, 128, 256, 512, 1024) for g in games.values())
+    baseline = json.loads((tmp_path / "o" / "baseline" / "manifest.json").read_text())["games"]
+    assert baseline == max(games.values()) and sum(games.values()) + baseline <= 2000
+    for row in table.filter(pl.col("verdict") == UNDECIDED).iter_rows(named=True):
+        assert row["ci_low"] < 0 < row["ci_high"] or row["ci_high"] - row["ci_low"] > 0.04
+    page = result.index.read_text()
+    assert "Adaptive design" in page and "2,000" in page
+    with pytest.raises(Exception, match="must hold the first pass"):
+        strength(path, items, ExperimentOptions(games=64, out=tmp_path / "p", jobs=1), budget=100)
+
+
+def _table(rows: list[tuple[str, float, float, float, int, bool, str]]) -> pl.DataFrame:
+    return pl.DataFrame(
+        rows, schema=["card", "change", "ci_low", "ci_high", "games", "significant", "verdict"], orient="row"
+    ).with_columns(pl.lit("card").alias("kind"), pl.lit("without it").alias("versus"))
+
+
+def test_the_findings_and_what_to_change_come_from_the_experiment():
+    table = _table(
+        [
+            ("twin_turbo", 0.12, 0.09, 0.15, 1024, True, STRONGER),
+            ("v8_block", 0.015, 0.005, 0.025, 4096, True, STRONGER),  # significant but inside the band
+            ("penny_jar", -0.03, -0.045, -0.025, 2048, True, WEAKER),
+            ("turbocharger", -0.004, -0.015, 0.007, 8192, False, FAIR),
+        ]
+    )
+    cards = pl.DataFrame(
+        {
+            "card": ["penny_jar", "turbocharger", "twin_turbo"],
+            "n_drafted": [500, 900, 800],
+            "added_by_bot_drafted": [0.07, -0.17, 0.11],
+            "added_by_bot_low_drafted": [0.06, -0.18, 0.10],
+            "added_by_bot_high_drafted": [0.08, -0.16, 0.12],
+            "significant_by_bot_drafted": [True, True, True],
+        }
+    )
+    seen = associations(cards, None)
+    assert contradicted(table, seen) == {"penny_jar", "turbocharger"}
+    names = {"twin_turbo": "Twin Turbo", "penny_jar": "Penny Jar", "turbocharger": "Turbocharger"}
+    lines = causal_lines(table, names, seen, "RUN/strength/strength.csv", shown=1)
+    assert lines[1].startswith("Twin Turbo (card): +12.0 points of win rate for the seat given it (+9.0 to +15.0)")
+    assert lines[2] == "... and 1 more too strong: every item is in RUN/strength/strength.csv."
+    assert lines[3].startswith("Penny Jar (card): -3.0 points") and "points the other way" in lines[3]
+    assert not any("Turbocharger" in line for line in lines[1:4]), "not significant: not called weak"
+    database = {
+        "cards": [
+            {"id": "twin_turbo", "count": 2, "effects": [{"op": "drive", "amount": 6}]},
+            {"id": "penny_jar", "count": 1, "effects": [{"op": "coins", "amount": 1}, {"op": "scrap"}]},
+        ]
+    }
+    assert free_value(database, "twin_turbo") == ("cards.twin_turbo.effects.0.amount", 6)
+    assert fit_range(6, weaken=True) == "3..6" and fit_range(1, weaken=False) == "1..3"
+    change = change_lines(table, names, 0.02, "s.yaml", database, ["Seats out of balance ..."])
+    assert change[0] == (
+        "Weaken Twin Turbo: +12.0 points (+9.0 to +15.0, n=1,024) -> balance fit s.yaml --free "
+        "cards.twin_turbo.effects.0.amount=3..6 --target strength:twin_turbo=0+-2"
+    )
+    assert change[1].startswith("Strengthen Penny Jar: -3.0 points") and "amount=1..3" in change[1]
+    assert len(change) == 3 and change[2] == "Seats out of balance ...", "V8 Block is inside the band"
