@@ -24,15 +24,23 @@ def seat_order(n_bots: int, first_game: int, games: int, rotate: bool) -> np.nda
     return ((seat + game) % n_bots if rotate else np.broadcast_to(seat, (games, n_bots))).astype(np.int16)
 
 
-def bonus_seat(seed: int, game_ids: np.ndarray, players: int) -> np.ndarray:
+def bonus_seat(seed: int, game_ids: np.ndarray, players: int, eligible: np.ndarray | None = None) -> np.ndarray:
     """(n,) the seat that gets a strength experiment's extra card in each game: a
     fixed hash of (seed, game id), so the engine and the analysis agree on it
     without sharing any state (splitmix64, vectorised). Any seed balance run
-    takes: one past 64 bits is folded into them (they are all the hash reads)."""
+    takes: one past 64 bits is folded into them (they are all the hash reads).
+    `eligible` (n, players) bool: the seats that can take an item (Heat: a car
+    with a deck, not a Legend); the hash picks among them (every game has one).
+    With every seat eligible the seat is the same as without."""
     mask = np.uint64(0xFFFFFFFFFFFFFFFF)
     with np.errstate(over="ignore"):
         z = (np.asarray(game_ids, dtype=np.uint64) + np.uint64(seed % 2**64) * np.uint64(0x9E3779B97F4A7C15)) & mask
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))
-    return (z % np.uint64(players)).astype(np.int64)
+    if eligible is None:
+        return (z % np.uint64(players)).astype(np.int64)
+    eligible = np.asarray(eligible, bool)
+    count = eligible.sum(axis=1).astype(np.uint64)
+    rank = (z % np.maximum(count, np.uint64(1))).astype(np.int64)  # the rank-th eligible seat
+    return np.argmax(np.cumsum(eligible, axis=1) > rank[:, None], axis=1).astype(np.int64)

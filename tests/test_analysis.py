@@ -121,7 +121,7 @@ def test_card_picks_and_win_rate_added(run):
     assert v8["draft_rate"] == 3 / 8 and v8["buy_rate"] == 1 / 8 and v8["plays_per_game"] == 2 / 4
     assert v8["win_rate_drafted"] == 1.0 and v8["win_rate_not_drafted"] == 1 / 5
     assert round(v8["ci_low_drafted"], 4) == 0.4385
-    assert abs(v8["added_drafted"] - 0.8) < 1e-12
+    assert abs(v8["added_raw_drafted"] - 0.8) < 1e-12  # the pooled difference, kept as raw
     # bought then scrapped: not in the final deck; drafted three times: in it
     assert v8["n_final"] == 3 and v8["n_scrapped"] == 1
     oil = table.filter(pl.col("card") == "oil_baron").row(0, named=True)

@@ -64,7 +64,7 @@ def test_report_writes_page_charts_and_tables(reported):
     # issue 19: the card chart shows the findings' figure (within each bot profile) and says which
     assert "Compared within each bot profile" in page and "the findings quote the same figure" in page
     shown = pl.read_csv(out / "cards.csv")
-    assert shown["added_by_bot_drafted_pp"].drop_nans().drop_nulls().is_sorted(descending=True)
+    assert shown["added_drafted_pp"].drop_nans().drop_nulls().is_sorted(descending=True)
     # issue 19: one set of units: a rate in percent, a difference in points, and the column name says which
     for csv in out.glob("*.csv"):
         table = pl.read_csv(csv)
@@ -281,7 +281,7 @@ def test_cells_read_as_a_designer_reads_them():
     # a difference in points, with its sign; what rounds to zero is 0.0, not -0.0
     assert [_cell(v, "added_drafted_pp") for v in (5.23, -0.26, -0.04, 0.0)] == ["+5.2", "-0.3", "0.0", "0.0"]
     # a p-value to three decimals, and "< 0.001" below that
-    assert [_cell(v, c) for v, c in ((0.0004, "p_value"), (0.001, "p_by_bot_drafted"), (0.0234, "p_drafted"))] == [
+    assert [_cell(v, c) for v, c in ((0.0004, "p_value"), (0.001, "p_raw_drafted"), (0.0234, "p_drafted"))] == [
         "< 0.001",
         "0.001",
         "0.023",

@@ -140,11 +140,12 @@ def test_studied_cards_falls_back_to_the_parts_deck():
     assert studied_cards({}) is None
 
 
-def test_strength_refuses_a_field_with_legends_before_any_race(tmp_path):
-    """A Legend has no deck to give a card to: refused before the baseline runs."""
+def test_strength_gives_the_item_to_a_car_with_a_deck_in_a_field_with_legends(tmp_path):
+    """Issue 33: heat-usa's field has Legends; balance strength runs, each race
+    giving the item to a car with a deck (tests/test_strength_heat.py checks which)."""
     scenario = tmp_path / "usa.yaml"
     scenario.write_text(USA)
-    result = CliRunner().invoke(app, ["strength", str(scenario), "--out", str(tmp_path / "s")])
-    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "a Legend has no deck" in result.stderr
-    assert not (tmp_path / "s").exists(), "nothing was run"
+    args = ["strength", str(scenario), "--cards", "speed_1", "-n", "32", "-j", "1", "--out", str(tmp_path / "s")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "speed_1:" in result.output and (tmp_path / "s" / "strength.csv").is_file()

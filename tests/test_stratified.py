@@ -79,26 +79,26 @@ def spike(table: pl.DataFrame) -> dict:
 def test_within_bots_the_card_helps_though_pooled_it_hurts():
     row = spike(cards.card_stats(fake_run(STRATA), catalog=["spike_strip", "never_seen"]))
     assert (row["n_drafted"], row["wins_drafted"]) == (45, 16)
-    assert row["added_drafted"] == pytest.approx(RAW, abs=1e-12) and RAW < -0.16
-    assert row["added_by_bot_drafted"] == pytest.approx(MH, abs=1e-12)
+    assert row["added_raw_drafted"] == pytest.approx(RAW, abs=1e-12) and RAW < -0.16
+    assert row["added_drafted"] == pytest.approx(MH, abs=1e-12)
     half = Z95 * math.sqrt(VARIANCE)
-    assert row["added_by_bot_low_drafted"] == pytest.approx(MH - half, abs=1e-12)
-    assert row["added_by_bot_high_drafted"] == pytest.approx(MH + half, abs=1e-12)
+    assert row["added_low_drafted"] == pytest.approx(MH - half, abs=1e-12)
+    assert row["added_high_drafted"] == pytest.approx(MH + half, abs=1e-12)
     # the test is Cochran-Mantel-Haenszel's (variance under no difference), by hand:
     # racer E = 5*28/45 = 28/9, V = 5*40*28*17/(45^2*44) = 95200/89100;
     # saboteur E = 40*14/50 = 56/5, V = 40*10*14*36/(50^2*49) = 201600/122500;
     # z = (16 - 28/9 - 56/5) / sqrt(95200/89100 + 201600/122500) = 1.0251..., p = 0.30530
     cmh_z = (16 - 28 / 9 - 56 / 5) / math.sqrt(95200 / 89100 + 201600 / 122500)
-    assert row["p_by_bot_drafted"] == pytest.approx(math.erfc(cmh_z / math.sqrt(2)), abs=1e-12)
-    assert row["p_by_bot_drafted"] == pytest.approx(0.30530, abs=1e-5)
-    assert row["significant_by_bot_drafted"] is False
+    assert row["p_drafted"] == pytest.approx(math.erfc(cmh_z / math.sqrt(2)), abs=1e-12)
+    assert row["p_drafted"] == pytest.approx(0.30530, abs=1e-5)
+    assert row["significant_drafted"] is False
     # nothing bought: no test; the final deck is the draft here, so the same figure
-    assert math.isnan(row["added_by_bot_bought"]) and math.isnan(row["p_by_bot_bought"])
-    assert row["added_by_bot_final"] == row["added_by_bot_drafted"]
+    assert math.isnan(row["added_bought"]) and math.isnan(row["p_bought"])
+    assert row["added_final"] == row["added_drafted"]
     never = cards.card_stats(fake_run(STRATA), catalog=["spike_strip", "never_seen"]).filter(
         pl.col("card") == "never_seen"
     )
-    assert never["added_by_bot_drafted"].is_nan().all() and not never["significant_by_bot_drafted"].any()
+    assert never["added_drafted"].is_nan().all() and not never["significant_drafted"].any()
 
 
 def test_mantel_haenszel_diff_by_hand_and_vectorised():
@@ -132,8 +132,8 @@ def test_mantel_haenszel_diff_by_hand_and_vectorised():
 def test_one_bot_equals_the_pooled_difference():
     one = {"racer": (16, 45, 26, 50)}  # the fixture's pooled counts, all from one bot
     row = spike(cards.card_stats(fake_run(one)))
-    assert row["added_by_bot_drafted"] == row["added_drafted"]
-    assert row["added_by_bot_final"] == row["added_final"]
+    assert row["added_drafted"] == row["added_raw_drafted"]
+    assert row["added_final"] == row["added_raw_final"]
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +150,7 @@ def real_runs(tmp_path_factory):
     return out
 
 
-BY_BOT = ("added_by_bot", "added_by_bot_low", "added_by_bot_high", "p_by_bot", "significant_by_bot")
+WITHIN = ("added", "added_low", "added_high", "p", "significant")  # the one win rate added: within bots
 
 
 def test_real_run_columns_intervals_and_p_values(real_runs):
@@ -159,23 +159,23 @@ def test_real_run_columns_intervals_and_p_values(real_runs):
         (cards.playbook_stats(real_runs["mixed"]), ("drafted", "pit", "held")),
     ):
         for name in conditions:
-            assert all(f"{column}_{name}" in table.columns for column in BY_BOT)
-            assert table[f"significant_by_bot_{name}"].dtype == pl.Boolean
-            est, low, high, p = (table[f"{c}_{name}"].to_numpy() for c in BY_BOT[:4])
+            assert all(f"{column}_{name}" in table.columns for column in WITHIN)
+            assert table[f"significant_{name}"].dtype == pl.Boolean
+            est, low, high, p = (table[f"{c}_{name}"].to_numpy() for c in WITHIN[:4])
             tested = np.isfinite(est)
             assert tested.any()
             assert (low[tested] <= est[tested]).all() and (est[tested] <= high[tested]).all()
             p = p[np.isfinite(p)]
             assert ((p >= 0) & (p <= 1)).all()
             # no estimate without a raw difference to stand beside
-            assert not (tested & np.isnan(table[f"added_{name}"].to_numpy())).any()
+            assert not (tested & np.isnan(table[f"added_raw_{name}"].to_numpy())).any()
 
 
 def test_real_run_with_one_bot_equals_the_pooled_difference(real_runs):
     table = cards.card_stats(real_runs["alone"])
     for name in ("drafted", "bought", "final"):
-        assert np.isfinite(table[f"added_{name}"].to_numpy()).any()
-        np.testing.assert_array_equal(table[f"added_by_bot_{name}"].to_numpy(), table[f"added_{name}"].to_numpy())
+        assert np.isfinite(table[f"added_raw_{name}"].to_numpy()).any()
+        np.testing.assert_array_equal(table[f"added_{name}"].to_numpy(), table[f"added_raw_{name}"].to_numpy())
 
 
 def test_the_findings_quote_the_figure_within_each_bot_profile():
@@ -188,21 +188,21 @@ def test_the_findings_quote_the_figure_within_each_bot_profile():
         {
             "card": ["spin_out"],
             "n_drafted": [45],
-            "added_drafted": [RAW],
-            "added_low_drafted": [-0.3],
-            "added_high_drafted": [-0.05],
+            "added_raw_drafted": [RAW],
+            "added_raw_low_drafted": [-0.3],
+            "added_raw_high_drafted": [-0.05],
+            "significant_raw_drafted": [True],
+            "added_drafted": [0.12],
+            "added_low_drafted": [0.02],
+            "added_high_drafted": [0.22],
             "significant_drafted": [True],
-            "added_by_bot_drafted": [0.12],
-            "added_by_bot_low_drafted": [0.02],
-            "added_by_bot_high_drafted": [0.22],
-            "significant_by_bot_drafted": [True],
         }
     )
     assert _card_lines(cards, ["drafted"], {"spin_out": "Spin Out"}, 6, set()) == [
         "Spin Out: players who drafted it won 12.0 points more (+2.0 to +22.0), within each bot profile, n=45."
     ]
     assert _card_lines(cards, ["drafted"], {}, 6, {"spin_out"})[0].endswith("n=45 (the experiment says otherwise).")
-    lines = _card_lines(cards.with_columns(significant_by_bot_drafted=False), ["drafted"], {}, 6, set())
+    lines = _card_lines(cards.with_columns(significant_drafted=False), ["drafted"], {}, 6, set())
     assert lines == [
         "No card's win rate added (compared within each bot profile) is significant after the "
         "Benjamini-Hochberg correction."

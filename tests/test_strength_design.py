@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -96,10 +97,11 @@ def test_the_findings_and_what_to_change_come_from_the_experiment():
         {
             "card": ["penny_jar", "turbocharger", "twin_turbo"],
             "n_drafted": [500, 900, 800],
-            "added_by_bot_drafted": [0.07, -0.17, 0.11],
-            "added_by_bot_low_drafted": [0.06, -0.18, 0.10],
-            "added_by_bot_high_drafted": [0.08, -0.16, 0.12],
-            "significant_by_bot_drafted": [True, True, True],
+            "added_drafted": [0.07, -0.17, 0.11],
+            "added_low_drafted": [0.06, -0.18, 0.10],
+            "added_high_drafted": [0.08, -0.16, 0.12],
+            "significant_drafted": [True, True, True],
+            "added_raw_drafted": [0.09, -0.2, 0.13],
         }
     )
     seen = associations(cards, None)
@@ -125,3 +127,31 @@ def test_the_findings_and_what_to_change_come_from_the_experiment():
     )
     assert change[1].startswith("Strengthen Penny Jar: -3.0 points") and "amount=1..3" in change[1]
     assert len(change) == 3 and change[2] == "Seats out of balance ...", "V8 Block is inside the band"
+
+
+def test_the_receiving_seat_is_drawn_among_the_eligible_seats():
+    from balance.seeding import bonus_seat
+
+    ids = np.arange(5000)
+    assert np.array_equal(bonus_seat(3, ids, 4, np.ones((5000, 4), bool)), bonus_seat(3, ids, 4))
+    eligible = np.ones((5000, 4), bool)
+    eligible[:, 1] = False
+    eligible[::2, 3] = False
+    seat = bonus_seat(3, ids, 4, eligible)
+    assert eligible[ids, seat].all()
+    odd = np.bincount(seat[1::2], minlength=4) / 2500
+    assert odd[1] == 0 and np.abs(odd[[0, 2, 3]] - 1 / 3).max() < 0.04, "fair among the eligible"
+
+
+def test_the_seat_finding_names_a_seat_setting_as_a_cause():
+    from balance.report.findings import seat_meaning, seat_settings
+
+    draft = pl.DataFrame({"with_first_player": [0.25, 0.26]})
+    plain = {"rules": {"seat_coins": [0, 0, 0, 0], "starting_coins": 3}}
+    assert seat_settings(plain, {}) == []
+    assert seat_meaning(draft, []).endswith("so this is the turn-order advantage.")
+    settings = seat_settings(plain, {"rules.seat_coins.3": 2})
+    assert settings == ["rules.seat_coins gives the seats [0, 0, 0, 2]"]
+    words = seat_meaning(draft, settings)
+    assert "rules.seat_coins gives the seats [0, 0, 0, 2]" in words and "not the turn order alone" in words
+    assert seat_settings({"rules": {"seat_coins": [1, 0]}}, None) == ["rules.seat_coins gives the seats [1, 0]"]

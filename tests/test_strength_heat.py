@@ -155,21 +155,41 @@ def test_a_strong_card_gains_and_a_harmful_one_loses(tmp_path):
     assert (table["games"] == 1500).all()
 
 
-def test_unknown_cards_and_legends_are_one_line_errors(tmp_path):
+def test_unknown_cards_are_one_line_errors(tmp_path):
     with pytest.raises(UserError, match="bonus_card: no card with id 'nope'") as e:
         prepare(load_scenario(_write(tmp_path, SCENARIO + "bonus_card: nope\n")))
     assert "\n" not in str(e.value)
-    legend = SCENARIO.replace("cautious]", "legend]") + "bonus_card: upgrade_5\n"
-    with pytest.raises(UserError, match="bots: balance strength .* a Legend has no deck") as e:
-        prepare(load_scenario(_write(tmp_path, legend)))
-    assert "\n" not in str(e.value)
-    pool = SCENARIO.replace("[balanced, aggressive, cautious]", "{pool: [balanced, legend]}")
-    with pytest.raises(UserError, match="Legend has no deck"):
-        prepare(load_scenario(_write(tmp_path, pool + "bonus_card: upgrade_5\n")))
-    prepare(load_scenario(_write(tmp_path, legend.replace("bonus_card: upgrade_5\n", ""))))  # a plain run is fine
     with pytest.raises(UserError, match="no item with id 'warp_drive'"):
         strength(_write(tmp_path, SCENARIO), ["warp_drive"], options=ExperimentOptions(out=tmp_path / "o", jobs=1))
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("bots", ["[balanced, legend, aggressive]", "{pool: [balanced, legend]}"])
+def test_with_legends_in_the_field_a_car_with_a_deck_takes_the_item(tmp_path, bots):
+    """Issue 33: heat-usa's field has Legends; the item goes to a car with a
+    deck, drawn among them (seeding.bonus_seat's eligible slots), the same car
+    in the engine, in memory and in the analysis of a run on disk."""
+    from balance.analysis.strength import receiving_seat_wins
+    from balance.experiments.strength import with_item
+    from balance.logs import load_run
+    from balance.runner import RunOptions, run
+
+    path = _write(tmp_path, SCENARIO.replace("[balanced, aggressive, cautious]", bots))
+    table = strength(path, ["upgrade_5"], options=ExperimentOptions(games=96, out=tmp_path / "o", jobs=1)).table
+    given = tmp_path / "given"
+    run(with_item(load_scenario(path), "upgrade_5"), RunOptions(out=given, games=96, jobs=1))
+    legends = frozenset({"legend"})
+    scenario = load_scenario(path)
+    wins = receiving_seat_wins(load_run(given), scenario.model.seed, scenario.model.players, legends)
+    base = receiving_seat_wins(load_run(tmp_path / "o" / "baseline"), scenario.model.seed, 3, legends)
+    players = load_run(given)["players"].collect().sort("game_id", "seat")
+    assert wins.height == 96 and base.height == 96
+    bots = players["bot"].to_numpy().reshape(96, 3)
+    picked = bonus_seat(scenario.model.seed, np.arange(96), 3, bots != "legend")
+    assert "legend" not in set(bots[np.arange(96), picked]), "never a Legend"
+    assert "legend" in set(bots.ravel()), "though Legends race"
+    change = (wins.sort("game_id")["won"].cast(int) - base.sort("game_id")["won"].cast(int)).mean()
+    assert table["change"].item() == pytest.approx(change), "in memory as on disk"
 
 
 def test_the_items_are_the_studied_cards(tmp_path):

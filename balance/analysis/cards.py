@@ -5,11 +5,12 @@ those who did not ("win rate added"), with Newcombe intervals and a
 Benjamini-Hochberg flag.
 
 These are associations, not causes: a card drafted by the strongest bot looks
-strong. So beside each difference (`added_{how}`) stands the same difference
-within each bot profile, combined with Mantel-Haenszel weights
-(`added_by_bot_{how}`, `added_by_bot_low_{how}`, `added_by_bot_high_{how}`,
-`p_by_bot_{how}`, `significant_by_bot_{how}`; stats.mantel_haenszel_diff): a
-card only the weakest bot takes no longer looks weak for it. Other confounders
+strong. So the difference (`added_{how}`, `added_low_{how}`, `added_high_{how}`,
+`p_{how}`, `significant_{how}`) is taken within each bot profile and combined
+with Mantel-Haenszel weights (stats.mantel_haenszel_diff): a card only the
+weakest bot takes no longer looks weak for it. It is the one "win rate added"
+every page, table, chart and comparison shows; the pooled difference over all
+players stays as raw (`added_raw_{how}`, `added_raw_low_{how}`...). Other confounders
 remain (seat, what else the player took); `balance strength` (an experiment)
 is the causal measure.
 """
@@ -169,8 +170,24 @@ def _with_tests(
     for i, name in enumerate(conditions):
         columns[f"significant_{name}"] = flags[i]
     if by_bot is not None:
-        columns |= _by_bot_tests(table, conditions, *by_bot)
+        # one "win rate added" everywhere a user reads it: the figure within bot profiles takes the plain
+        # names (added_drafted...), the pooled one is kept as raw (added_raw_drafted...)
+        columns = {_raw_name(name, conditions): values for name, values in columns.items()}
+        columns |= {
+            name.replace("by_bot_", ""): values for name, values in _by_bot_tests(table, conditions, *by_bot).items()
+        }
     return table.with_columns(pl.Series(name, values) for name, values in columns.items())
+
+
+def _raw_name(column: str, conditions: dict[str, str]) -> str:
+    """The pooled test's column as raw: added_drafted -> added_raw_drafted, p_drafted -> p_raw_drafted."""
+    for head in ("added_low_", "added_high_", "added_", "p_", "significant_"):
+        rest = column.removeprefix(head)
+        if column.startswith(head) and rest in conditions:
+            return f"{head.rstrip('_')}_raw_{rest}".replace("added_low_raw", "added_raw_low").replace(
+                "added_high_raw", "added_raw_high"
+            )
+    return column
 
 
 def _add_absent(table: pl.DataFrame, key: str, ids: list[str] | None) -> pl.DataFrame:
@@ -307,7 +324,7 @@ def _condition_columns(name: str) -> list[str]:
         f"{c}_{name}"
         for c in ("n", "wins", "win_rate", "ci_low", "ci_high", "n_not", "win_rate_not", "added")
         + ("added_low", "added_high", "p", "significant")
-        + ("added_by_bot", "added_by_bot_low", "added_by_bot_high", "p_by_bot", "significant_by_bot")
+        + ("added_raw", "added_raw_low", "added_raw_high", "p_raw", "significant_raw")
     ]
 
 

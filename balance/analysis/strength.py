@@ -27,11 +27,27 @@ from .winrate import Run
 STRONGER, WEAKER, FAIR, UNDECIDED = "too strong", "too weak", "fair", "undecided"
 
 
-def receiving_seat_wins(run: Run, seed: int, players: int) -> pl.DataFrame:
-    """(game_id, won) of the seat that gets the extra card in each game."""
+def receiving_seat_wins(run: Run, seed: int, players: int, legends: frozenset[str] = frozenset()) -> pl.DataFrame:
+    """(game_id, won) of the seat that gets the extra card in each game; with
+    `legends` (bot names of Heat's Legends), drawn among the other seats, as the
+    engine draws it (seeding.bonus_seat)."""
+    frame = run["players"].select("game_id", "seat", "bot", "won").collect()
     games = run["games"].select("game_id").collect()["game_id"].to_numpy()
-    seats = pl.DataFrame({"game_id": games, "seat": bonus_seat(seed, games, players).astype(np.int8)})
-    return seats.join(run["players"].select("game_id", "seat", "won").collect(), on=["game_id", "seat"])
+    eligible = None
+    if legends:
+        eligible = eligible_seats(frame, games, players, legends)
+    seats = pl.DataFrame({"game_id": games, "seat": bonus_seat(seed, games, players, eligible).astype(np.int8)})
+    return seats.join(frame.select("game_id", "seat", "won"), on=["game_id", "seat"])
+
+
+def eligible_seats(frame: pl.DataFrame, games: np.ndarray, players: int, legends: frozenset[str]) -> np.ndarray:
+    """(len(games), players) bool: the seats whose bot is not a Legend, game by game (a players table)."""
+    where = {g: i for i, g in enumerate(games.tolist())}
+    out = np.zeros((len(games), players), bool)
+    rows = frame.filter(~pl.col("bot").is_in(list(legends)))
+    index = np.array([where[g] for g in rows["game_id"].to_list()], dtype=np.int64)
+    out[index, rows["seat"].to_numpy().astype(np.int64)] = True
+    return out
 
 
 def verdict(low: float, high: float, tolerance: float) -> str:

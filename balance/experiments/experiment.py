@@ -17,9 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..analysis.strength import eligible_seats
 from ..games import get_game
 from ..games.chance import Streams
 from ..runner import _prepared, connect_dask
@@ -57,7 +59,10 @@ def play_task(task: Task) -> tuple[int, int, np.ndarray]:
     players = tables["players"]
     if task.who is BONUS_SEAT:
         ids = np.arange(first, first + task.size)
-        seat = bonus_seat(task.seed, ids, scenario.model.players)
+        legends = legend_bots(scenario)
+        frame = pl.from_arrow(players.select(["game_id", "seat", "bot"])) if legends else None
+        eligible = eligible_seats(frame, ids, scenario.model.players, legends) if legends else None
+        seat = bonus_seat(task.seed, ids, scenario.model.players, eligible)
         game_ids = players["game_id"].to_numpy()
         wanted = seat[game_ids - first]
         mine = players.filter(pa.array(players["seat"].to_numpy() == wanted))
@@ -68,6 +73,15 @@ def play_task(task: Task) -> tuple[int, int, np.ndarray]:
     if len(won) != task.size:  # the measured bot sits in exactly one seat of every game
         raise ValueError(f"{task.who!r} sits in {len(won)} seats of {task.size} games")
     return task.key, task.chunk, won.astype(bool)
+
+
+def legend_bots(scenario: Scenario) -> frozenset[str]:
+    """The field's bots that are a game's own automata (Heat's Legends): no deck, never given an item."""
+    game = get_game(scenario.model.game)
+    if game.profiles is None:
+        return frozenset()
+    profiles = game.profiles(scenario.model.bot_profiles, scenario.doc)
+    return frozenset(name for name, p in profiles.items() if getattr(p, "legend", False))
 
 
 def play(

@@ -21,7 +21,7 @@ from ..report.page import cell, render, write_csv
 from ..runner import RunOptions, resolve_scenario, run
 from ..scenario import Scenario
 from ..units import in_units
-from .experiment import BONUS_SEAT, Task, play
+from .experiment import BONUS_SEAT, Task, legend_bots, play
 from .setup import ExperimentOptions, output_folder
 
 
@@ -140,7 +140,7 @@ def paired_strength(
             )
             spent += wanted - base_games
             base_games = wanted
-            base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players)
+            base = receiving_seat_wins(load_run(out / "baseline"), m.seed, m.players, legend_bots(scenario))
         tasks = [
             Task(k, given[item], BONUS_SEAT, m.seed, games[item] + start, n, games[item] + start)
             for k, item in enumerate(items)

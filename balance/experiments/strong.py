@@ -27,7 +27,7 @@ from ..runner import RunResult, scenario_of_run
 from ..runner import run as run_scenario
 from ..scenario import BotPool, Scenario
 from ..units import from_units, in_units
-from .experiment import Task, estimate, play
+from .experiment import Task, estimate, legend_bots, play
 from .setup import ExperimentOptions
 
 TUNED = "tuned"
@@ -44,16 +44,10 @@ class StrongResult:
     ladder: pl.DataFrame  # one row per profile: bot, kind, games, wins, win_rate, ci_low, ci_high
 
 
-def _legends(scenario: Scenario) -> set[str]:
-    game = get_game(scenario.model.game)
-    profiles = game.profiles(scenario.model.bot_profiles, scenario.doc)
-    return {name for name, p in profiles.items() if getattr(p, "legend", False)}
-
-
 def strong_field(scenario: Scenario, first: str = TUNED) -> list[str]:
     """The scenario's seats with `tuned` in each that is not a Legend; the first
     such seat gets `first` (a rung of the ladder)."""
-    legends = _legends(scenario)
+    legends = legend_bots(scenario)
     m = scenario.model
     seats = [TUNED] * m.players if isinstance(m.bots, BotPool) else list(m.bots)
     out, placed = [], False
@@ -79,7 +73,7 @@ def rungs(scenario: Scenario) -> list[str]:
     `random` (the floor) first, then the hand profiles in the order defined."""
     game = get_game(scenario.model.game)
     names = list(game.profiles(scenario.model.bot_profiles, scenario.doc))
-    legends = _legends(scenario)
+    legends = legend_bots(scenario)
     return sorted((n for n in names if n != TUNED and n not in legends), key=lambda n: n != "random")
 
 

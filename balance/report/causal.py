@@ -23,20 +23,17 @@ def points(x: float) -> str:
 
 def associations(cards: pl.DataFrame | None, books: pl.DataFrame | None) -> dict[str, dict[str, Any]]:
     """Each item's association with winning, as the report's tables hold it:
-    within each bot profile where the table has it (drafted, else bought,
-    else held for a Playbook, else dealt), with its interval and BH flag."""
+    within each bot profile (analysis.cards' one win rate added; drafted,
+    else bought, else held for a Playbook, else dealt), with its interval and BH flag."""
     out: dict[str, dict[str, Any]] = {}
     for table, key, hows in ((cards, "card", ("drafted", "bought", "dealt")), (books, "playbook", ("held",))):
         if table is None or table.is_empty():
             continue
         for how in hows:
-            by = "by_bot_" if f"significant_by_bot_{how}" in table.columns else ""
-            added = f"added_{by}{how}" if by else f"added_{how}"
+            within = f"added_raw_{how}" in table.columns  # the plain figure is the one within bot profiles
+            added, low, high = f"added_{how}", f"added_low_{how}", f"added_high_{how}"
             if added not in table.columns:
                 continue
-            low, high = (f"added_{by}{side}_{how}" for side in ("low", "high"))
-            if low not in table.columns:
-                low, high = f"added_low_{how}", f"added_high_{how}"
             for row in table.iter_rows(named=True):
                 item = row[key]
                 if item in out or row[added] is None or low not in row:
@@ -45,9 +42,9 @@ def associations(cards: pl.DataFrame | None, books: pl.DataFrame | None) -> dict
                     "added": row[added],
                     "low": row[low],
                     "high": row[high],
-                    "significant": bool(row.get(f"significant_{by}{how}")),
+                    "significant": bool(row.get(f"significant_{how}")),
                     "how": how,
-                    "within": bool(by),
+                    "within": within,
                 }
     return out
 
@@ -124,14 +121,26 @@ def contradicted(table: pl.DataFrame, seen: dict[str, dict[str, Any]]) -> set[st
 def free_value(database: dict[str, Any], item: str) -> tuple[str, float] | None:
     """(PATH, value) of the number a designer would turn first for `item`: its
     first effect's amount, else its first number that is not a count, cost or
-    pick; None where the database holds none (fit's --free takes the path)."""
-    for section, entries in database.items():
-        if not isinstance(entries, list):
-            continue
-        for entry in entries:
-            if isinstance(entry, dict) and entry.get("id") == item:
-                found = _first_number(entry, f"{section}.{item}")
-                if found is not None:
+    pick; None where the database holds none. The item is found in any list of
+    items with ids, nested too (Shuffle GP's drivers and their cards), and the
+    path names it by id, as fit's --free and the overrides take it."""
+    entry = _find(database, item, "")
+    return _first_number(entry[0], entry[1]) if entry else None
+
+
+def _find(node: Any, item: str, path: str) -> tuple[dict[str, Any], str] | None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found = _find(value, item, f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+    elif isinstance(node, list):
+        for entry in node:
+            if isinstance(entry, dict) and "id" in entry:
+                if entry["id"] == item:
+                    return entry, f"{path}.{item}"
+                found = _find({k: v for k, v in entry.items() if k != "id"}, item, f"{path}.{entry['id']}")
+                if found:
                     return found
     return None
 

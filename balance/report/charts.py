@@ -208,7 +208,7 @@ def pick_vs_added(
     the outliers labelled. The figure compared within each bot profile where the
     table has it (the findings' figure), else the pooled one. A table without the
     bought columns (a game without purchases) plots the draft alone."""
-    by = "by_bot_" if "added_by_bot_drafted" in cards.columns else ""
+    by = ""  # the one win rate added: within each bot profile (analysis.cards)
     missing = {
         "n_bought": 0,
         f"added_{by}bought": np.nan,

@@ -96,7 +96,7 @@ def findings(
                 "bots' hands."
             )
         else:
-            within = any(f"significant_by_bot_{how}" in cards.columns for how in hows)
+            within = any(f"added_raw_{how}" in cards.columns for how in hows)
             taste.append(
                 "How the players who took an item fared against those who did not"
                 + (", within each bot profile" if within else "")
@@ -109,7 +109,8 @@ def findings(
     if rare:
         taste.append(f"Almost never taken (under 1% of players): {', '.join(names.get(c, c) for c in rare)}.")
     if books is not None:
-        by = "by_bot_" if "significant_by_bot_held" in books.columns else ""  # within each bot profile
+        by = ""  # the one win rate added: within each bot profile where the table has a raw one beside it
+        within_books = "added_raw_held" in books.columns
         strong = books.filter(pl.col(f"significant_{by}held")).sort(f"added_{by}held", descending=True)
         for row in strong.head(3).iter_rows(named=True):
             mark = " (the experiment says otherwise)" if row["playbook"] in contradicted else ""
@@ -117,7 +118,7 @@ def findings(
                 f"Playbook {names.get(row['playbook'], row['playbook'])}: its holders won "
                 f"{abs(100 * row[f'added_{by}held']):.1f} points {'more' if row[f'added_{by}held'] >= 0 else 'less'} "
                 f"({100 * row[f'added_{by}low_held']:+.1f} to "
-                f"{100 * row[f'added_{by}high_held']:+.1f}){', within each bot profile' if by else ''}, "
+                f"{100 * row[f'added_{by}high_held']:+.1f}){', within each bot profile' if within_books else ''}, "
                 f"n={row['n_held']:,}{mark}."
             )
     things += items or []
@@ -173,10 +174,10 @@ def _card_lines(
     """The cards whose win rate added (when drafted or bought) is significant,
     largest first: compared within each bot profile (Mantel-Haenszel) where the
     table has that figure, so a card is not blamed for the bot that takes it."""
-    stratified = {how: f"significant_by_bot_{how}" in cards.columns and how != "dealt" for how in hows}
+    stratified = {how: f"added_raw_{how}" in cards.columns and how != "dealt" for how in hows}
 
     def columns(how: str) -> tuple[str, str]:
-        return ("_by_bot", "by_bot_") if stratified[how] else ("", "")
+        return ("", "")  # the one win rate added (analysis.cards): within bot profiles where a raw one stands beside
 
     rows = [
         cards.filter(pl.col(f"significant_{columns(how)[1]}{how}")).select(
@@ -346,21 +347,56 @@ def driver_findings(
     return {"position": first_player, "items": out}
 
 
-def seat_meaning(draft: pl.DataFrame | None) -> str:
+def seat_meaning(draft: pl.DataFrame | None, settings: list[str] | None = None) -> str:
     """What Horsepower's seat result measures: the turn order alone, or the turn
-    order and the draft's first pick together (rules.first_drafter: first_player)."""
+    order and the draft's first pick together (rules.first_drafter: first_player),
+    and any setting that treats seats apart (`settings`, e.g. rules.seat_coins),
+    named as a cause beside it."""
     if draft is None:
         return ""
     together = float(draft["with_first_player"].min())
+    also = f" and {'; '.join(settings)}" if settings else ""
     if together >= 1.0:
         return (
-            "Seat 0 plays first and also drafts first in every game (rules.first_drafter: first_player): "
-            "this is the two advantages together."
+            "Seat 0 plays first and also drafts first in every game (rules.first_drafter: first_player)"
+            f"{also}: this is those advantages together."
+        )
+    if settings:
+        return (
+            f"Seats are the turn order (seat 0 plays first){also}; who drafts first is drawn apart (seat 0 in "
+            f"{pct(float(draft['with_first_player'].max()))} of games), so this is the turn order and the seat "
+            "setting together, not the turn order alone."
         )
     return (
         "Seats are the turn order (seat 0 plays first); who drafts first is drawn apart "
         f"(seat 0 in {pct(float(draft['with_first_player'].max()))} of games), so this is the turn-order advantage."
     )
+
+
+def seat_settings(database: dict | None, overrides: dict | None) -> list[str]:
+    """The database's rules that treat seats apart (a `seat_` rule with a value
+    other than 0 for some seat), as the run played them (the scenario's
+    overrides on top): what a seat finding must name as a cause."""
+    rules = dict((database or {}).get("rules") or {})
+    for path, value in (overrides or {}).items():
+        parts = path.split(".")
+        if parts[0] == "rules" and len(parts) >= 2 and parts[1].startswith("seat_"):
+            if len(parts) == 2:
+                rules[parts[1]] = value
+            elif isinstance(rules.get(parts[1]), list) and parts[2].isdigit():
+                listed = list(rules[parts[1]])
+                index = int(parts[2])
+                listed += [0] * (index + 1 - len(listed))
+                listed[index] = value
+                rules[parts[1]] = listed
+    out = []
+    for key, value in rules.items():
+        if not key.startswith("seat_"):
+            continue
+        values = value if isinstance(value, list) else [value]
+        if any(v not in (0, None, False) for v in values):
+            out.append(f"rules.{key} gives the seats {value}")
+    return out
 
 
 def draft_lines(draft: pl.DataFrame | None, equality: pl.DataFrame | None) -> list[str]:

@@ -68,7 +68,7 @@ def items(run: dict, driven: bool, catalog: dict, card_ids, only, names) -> tupl
     for how in ("drafted", "dealt", "bought"):
         if f"added_{how}" in t.columns:
             # within each bot profile where the table has it (a dealt card is dealt at random: no need)
-            by = "by_bot_" if how != "dealt" and f"added_by_bot_{how}" in t.columns else ""
+            by = ""  # the one win rate added: within each bot profile (analysis.cards)
             out = t.filter(pl.col(f"n_{how}") > 0).select(
                 pl.col("name").fill_null(pl.col("card")).alias("item"),
                 pl.col(f"added_{by}{how}").alias("value"),

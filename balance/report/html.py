@@ -26,7 +26,16 @@ from ..logs import find_unreadable_part, load_manifest, load_run, run_parts
 from ..units import in_units
 from ..validation import NAME_PATTERN
 from . import causal, charts, headline, track_chart
-from .findings import car_findings, draft_lines, driver_findings, findings, power_lines, seat_meaning, supply_lines
+from .findings import (
+    car_findings,
+    draft_lines,
+    driver_findings,
+    findings,
+    power_lines,
+    seat_meaning,
+    seat_settings,
+    supply_lines,
+)
 from .labels import Labels, labels_for
 from .page import cell, render, write_csv
 from .status import no_winner_lines, run_status
@@ -63,9 +72,8 @@ CARD_COLUMNS = [
     "n_drafted",
     "win_rate_drafted",
     "added_drafted",
-    "added_by_bot_drafted",
-    "significant_by_bot_drafted",
     "significant_drafted",
+    "added_raw_drafted",
     "n_bought",
     "added_bought",
     "significant_bought",
@@ -104,10 +112,11 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
     drafts or buys cards, else plays per game (every card dealt, none chosen),
     with the win rate added when dealt where a deck is dealt out (Downforce)."""
     chosen = "n_taken" in card_table.columns and "added_drafted" in card_table.columns
-    by = "by_bot_" if "added_by_bot_drafted" in card_table.columns else ""
+    by = "within" if "added_raw_drafted" in card_table.columns else ""
     within = (
         "Compared within each bot profile (players of the same bot with and without the card, Mantel-Haenszel): "
-        "an association, not the card's effect (balance strength measures that). "
+        "an association, not the card's effect (balance strength measures that). The tables' added_raw_ "
+        "columns hold the raw difference over all players, which blames a card for the bots that take it. "
         if by
         else ""
     )
@@ -126,7 +135,7 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
             if bought
             else within + "Win rate added when drafted, in percentage points with 95% intervals.",
         )
-        key = pl.col(f"added_{by}drafted").fill_nan(None)  # a card never drafted (NaN) last, not first
+        key = pl.col("added_drafted").fill_nan(None)  # a card never drafted (NaN) last, not first
         order = card_table.sort(key, descending=True, nulls_last=True)
         extra = []
     else:
@@ -677,7 +686,9 @@ def _build_report(
         items=own.get("items", []),
         strategies=own.get("strategies", []),
         supply=supply_lines(supply) + own.get("supply", []) + corner_lines(corners),
-        seat_meaning=seat_meaning(draft),
+        seat_meaning=seat_meaning(
+            draft, seat_settings(causal.load_database(manifest.get("cards_file")), scenario.get("overrides"))
+        ),
         causal=lines,
         strength_command=f"balance report {_shown_path(str(run_dir))} --measure",
         change=change,

@@ -48,22 +48,12 @@ def prepare(scenario: ScenarioView) -> Prepared:
 
 
 def bonus_problem(scenario: ScenarioView, tables: Tables, legend: np.ndarray) -> None:
-    """A scenario's bonus_card (balance strength) must name a card, and no car
-    may be a Legend: the receiving car is drawn among every grid slot
-    (seeding.bonus_seat, which the analysis reads too), and a Legend has no deck."""
+    """A scenario's bonus_card (balance strength) must name a card. The receiving
+    car is drawn among the cars with a deck, not the Legends (seeding.bonus_seat
+    with the grid's eligible slots, which the analysis reads from the logs too)."""
     card = scenario.model.bonus_card
-    if card is None:
-        return
-    if card not in tables.cards.ids:
+    if card is not None and card not in tables.cards.ids:
         raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {card!r}"))
-    if legend.any():
-        raise UserError(
-            scenario.doc.problem(
-                ("bots",),
-                "balance strength gives one car of each race an extra card and a Legend has no deck: "
-                "use a scenario without Legends",
-            )
-        )
 
 
 def strength_items(catalog: dict) -> list[dict[str, str]]:
@@ -140,7 +130,8 @@ def play_chunk(
     seats = chunk_seats(prep, scenario, first, size, streams)
     bonus = None
     if scenario.model.bonus_card is not None:  # balance strength: the same grid slot as the analysis reads
-        who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
+        eligible = ~prep.bots.legend[seats]  # (G, cars): a Legend has no deck to take the card
+        who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players, eligible)
         bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
     return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
 
