@@ -92,6 +92,16 @@ def experiment_options(
     return ExperimentOptions(games, seed, jobs, out_dir, force, resume, backend, scheduler)
 
 
+def listed(text: str | None, flag: str, what: str) -> list[str] | None:
+    """A comma-separated option: None where it was not given; given but empty (",") is a mistake, not the default."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise UserError(Problem(flag, None, flag[2:], f"{text!r} names nothing: give {what}"))
+    return names
+
+
 def game_bar(label: str, quiet: bool) -> Any:
     """The progress of every long command: progress.GameBar on stderr."""
     from .progress import GameBar
@@ -531,14 +541,18 @@ def strength(
     """Rank cards (powers, drivers) by experiment: one seat gets the item, against the same games without."""
     from .experiments.strength import strength as run_strength
 
-    chosen = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
+    chosen = listed(cards, "--cards", "item ids, e.g. --cards twin_turbo,v8_block")
     options = experiment_options(games, seed, jobs, out_dir, force, False, backend, scheduler)
     with game_bar("strength", quiet) as bar:
         result = run_strength(scenario, chosen, options, all_items, bar, budget, tolerance)
-    for row in result.table.head(10).iter_rows(named=True):
+    table = result.table  # strongest first: the top and the bottom, so a weak item always shows
+    shown = table if table.height <= 12 else table.head(6).vstack(table.tail(6))
+    for i, row in enumerate(shown.iter_rows(named=True)):
+        if i == 6 and table.height > 12:
+            out.print(f"  ... {table.height - 12} more between (strength.csv has every item)")
         out.print(
             f"  {row['card']}: {100 * row['change']:+.1f} points ({100 * row['ci_low']:+.1f} to "
-            f"{100 * row['ci_high']:+.1f}), n={row['games']:,}{' *' if row['significant'] else ''}"
+            f"{100 * row['ci_high']:+.1f}), n={row['games']:,}, {row['verdict']}"
         )
     out.print(f"table: {result.out / 'strength.csv'}; page: {result.index}")
     out.print(
@@ -676,7 +690,7 @@ def tune(
     if (bot is None) == (not all_bots):
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""
-    fixed = tuple(name.strip() for name in (fix or "").split(",") if name.strip())
+    fixed = tuple(listed(fix, "--fix", "value names, e.g. --fix weights.drive") or ())
     common = experiment_options(None, seed, jobs, out_dir, force, resume, backend, scheduler)
     options = TuneOptions(
         **vars(common),

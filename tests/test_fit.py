@@ -40,6 +40,13 @@ SMALL = ["--budget", "360", "--population", "2", "--confirm-games", "60", "-j", 
         ),
         ([*FIT, "--max-changes", "0"], "must be at least 1"),
         (["--free", "cards.twin_turbo.count=0..200", "--target", "seat-balance<=2"], "cards.twin_turbo.count: = 200"),
+        # issue 35: a range of one value, a budget below one round, a band no estimate can meet
+        (
+            ["--free", "cards.twin_turbo.effects.0.amount=5..5", "--target", "strength:twin_turbo=0+-3"],
+            "a range of one value leaves nothing to search",
+        ),
+        ([*FIT, "--budget", "0"], "--budget: budget: must hold at least one round: 1,080 games"),
+        (["--free", "cards.twin_turbo.effects.0.amount=0..8", "--target", "strength:twin_turbo=0+-0"], "not a target"),
     ],
 )
 def test_mistakes_are_one_line_before_any_game(tmp_path, args, words):

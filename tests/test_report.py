@@ -118,7 +118,7 @@ def test_findings_come_in_the_order_a_designer_acts_on(reported, tiny_run):
     assert result.stdout.index("Who wins from where:") < result.stdout.index("Game length, track and supply:")
     # issue 20: the page ends its findings with the commands that go deeper, on this run and its scenario
     deeper = page[page.index('<h3 class="deeper">Going deeper</h3>') :]
-    assert f"<code>balance strength {tiny_run / 's.yaml'} --all</code>" in deeper
+    assert f"<code>balance report {tiny_run / 'run'} --measure --budget 400000</code>" in deeper
     assert f"<code>balance compare {tiny_run / 'run'} runs/AFTER</code>" in deeper
 
 

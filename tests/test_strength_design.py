@@ -155,3 +155,33 @@ def test_the_seat_finding_names_a_seat_setting_as_a_cause():
     words = seat_meaning(draft, settings)
     assert "rules.seat_coins gives the seats [0, 0, 0, 2]" in words and "not the turn order alone" in words
     assert seat_settings({"rules": {"seat_coins": [1, 0]}}, None) == ["rules.seat_coins gives the seats [1, 0]"]
+
+
+def test_an_empty_list_is_a_mistake_not_the_default(tmp_path):
+    """Issue 35: `--cards ,` and `--fix ,` named nothing; they started the full default."""
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    for args in (["strength", str(path), "--cards", ","], ["tune", str(path), "--bot", "racer", "--fix", " , "]):
+        result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "o")])
+        assert result.exit_code == 2 and "names nothing" in result.stderr, result.output
+        assert result.stderr.count("\n") == 1 and not (tmp_path / "o").exists()
+
+
+def test_the_strength_console_shows_the_weakest_items_too(tmp_path):
+    """Issue 35: it printed the first 10 rows only: with many items no weak one showed."""
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("games: 1200", "games: 40").replace("chunk_size: 600", "chunk_size: 40"))
+    result = CliRunner().invoke(app, ["strength", str(path), "--all", "-j", "1", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    table = pl.read_csv(tmp_path / "o" / "strength.csv")
+    rows = [line for line in result.stdout.splitlines() if line.startswith("  ")]
+    assert rows[0].startswith(f"  {table['card'][0]}:") and rows[-1].startswith(f"  {table['card'][-1]}:")
+    assert f"... {table.height - 12} more between (strength.csv has every item)" in result.stdout

@@ -51,14 +51,15 @@ def eligible_seats(frame: pl.DataFrame, games: np.ndarray, players: int, legends
 
 
 def verdict(low: float, high: float, tolerance: float) -> str:
-    """An interval's reading against zero and the fair band (-tolerance, +tolerance):
-    above 0, below 0, inside the band, or neither yet (more games would tell)."""
+    """An interval's reading against the fair band (-tolerance, +tolerance) and
+    zero: inside the band (fair, even where it excludes 0: an effect too small
+    to act on), else above 0, below 0, or neither yet (more games would tell)."""
+    if -tolerance < low and high < tolerance:
+        return FAIR
     if low > 0:
         return STRONGER
     if high < 0:
         return WEAKER
-    if -tolerance < low and high < tolerance:
-        return FAIR
     return UNDECIDED
 
 

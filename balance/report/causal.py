@@ -14,6 +14,8 @@ from typing import Any
 
 import polars as pl
 
+from ..analysis.strength import STRONGER, WEAKER
+
 SHOWN = 8  # items a side (too strong, too weak) named in the findings; the rest: "and N more"
 
 
@@ -81,7 +83,8 @@ def causal_lines(
     lines = [
         f"By experiment (causal): each item given to one seat, against the same games without it or, for an item "
         f"given in place of the seat's own pick, against the average item of its kind; {total:,} paired games over "
-        f"{table.height} items (each item's games on its line). Significant: after a Benjamini-Hochberg correction."
+        f"{table.height} items (each item's games on its line). Too strong or too weak: significant after a "
+        "Benjamini-Hochberg correction, the interval not inside the fair band."
     ]
 
     def line(r: dict[str, Any]) -> str:
@@ -94,15 +97,18 @@ def causal_lines(
             f"{_contradiction(r, seen.get(r['card']))}."
         )
 
-    significant = table.filter(pl.col("significant"))
-    strong = significant.filter(pl.col("change") > 0).sort("change", descending=True)
-    weak = significant.filter(pl.col("change") < 0).sort("change")
+    flagged = table.filter(pl.col("verdict").is_in([STRONGER, WEAKER]))
+    strong = flagged.filter(pl.col("change") > 0).sort("change", descending=True)
+    weak = flagged.filter(pl.col("change") < 0).sort("change")
     for side, rows in (("too strong", strong), ("too weak", weak)):
         lines += [line(r) for r in rows.head(shown).iter_rows(named=True)]
         if rows.height > shown:
             lines.append(f"... and {rows.height - shown} more {side}: every item is in {where}.")
-    if significant.is_empty():
-        lines.append("No item's change in win rate is significant after the Benjamini-Hochberg correction.")
+    if flagged.is_empty():
+        lines.append(
+            "No item is too strong or too weak: none is significant after the Benjamini-Hochberg correction "
+            "with its interval past the fair band."
+        )
     verdicts = dict(table["verdict"].value_counts().iter_rows()) if "verdict" in table.columns else {}
     if verdicts.get("fair") or verdicts.get("undecided"):
         lines.append(

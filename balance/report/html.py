@@ -695,7 +695,10 @@ def _build_report(
         contradicted=contradicted,
     )
     deeper = [  # what a designer runs next, from this page
-        (f"balance strength {scenario_path} --all", "each item's causal strength: this page shows it first"),
+        (
+            f"balance report {_shown_path(str(run_dir))} --measure --budget 400000",
+            "every item's causal strength again, with more games for the undecided ones",
+        ),
         (f"balance compare {_shown_path(str(run_dir))} runs/AFTER", "this run against one after a change, paired"),
         (f"balance sweep {scenario_path} --set cards.ID.count=0..3 --target 0", "where an item becomes fair"),
         (f"balance strong {_shown_path(str(run_dir))}", "the same figures with tuned bots in every seat"),

@@ -120,14 +120,24 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         "penalty": options.penalty,
         "confirm_games": confirm,
     }
-    out = output_folder(options, scenario.name, "fit", STATE)
-    state = open_state(out, STATE, "fit", settings, options.resume)
-
     keys = strength_keys(targets, items)  # the items with their own strength figures
     everything = any(t.kind == "strength" and t.key == "all" for t in targets)
     watched = watched_items(params, items, keys, everything)
     search_runs, confirm_runs = 1 + len(watched), 1 + len(keys)  # a candidate's runs: its baseline, then its items
     round_games = m.games * search_runs * (options.population + 1)
+    if options.budget < round_games:  # before any game and any folder
+        raise UserError(
+            Problem(
+                "--budget",
+                None,
+                "budget",
+                f"must hold at least one round: {round_games:,} games ({options.population + 1} candidates x "
+                f"{search_runs} run(s) x {m.games:,} games), got {options.budget:,}",
+            )
+        )
+    out = output_folder(options, scenario.name, "fit", STATE)
+    state = open_state(out, STATE, "fit", settings, options.resume)
+
     search = BlockSearch.start(params, items, keys)
     if state:
         search.load(state["search"])

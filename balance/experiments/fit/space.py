@@ -56,6 +56,16 @@ def free_params(scenario: Scenario, frees: list[str]) -> list[Param]:
         if isinstance(node, bool) or not isinstance(node, int | float):
             raise UserError(Problem("--free", None, path, f"is {node!r}, not a number to search"))
         values = parse_values(values_text, "--free")
+        if min(values) == max(values):  # nothing to search: a fixed value is an override, not a free one
+            raise UserError(
+                Problem(
+                    "--free",
+                    None,
+                    path,
+                    f"={values_text}: a range of one value leaves nothing to search; give two or more "
+                    f"(e.g. {path}={min(values)}..{max(values) + 2}), or set it with overrides: in the scenario",
+                )
+            )
         whole = all(isinstance(v, int) for v in values) and isinstance(node, int)
         params.append(Param(tuple(split_path(path)), "int" if whole else "real", node, min(values), max(values)))
     if not params:
