@@ -631,6 +631,17 @@ def strong(
     scheduler: SchedulerOption = None,
     resume: resume_option("Finish an interrupted strong run.") = False,
     force: Annotated[bool, typer.Option("--force", help="Replace the strong run in RUN/strong/.")] = False,
+    measure: Annotated[
+        bool,
+        typer.Option(
+            "--measure",
+            help="Also measure every item's causal strength in the tuned field (RUN/strong/strength/): the report "
+            "then labels each item from the test of the difference between the fields.",
+        ),
+    ] = False,
+    budget: Annotated[
+        Optional[int], typer.Option("--budget", help="With --measure: games in all (default: as report --measure).")
+    ] = None,
     quiet: QuietOption = False,
 ) -> None:
     """Play the run's scenario again with the game's `tuned` profile in every seat (RUN/strong/), and a skill
@@ -639,7 +650,13 @@ def strong(
 
     options = experiment_options(games, None, jobs, None, force, resume, backend, scheduler)
     with game_bar("strong", quiet) as bar:
-        result = play_strong(run_dir, options, ladder_games, bar)
+        measured = None
+        if measure:
+            from .experiments.strength import default_budget
+            from .runner import scenario_of_run
+
+            measured = budget or default_budget(scenario_of_run(run_dir)[0])
+        result = play_strong(run_dir, options, ladder_games, bar, measured)
     table = Table(title="skill ladder: one seat against tuned", title_justify="left")
     for column in ("bot", "games", "win rate", "95% interval"):
         table.add_column(column, justify="left" if column == "bot" else "right")

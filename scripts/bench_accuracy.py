@@ -40,6 +40,7 @@ from balance.errors import UserError
 from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import default_budget, strength
 from balance.games import get_game
+from balance.overrides import resolve_path, split_path
 from balance.report.causal import associations, free_value
 from balance.report.html import build_report
 from balance.runner import RunOptions, run
@@ -110,15 +111,12 @@ def plant(database: dict, table: pl.DataFrame, main: set[str], k: int, rng: rand
 
 
 def _set(database: dict, path: str, value) -> None:
-    section, item, *rest = path.split(".")
-    node = next(e for e in database[section] if e.get("id") == item)
-    for key in rest[:-1]:
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    last = rest[-1]
-    if isinstance(node, list):
-        node[int(last)] = value
-    else:
-        node[last] = value
+    """Set a dotted path as the scenario overrides read it (items named by id, nested lists too)."""
+    where = resolve_path(database, split_path(path))
+    node = database
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
 
 
 def flagged(table: pl.DataFrame) -> dict[str, str]:
@@ -209,6 +207,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as work:
             result = one_game(game, args.plants, args.seed * 100 + i, args.jobs, Path(work))
         results.append(result)
+        if args.out:  # after each game: a later failure loses nothing measured
+            args.out.write_text(json.dumps(results, indent=1, default=str))
         for p in result["plants"]:
             print(
                 f"{game}: {p['path']} {p['old']} -> {p['new']}: true {100 * p['true']:+.1f} points; "

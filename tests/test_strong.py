@@ -4,6 +4,7 @@ seat but Legends, a skill ladder on common random numbers, and the report's
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import polars as pl
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.experiments.strong import rungs, strong_field
-from balance.report.headline import compare_items
+from balance.report.headline import difference_label
 from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 
@@ -76,13 +77,29 @@ def test_the_report_sets_the_run_beside_the_tuned_field(strong_run):
     assert result.exit_code == 0, result.output
     page = (strong_run / "rep" / "index.html").read_text()
     section = page[page.index("<h2>Under strong play</h2>") : page.index("<h2>Charts")]
-    assert "tuned, tuned, tuned" in section and "Win rate by seat" in section and "<th>card</th>" in section
-    assert "Strongest and weakest: win rate added when dealt" in section and "Skill ladder" in section
-    items = section.count("points (") // 2  # two figures a row: the strongest and weakest 3 of each field
-    assert section.count("<tr>") == 3 + 3 + 5 + items and 6 <= items <= 12
+    assert "tuned, tuned, tuned" in section and "Win rate by seat" in section and "Skill ladder" in section
+    # issue 34: no item figure from associations; the experiment in both fields is what the section needs
+    assert "measured by experiment in both fields" in section and "<th>difference</th>" not in section
+    assert f"balance report {strong_run / 'run'} --measure and balance strong {strong_run / 'run'} --measure" in section
+    assert section.count("<tr>") == (1 + 3) + (1 + 5), "the seats and the ladder, each with its header"
     assert (strong_run / "rep" / "skill_ladder.png").read_bytes()[:4] == b"\x89PNG"
     positions = pl.read_csv(strong_run / "rep" / "strong_play_positions.csv")
     assert positions["seat"].to_list() == [0, 1, 2] and "win_rate_strong_pct" in positions.columns
+
+
+def test_measured_in_both_fields_each_item_gets_a_label_from_the_difference(strong_run, tmp_path):
+    shutil.copytree(strong_run, tmp_path, dirs_exist_ok=True)
+    run_dir = tmp_path / "run"
+    for command in (["report", str(run_dir), "--out", str(tmp_path / "r0")], ["strong", str(run_dir), "--force"]):
+        result = CliRunner().invoke(app, [*command, "--measure", "--budget", "6000", "-j", "1", "-q"])
+        assert result.exit_code == 0, result.output
+    assert (run_dir / "strong" / "strength" / "strength.csv").is_file()
+    CliRunner().invoke(app, ["report", str(run_dir), "--out", str(tmp_path / "rep")])
+    page = (tmp_path / "rep" / "index.html").read_text()
+    section = page[page.index("<h2>Under strong play</h2>") : page.index("<h2>Charts")]
+    assert "<th>difference</th>" in section and "measured by experiment in both fields" not in section
+    labels = re.findall(r"<td>(holds|changes|reverses|too few games|measured in one field only)</td>", section)
+    assert len(labels) >= 6 and section.count("<tr>") == (1 + 3) + (1 + 5) + (1 + len(labels))
 
 
 def test_a_run_played_again_makes_its_strong_run_stale(strong_run, tmp_path):
@@ -122,17 +139,25 @@ def test_strong_mistakes_are_one_line_before_any_game(tmp_path, args, message):
     assert len(result.stderr.strip().splitlines()) == 1 and not (tmp_path / "run" / "strong").exists()
 
 
-def test_a_finding_holds_goes_or_reverses_under_strong_play():
-    def table(rows):
-        return pl.DataFrame(rows, schema=["item", "value", "low", "high", "n", "significant"], orient="row")
+def test_a_label_under_strong_play_comes_from_the_test_of_the_difference():
+    """Issue 34: "gone" meant only "no longer significant"; now each label is a
+    test of the difference between the two fields' causal figures."""
 
-    main = table([("a", 0.1, 0.05, 0.15, 9, True), ("b", -0.1, -0.15, -0.05, 9, True), ("c", 0.0, -0.1, 0.1, 9, False)])
-    strong = table([("a", 0.1, 0.05, 0.15, 9, True), ("b", 0.08, 0.03, 0.13, 9, True), ("c", 0.0, -0.1, 0.1, 9, False)])
-    verdicts = {r["item"]: r["verdict"] for r in compare_items(main, strong)}
-    assert verdicts == {"a": "holds", "b": "reversed", "c": "significant in neither"}
-    strong = table([("a", 0.01, -0.05, 0.07, 9, False), ("c", 0.2, 0.1, 0.3, 9, True)])
-    verdicts = {r["item"]: r["verdict"] for r in compare_items(main, strong)}
-    assert verdicts == {"a": "gone under strong play", "b": "not in both", "c": "appears under strong play"}
+    def row(change, low, high, verdict):
+        return {"change": change, "ci_low": low, "ci_high": high, "games": 512, "verdict": verdict}
+
+    main = row(0.126, 0.09, 0.162, "too strong")
+    # significant here, not there, but the intervals overlap widely: no evidence of a change
+    text, label = difference_label(main, row(0.048, -0.033, 0.129, "undecided"))
+    assert label == "too few games" and text.startswith("-7.8 points")
+    assert difference_label(main, row(0.10, 0.05, 0.15, "too strong"))[1] == "holds"
+    assert difference_label(main, row(0.30, 0.26, 0.34, "too strong"))[1] == "changes", "same sign, far apart"
+    assert difference_label(main, row(-0.10, -0.14, -0.06, "too weak"))[1] == "reverses"
+    assert difference_label(main, row(0.0, -0.015, 0.015, "fair"))[1] == "changes"
+    assert difference_label(main, None)[1] == "measured in one field only"
+    d, _ = difference_label(row(0.1, 0.0804, 0.1196, "too strong"), row(0.2, 0.1804, 0.2196, "too strong"))
+    # two standard errors of 0.01: the difference 0.1 with half width 1.96 x sqrt(2) x 0.01
+    assert d == "+10.0 points (+7.2 to +12.8)"
 
 
 @pytest.mark.parametrize("game", ["horsepower", "heat", "downforce", "shuffle_gp"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +144,7 @@ def play_strong(
     options: ExperimentOptions,
     ladder_games: int,
     on_progress: Callable[[str, int, int], None] | None = None,
+    measure: int | None = None,
 ) -> StrongResult:
     """RUN/strong/: the scenario of the run in `run_dir` with `tuned` seats
     (`options.games` of them, default the run's; --force and --resume as
@@ -202,6 +203,24 @@ def play_strong(
         "tuned": json.loads(profile.model_dump_json()) if hasattr(profile, "model_dump_json") else None,
     }
     (out / ORIGIN).write_text(json.dumps(origin, indent=1))
+    if measure is not None:  # every item's causal strength in the tuned field (RUN/strong/strength/)
+        from .strength import strength
+
+        before = field_games[0] + on_ladder
+
+        def measured(what: str, done: int, total: int) -> None:
+            if on_progress:
+                on_progress(f"strength in the tuned field: {what}", before + done, before + total)
+
+        played = replace(strong, model=strong.model.model_copy(update={"seed": seed, "games": result.manifest["games"]}))
+        strength(
+            played,
+            None,
+            ExperimentOptions(jobs=options.jobs, out=out / "strength", force=True),
+            True,
+            measured,
+            measure,
+        )
     return StrongResult(out, result, table)
 
 

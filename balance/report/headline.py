@@ -5,6 +5,7 @@ least win rate. The report sets the two side by side: "Under strong play"."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import polars as pl
 
 from ..analysis import cards as card_analysis
 from ..analysis import drivers, winrate
+from ..analysis.stats import Z95
 from ..experiments.strong import FOLDER, read_strong
 from ..units import from_units
 from .labels import Labels
@@ -31,13 +33,6 @@ def card_table(run: dict, card_ids: list[str] | None, only: bool, names: dict[st
     return table.with_columns(pl.col("card").replace_strict(names, default=None).alias("name"))
 
 
-def driver_table(run: dict, catalog: dict) -> pl.DataFrame:
-    """Shuffle Grand Prix: the win rate of the players who drafted each driver."""
-    groups = {c["id"]: c["group"] for c in catalog.get("cards", []) if c.get("group")}
-    ids = list(dict.fromkeys(groups.values()))
-    return drivers.by_driver(run, ids).join(drivers.mean_pick(run, groups), on="driver", how="left")
-
-
 def position(run: dict, driven: bool) -> pl.DataFrame:
     """(seat, win_rate, ci_low, ci_high, n) at the run's largest player count:
     by turn order where the first player is drawn (Shuffle GP), else by seat."""
@@ -45,41 +40,6 @@ def position(run: dict, driven: bool) -> pl.DataFrame:
     table = winrate.by_seat(run) if table is None else table.rename({"order": "seat"})
     table = table.filter(pl.col("n_players") == table["n_players"].max())
     return table.select("seat", "win_rate", "ci_low", "ci_high", pl.col("games").alias("n"))
-
-
-def items(run: dict, driven: bool, catalog: dict, card_ids, only, names) -> tuple[str, pl.DataFrame] | None:
-    """(what is measured, (item, value, low, high, n, significant)): drivers
-    against their fair share, or cards by the win rate they add when drafted
-    (else when dealt); None where no card is chosen or dealt apart (nothing
-    adds win rate: Heat without its Garage draft)."""
-    if driven:
-        t = driver_table(run, catalog).filter(pl.col("n") > 0)
-        fair = pl.col("fair")
-        out = t.select(
-            pl.col("driver").replace_strict(names, default=None).fill_null(pl.col("driver")).alias("item"),
-            (pl.col("win_rate") - fair).alias("value"),
-            (pl.col("ci_low") - fair).alias("low"),
-            (pl.col("ci_high") - fair).alias("high"),
-            "n",
-        )
-        out = out.with_columns(((pl.col("low") > 0) | (pl.col("high") < 0)).alias("significant"))
-        return "win rate of the players who drafted the driver, against the fair share", out
-    t = card_table(run, card_ids, only, names)
-    for how in ("drafted", "dealt", "bought"):
-        if f"added_{how}" in t.columns:
-            # within each bot profile where the table has it (a dealt card is dealt at random: no need)
-            by = ""  # the one win rate added: within each bot profile (analysis.cards)
-            out = t.filter(pl.col(f"n_{how}") > 0).select(
-                pl.col("name").fill_null(pl.col("card")).alias("item"),
-                pl.col(f"added_{by}{how}").alias("value"),
-                pl.col(f"added_{by}low_{how}").alias("low"),
-                pl.col(f"added_{by}high_{how}").alias("high"),
-                pl.col(f"n_{how}").alias("n"),
-                pl.col(f"significant_{by}{how}").alias("significant"),
-            )
-            within = ", compared within each bot profile" if by else ""
-            return f"win rate added when {how}{within} (significant: after a Benjamini-Hochberg correction)", out
-    return None
 
 
 def _figure(value: float | None, low: float | None, high: float | None, n: int | None, points: bool) -> str:
@@ -90,34 +50,54 @@ def _figure(value: float | None, low: float | None, high: float | None, n: int |
     return f"{100 * value:.1f}% ({100 * low:.1f} to {100 * high:.1f}), n={n:,}"
 
 
-def _verdict(a: dict | None, b: dict | None) -> str:
-    if a is None or b is None:
-        return "not in both"
-    sa, sb = bool(a["significant"]), bool(b["significant"])
-    if sa and sb:
-        return "holds" if (a["value"] > 0) == (b["value"] > 0) else "reversed"
-    if sa:
-        return "gone under strong play"
-    if sb:
-        return "appears under strong play"
-    return "significant in neither"
+def difference_label(main: dict[str, Any] | None, strong: dict[str, Any] | None) -> tuple[str, str]:
+    """(the difference tuned minus this field with its 95% interval, the label
+    it earns) for one item's causal strength in the two fields. The fields
+    play other bots, so the two estimates are independent: the difference's
+    standard error is the root of the sum of their squares. holds: no
+    significant difference; changes: a significant one; reverses: a
+    significant one and both fields significant with opposite signs; too few
+    games: an interval in either field still undecided, or the item measured
+    in one field only."""
+    if main is None or strong is None:
+        return "", "measured in one field only"
+    se = [(r["ci_high"] - r["ci_low"]) / (2 * Z95) for r in (main, strong)]
+    d = strong["change"] - main["change"]
+    half = Z95 * math.sqrt(se[0] ** 2 + se[1] ** 2)
+    text = f"{100 * d:+.1f} points ({100 * (d - half):+.1f} to {100 * (d + half):+.1f})"
+    if "undecided" in (main.get("verdict"), strong.get("verdict")):
+        return text, "too few games"
+    if abs(d) <= half:
+        return text, "holds"
+    flagged = all(r.get("verdict") in ("too strong", "too weak") for r in (main, strong))
+    if flagged and (main["change"] > 0) != (strong["change"] > 0):
+        return text, "reverses"
+    return text, "changes"
 
 
-def compare_items(main: pl.DataFrame, strong: pl.DataFrame) -> list[dict[str, Any]]:
-    """The strongest and weakest TOP items of each field, with both fields' figures."""
+def experiment_rows(main: pl.DataFrame, strong: pl.DataFrame, names: dict[str, str]) -> list[list[str]]:
+    """The items under strong play by experiment: the strongest and weakest TOP
+    of each field and every item whose label is not "holds", each with both
+    fields' causal figures, the difference and its label."""
+    by_main = {r["card"]: r for r in main.iter_rows(named=True)}
+    by_strong = {r["card"]: r for r in strong.iter_rows(named=True)}
     chosen: list[str] = []
     for t in (main, strong):
-        order = t.sort("value", descending=True, nulls_last=True)["item"].to_list()
-        for item in order[:TOP] + order[::-1][:TOP]:
-            if item not in chosen:
-                chosen.append(item)
-    by_main = {r["item"]: r for r in main.iter_rows(named=True)}
-    by_strong = {r["item"]: r for r in strong.iter_rows(named=True)}
-    rows = []
-    for item in chosen:
-        a, b = by_main.get(item), by_strong.get(item)
-        rows.append({"item": item, "main": a, "strong": b, "verdict": _verdict(a, b)})
-    return sorted(rows, key=lambda r: -(r["main"] or r["strong"])["value"])
+        order = t.sort("change", descending=True)["card"].to_list()
+        chosen += [c for c in order[:TOP] + order[::-1][:TOP] if c not in chosen]
+    labelled = {c: difference_label(by_main.get(c), by_strong.get(c)) for c in {*by_main, *by_strong}}
+    chosen += [c for c, (_, label) in labelled.items() if label in ("changes", "reverses") and c not in chosen]
+    chosen.sort(key=lambda c: -(by_main.get(c) or by_strong[c])["change"])
+
+    def figure(r: dict[str, Any] | None) -> str:
+        if r is None:
+            return "not measured"
+        return _figure(r["change"], r["ci_low"], r["ci_high"], r["games"], True) + f", {r.get('verdict', '')}"
+
+    return [
+        [names.get(c, c), figure(by_main.get(c)), figure(by_strong.get(c)), *labelled[c]]
+        for c in chosen
+    ]
 
 
 def strong_section(
@@ -145,7 +125,6 @@ def strong_section(
         fix = command if why == "missing" else f"{command} --force"
         return {"missing": f"Under strong play: {reasons[why]}.", "command": fix}
     strong = load_run(folder)
-    catalog = manifest.get("catalog", {})
     seat_word = "turn order" if driven and drivers.by_turn_order(run) is not None else labels.seat
     a, b = position(run, driven), position(strong, driven)
     joined = a.join(b, on="seat", how="full", suffix="_strong", coalesce=True).sort("seat")
@@ -157,22 +136,29 @@ def strong_section(
         ]
         for r in joined.iter_rows(named=True)
     ]
-    measured = items(run, driven, catalog, card_ids, only, names)
-    item_rows, item_title = [], ""
-    if measured is not None:
-        item_title = measured[0]
-        other = items(strong, driven, catalog, card_ids, only, names)
-        for r in compare_items(measured[1], other[1]):
-            item_rows.append(
-                [
-                    r["item"],
-                    *(
-                        _figure(*(x[k] for k in ("value", "low", "high", "n")), True) if x else "not seen"
-                        for x in (r["main"], r["strong"])
-                    ),
-                    r["verdict"],
-                ]
+    # the items by experiment in both fields (balance report --measure, balance strong --measure): labels
+    # from a test of the difference, never from whether each field alone is significant
+    strong_manifest_now = load_manifest(folder)
+    mine = strength_result(run_dir, manifest)
+    theirs = strength_result(folder, strong_manifest_now, folder / MEASURED)
+    item_rows, item_title, item_missing = [], "", ""
+    if mine and theirs:
+        item_title = "causal strength (balance strength) in each field, and the difference tuned minus this field"
+        item_rows = experiment_rows(mine[0], theirs[0], names)
+    else:
+        item_missing = (
+            "The items under strong play are measured by experiment in both fields: "
+            + " and ".join(
+                c
+                for c, done in (
+                    (f"balance report {run_dir} --measure", mine),
+                    (f"balance strong {run_dir} --measure", theirs),
+                )
+                if not done
             )
+            + " measures them; each item then shows both fields' causal figures, their difference and a label "
+            "from the test of that difference."
+        )
     shown = ladder.sort("win_rate", descending=True)
     ladder_rows = [
         [r["bot"], r["kind"], f"{r['games']:,}", _figure(r["win_rate"], r["ci_low"], r["ci_high"], r["games"], False)]
@@ -193,8 +179,9 @@ def strong_section(
         ),
         "seat_rows": seat_rows,
         "item_title": item_title,
-        "item_word": "driver" if driven else "card",
+        "item_word": "item",
         "item_rows": item_rows,
+        "item_missing": item_missing,
         "ladder_rows": ladder_rows,
         "ladder": shown,
         "positions": joined,
