@@ -642,6 +642,14 @@ def strong(
     budget: Annotated[
         Optional[int], typer.Option("--budget", help="With --measure: games in all (default: as report --measure).")
     ] = None,
+    exploit_budget: Annotated[
+        int,
+        typer.Option(
+            "--exploit-budget",
+            help="Games for a fresh tune of a tuned copy against the tuned field: the best challenger found, "
+            "held out (0: none).",
+        ),
+    ] = 0,
     quiet: QuietOption = False,
 ) -> None:
     """Play the run's scenario again with the game's `tuned` profile in every seat (RUN/strong/), and a skill
@@ -656,7 +664,7 @@ def strong(
             from .runner import scenario_of_run
 
             measured = budget or default_budget(scenario_of_run(run_dir)[0])
-        result = play_strong(run_dir, options, ladder_games, bar, measured)
+        result = play_strong(run_dir, options, ladder_games, bar, measured, exploit_budget)
     table = Table(title="skill ladder: one seat against tuned", title_justify="left")
     for column in ("bot", "games", "win rate", "95% interval"):
         table.add_column(column, justify="left" if column == "bot" else "right")
@@ -677,6 +685,14 @@ def tune(
     ] = None,
     all_bots: Annotated[
         bool, typer.Option("--all", help="Tune every bot of the field in turn (iterated best response).")
+    ] = False,
+    exploit: Annotated[
+        bool,
+        typer.Option(
+            "--exploit",
+            help="Measure how exploitable `tuned` is: tune a tuned copy against tuned in every other seat "
+            "(the scenario's players; Legends stay); the held-out gain is the best challenger found.",
+        ),
     ] = False,
     rounds: Annotated[int, typer.Option("--rounds", help="With --all: passes over the field.")] = 1,
     games_per_eval: Annotated[
@@ -704,6 +720,13 @@ def tune(
     from .experiments.tune import TuneOptions
     from .experiments.tune import tune as run_tune
 
+    if exploit:
+        if bot is not None or all_bots:
+            raise UserError(Problem("--exploit", None, "exploit", "--exploit tunes tuned itself: drop --bot and --all"))
+        from .experiments.strong import TUNED, exploit_field
+        from .scenario import load_scenario
+
+        scenario, bot = exploit_field(load_scenario(scenario)), TUNED
     if (bot is None) == (not all_bots):
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""

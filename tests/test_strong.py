@@ -4,6 +4,7 @@ seat but Legends, a skill ladder on common random numbers, and the report's
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -57,13 +58,11 @@ def strong_run(tmp_path_factory):
 def test_strong_plays_the_tuned_field_and_a_ladder_paired_by_deal(strong_run):
     folder = strong_run / "run" / "strong"
     ladder = pl.read_csv(folder / "ladder.csv")
-    assert ladder["bot"].to_list() == ["random", "balanced", "shark", "miser", "tuned"]
-    assert ladder.filter(pl.col("bot") != "tuned")["games"].to_list() == [64] * 4
+    # issue 34: no tautological `tuned` row (25% by construction); its strength is the best challenger's
+    assert ladder["bot"].to_list() == ["random", "balanced", "shark", "miser"]
+    assert ladder["games"].to_list() == [64] * 4
     bots = pl.read_parquet(folder / "players").group_by("bot").len()
     assert bots["bot"].to_list() == ["tuned"] and bots["len"].item() == 96 * 3
-    # the tuned rung: one of three identical seats, every game won by one of them
-    tuned = ladder.filter(pl.col("bot") == "tuned").row(0, named=True)
-    assert tuned["win_rate_pct"] == pytest.approx(100 / 3) and tuned["games"] == 96  # percent, as named
     # the same ladder whatever the jobs: every rung plays chunk c of the same seed
     again = CliRunner().invoke(
         app, ["strong", str(strong_run / "run"), "--ladder-games", "64", "-j", "2", "-q", "--force"]
@@ -81,7 +80,7 @@ def test_the_report_sets_the_run_beside_the_tuned_field(strong_run):
     # issue 34: no item figure from associations; the experiment in both fields is what the section needs
     assert "measured by experiment in both fields" in section and "<th>difference</th>" not in section
     assert f"balance report {strong_run / 'run'} --measure and balance strong {strong_run / 'run'} --measure" in section
-    assert section.count("<tr>") == (1 + 3) + (1 + 5), "the seats and the ladder, each with its header"
+    assert section.count("<tr>") == (1 + 3) + (1 + 4), "the seats and the ladder, each with its header"
     assert (strong_run / "rep" / "skill_ladder.png").read_bytes()[:4] == b"\x89PNG"
     positions = pl.read_csv(strong_run / "rep" / "strong_play_positions.csv")
     assert positions["seat"].to_list() == [0, 1, 2] and "win_rate_strong_pct" in positions.columns
@@ -99,7 +98,31 @@ def test_measured_in_both_fields_each_item_gets_a_label_from_the_difference(stro
     section = page[page.index("<h2>Under strong play</h2>") : page.index("<h2>Charts")]
     assert "<th>difference</th>" in section and "measured by experiment in both fields" not in section
     labels = re.findall(r"<td>(holds|changes|reverses|too few games|measured in one field only)</td>", section)
-    assert len(labels) >= 6 and section.count("<tr>") == (1 + 3) + (1 + 5) + (1 + len(labels))
+    assert len(labels) >= 6 and section.count("<tr>") == (1 + 3) + (1 + 4) + (1 + len(labels))
+
+
+def test_the_best_challenger_against_tuned_replaces_the_tautological_row(strong_run, tmp_path):
+    """Issue 34: a fresh tune of a tuned copy against tuned everywhere else,
+    held out; the same as balance tune --exploit on the scenario."""
+    shutil.copytree(strong_run, tmp_path, dirs_exist_ok=True)
+    run_dir = tmp_path / "run"
+    args = ["strong", str(run_dir), "--force", "--ladder-games", "16", "--exploit-budget", "600", "-j", "1", "-q"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    figures = json.loads((run_dir / "strong" / "exploit" / "exploit.json").read_text())
+    assert figures["budget"] == 600 and figures["gain_low"] <= figures["gain"] <= figures["gain_high"]
+    CliRunner().invoke(app, ["report", str(run_dir), "--out", str(tmp_path / "rep")])
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "Best challenger found against tuned: a fresh tune (600 games) of a tuned copy" in page
+    assert f"a gain of {100 * figures['gain']:+.1f} points" in page
+    exploit = CliRunner().invoke(
+        app,
+        ["tune", str(tmp_path / "s.yaml"), "--exploit", "--budget", "600", "--confirm-games", "64"]
+        + ["--games-per-eval", "16", "--population", "8", "-j", "1", "-q", "--out", str(tmp_path / "ex")],
+    )
+    assert exploit.exit_code == 0, exploit.output
+    assert "tuned" in (tmp_path / "ex" / "tuned.yaml").read_text()
+    refused = CliRunner().invoke(app, ["tune", str(tmp_path / "s.yaml"), "--exploit", "--bot", "miser"])
+    assert refused.exit_code == 2 and "--exploit tunes tuned itself" in refused.stderr
 
 
 def test_a_run_played_again_makes_its_strong_run_stale(strong_run, tmp_path):

@@ -34,6 +34,7 @@ TUNED = "tuned"
 FOLDER = "strong"  # RUN/strong/: a run of its own, beside the run's tables
 LADDER = "ladder.csv"  # in RUN/strong/
 MAX_LADDER_GAMES = 10**7  # per profile; held in memory as one bool a game
+EXPLOIT = "exploit.json"  # in RUN/strong/exploit/: the best challenger a fresh tune found against tuned
 ORIGIN = "origin.json"  # in RUN/strong/: the run it belongs to (run_id), the profile used
 
 
@@ -121,22 +122,46 @@ def ladder(
     return pl.DataFrame(rows)
 
 
-def tuned_rung(strong_run: dict[str, pl.LazyFrame]) -> dict[str, Any]:
-    """`tuned` against itself: the win rate of one `tuned` seat of the strong
-    field (its fair share, less unfinished games and what Legends win). The
-    games are the trials: one winner a game, so the seats are not independent."""
-    players = strong_run["players"]
-    seats = players.filter(pl.col("bot") == TUNED).select(pl.col("game_id").n_unique()).collect().item()
-    per_game = players.group_by("game_id").agg(
-        (pl.col("bot") == TUNED).sum().alias("k"), (pl.col("won") & (pl.col("bot") == TUNED)).any().alias("w")
+def exploit_field(scenario: Scenario) -> Scenario:
+    """The scenario with `tuned` in every seat but Legends: the field a fresh
+    tune of `tuned` (its first seat) tries to beat (balance tune --exploit)."""
+    return _with_bots(scenario, strong_field(scenario), f"{scenario.name}-exploit")
+
+
+def exploit(scenario: Scenario, options: ExperimentOptions, budget: int, out: Path, on_progress=None) -> dict:
+    """Exploitability: a fresh tune of a `tuned` copy in the all-tuned field,
+    with `budget` games, confirmed on held-out games against `tuned` itself;
+    its held-out gain (and interval) is how much a challenger found beats
+    `tuned` by. Written to out/exploit.json for the report."""
+    from .tune import TuneOptions, tune
+
+    tuned = tune(
+        exploit_field(scenario),
+        TuneOptions(
+            jobs=options.jobs,
+            out=out,
+            force=True,
+            backend=options.backend,
+            scheduler=options.scheduler,
+            bot=TUNED,
+            budget=budget,
+            command=f"balance tune --exploit (budget {budget:,})",
+        ),
+        on_progress,
     )
-    k, games, won = per_game.select(pl.col("k").max(), pl.len(), pl.col("w").sum()).collect().row(0)
-    e = estimate(np.r_[np.ones(int(won), bool), np.zeros(int(games - won), bool)])
-    k = max(int(k), 1)
-    return {"bot": TUNED, "kind": "tuned", "games": int(seats), "wins": int(won), "win_rate": e.rate / k} | {
-        "ci_low": e.low / k,
-        "ci_high": e.high / k,
+    figures = {
+        "budget": budget,
+        "gain": tuned.gain.rate,
+        "gain_low": tuned.gain.low,
+        "gain_high": tuned.gain.high,
+        "challenger": tuned.tuned_rate.rate,
+        "challenger_low": tuned.tuned_rate.low,
+        "challenger_high": tuned.tuned_rate.high,
+        "games": tuned.confirm_games,
+        "search_games": tuned.games,
     }
+    (out / EXPLOIT).write_text(json.dumps(figures, indent=1))
+    return figures
 
 
 def play_strong(
@@ -145,12 +170,12 @@ def play_strong(
     ladder_games: int,
     on_progress: Callable[[str, int, int], None] | None = None,
     measure: int | None = None,
+    exploit_budget: int = 0,
 ) -> StrongResult:
     """RUN/strong/: the scenario of the run in `run_dir` with `tuned` seats
     (`options.games` of them, default the run's; --force and --resume as
     `balance run`'s, the folder being a run), then the ladder.
     `on_progress(what, games done, games in all)` over both."""
-    from ..logs import load_run
 
     options.check()
     run_dir = Path(run_dir)
@@ -192,7 +217,6 @@ def play_strong(
             on_progress("skill ladder", field_games[0] + played[0], field_games[0] + on_ladder)
 
     table = ladder(scenario, ladder_games, seed, options.jobs, on_task, options.cluster)
-    table = pl.concat([table, pl.DataFrame([tuned_rung(load_run(out))])], how="vertical_relaxed")
     write_csv(in_units(table), out / LADDER)
     profile = get_game(scenario.model.game).profiles(scenario.model.bot_profiles, scenario.doc)[TUNED]
     origin = {
@@ -203,6 +227,15 @@ def play_strong(
         "tuned": json.loads(profile.model_dump_json()) if hasattr(profile, "model_dump_json") else None,
     }
     (out / ORIGIN).write_text(json.dumps(origin, indent=1))
+    (out / "exploit" / EXPLOIT).unlink(missing_ok=True)  # a challenger found against another strong run is not this one's
+    if exploit_budget:
+        start = field_games[0] + on_ladder
+
+        def exploiting(what: str, done: int, total: int) -> None:
+            if on_progress:
+                on_progress(f"best challenger: {what}", start + done, start + total)
+
+        exploit(scenario, options, exploit_budget, out / "exploit", exploiting)
     if measure is not None:  # every item's causal strength in the tuned field (RUN/strong/strength/)
         from .strength import strength
 

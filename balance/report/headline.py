@@ -14,7 +14,7 @@ import polars as pl
 from ..analysis import cards as card_analysis
 from ..analysis import drivers, winrate
 from ..analysis.stats import Z95
-from ..experiments.strong import FOLDER, read_strong
+from ..experiments.strong import EXPLOIT, FOLDER, read_strong
 from ..units import from_units
 from .labels import Labels
 
@@ -165,6 +165,7 @@ def strong_section(
         for r in shown.iter_rows(named=True)
     ]
     strong_manifest = load_manifest(folder)
+    exploit = _exploit_line(folder, run_dir, labels)
     return {
         "missing": "",
         "games": strong_manifest.get("games"),
@@ -183,6 +184,7 @@ def strong_section(
         "item_rows": item_rows,
         "item_missing": item_missing,
         "ladder_rows": ladder_rows,
+        "exploit": exploit,
         "ladder": shown,
         "positions": joined,
     }
@@ -219,3 +221,33 @@ def strength_result(
 
 
 MEASURED = "strength"  # RUN/strength/: the experiment balance report --measure plays for the run
+
+
+def _exploit_line(folder: Path, run_dir: Path, labels: Labels) -> str:
+    """How strong `tuned` is, as a claim measured: the best challenger a fresh
+    tune found against it (balance strong --exploit-budget), held out."""
+    import json
+
+    try:
+        e = json.loads((folder / "exploit" / EXPLOIT).read_text())
+        gain, low, high = (100 * e[k] for k in ("gain", "gain_low", "gain_high"))
+        rate, r_low, r_high = (100 * e[k] for k in ("challenger", "challenger_low", "challenger_high"))
+        budget, games = int(e["budget"]), int(e["games"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return (
+            "How exploitable tuned is has not been measured for this run: balance strong "
+            f"{run_dir} --exploit-budget 20000 tunes a tuned copy against it and shows the best challenger here."
+        )
+    verdict = (
+        "beats tuned"
+        if low > 0
+        else "does worse than tuned: this search found nothing better"
+        if high < 0
+        else "does not beat tuned significantly"
+    )
+    return (
+        f"Best challenger found against tuned: a fresh tune ({budget:,} games) of a tuned copy, in one seat against "
+        f"tuned in every other, wins {rate:.1f}% ({r_low:.1f} to {r_high:.1f}) on held-out {labels.games}, a gain of "
+        f"{gain:+.1f} points ({low:+.1f} to {high:+.1f}) over tuned itself, n={games:,}: it {verdict}. A field is as "
+        "strong as the best challenger found against it."
+    )
