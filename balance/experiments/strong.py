@@ -227,7 +227,9 @@ def play_strong(
         "tuned": json.loads(profile.model_dump_json()) if hasattr(profile, "model_dump_json") else None,
     }
     (out / ORIGIN).write_text(json.dumps(origin, indent=1))
-    (out / "exploit" / EXPLOIT).unlink(missing_ok=True)  # a challenger found against another strong run is not this one's
+    (out / "exploit" / EXPLOIT).unlink(
+        missing_ok=True
+    )  # a challenger found against another strong run is not this one's
     if exploit_budget:
         start = field_games[0] + on_ladder
 
@@ -245,7 +247,9 @@ def play_strong(
             if on_progress:
                 on_progress(f"strength in the tuned field: {what}", before + done, before + total)
 
-        played = replace(strong, model=strong.model.model_copy(update={"seed": seed, "games": result.manifest["games"]}))
+        played = replace(
+            strong, model=strong.model.model_copy(update={"seed": seed, "games": result.manifest["games"]})
+        )
         strength(
             played,
             None,

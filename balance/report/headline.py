@@ -94,10 +94,7 @@ def experiment_rows(main: pl.DataFrame, strong: pl.DataFrame, names: dict[str, s
             return "not measured"
         return _figure(r["change"], r["ci_low"], r["ci_high"], r["games"], True) + f", {r.get('verdict', '')}"
 
-    return [
-        [names.get(c, c), figure(by_main.get(c)), figure(by_strong.get(c)), *labelled[c]]
-        for c in chosen
-    ]
+    return [[names.get(c, c), figure(by_main.get(c)), figure(by_strong.get(c)), *labelled[c]] for c in chosen]
 
 
 def strong_section(
