@@ -88,6 +88,25 @@ def test_shuffle_gp_report_page(report):
     assert header == ["bot", "n", *PLAYS] and {r[0] for r in rows} == {"balanced", "aggressive", "defensive", "random"}
     for words in ("Best bot", "The first player", "Strongest driver", "Best pair drafted", "Games last"):
         assert words in stdout, words
+    # issue 34: the first player's figure names what it holds and the tie rule the default uses
+    line = next(line for line in stdout.splitlines() if "The first player" in line)
+    assert "a tie settled by rules.first_player_ties, a redeal by default" in line and "lower seat" not in line
+    assert re.search(r"the first player holds \w+ in \d+\.\d% of games", line), line
+
+
+def test_the_first_player_holds_is_counted_from_the_logs(report):
+    from balance.analysis.drivers import first_player_holds
+    from balance.logs import load_run
+
+    _, _, run_dir = report
+    held = first_player_holds(run_dir)
+    tables = load_run(run_dir)
+    games = tables["games"].collect()
+    players = tables["players"].collect().join(games.select("game_id", "first_seat"), on="game_id")
+    first = players.filter(pl.col("seat").cast(pl.Int16) == pl.col("first_seat").cast(pl.Int16))
+    top = held.row(0, named=True)
+    holding = ((first["driver"] == top["driver"]) | (first["co_pilot"] == top["driver"])).mean()
+    assert top["share"] == pytest.approx(holding) and held["share"].is_sorted(descending=True)
 
 
 def test_tallied_columns_are_shuffle_gps(report):

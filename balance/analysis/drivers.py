@@ -206,3 +206,31 @@ def card_plays(run: Run | str | Path, catalog: list[dict]) -> pl.DataFrame:
             pl.Series("significant_played", benjamini_hochberg(p)),
         )
     return table.drop("wins_held")
+
+
+def first_player_holds(run: Run | str | Path) -> pl.DataFrame | None:
+    """(driver, share): how often the first player holds each driver (as driver
+    or co-pilot at the end), most often first. The draft runs in turn order, so
+    the first player's figure mixes going first with the driver it drafts
+    first; None where the games table does not say who went first."""
+    run = as_run(run)
+    if "first_seat" not in run["games"].collect_schema().names():
+        return None
+    games = run["games"].select("game_id", "first_seat")
+    first = (
+        run["players"]
+        .join(games, on="game_id")
+        .filter(pl.col("seat").cast(pl.Int16) == pl.col("first_seat").cast(pl.Int16))
+        .select(
+            "game_id",
+            pl.concat_list(pl.col("driver").cast(pl.String), pl.col("co_pilot").cast(pl.String)).alias("held"),
+        )
+        .collect()
+    )
+    n = first.height
+    if not n:
+        return None
+    held = first.explode("held").unique(["game_id", "held"]).group_by("held").len()
+    return held.select(pl.col("held").alias("driver"), (pl.col("len") / n).alias("share")).sort(
+        "share", descending=True
+    )

@@ -280,6 +280,7 @@ def driver_findings(
     cards: pl.DataFrame,
     names: dict[str, str],
     top: int = 4,
+    held: pl.DataFrame | None = None,
 ) -> dict[str, list[str]]:
     """Shuffle Grand Prix in words (analysis.drivers), by the findings' section:
     the first player's edge (position); the strongest and weakest driver and
@@ -298,11 +299,20 @@ def driver_findings(
                 if first["ci_high"] < first["fair"]
                 else "no clear edge"
             )
+            holds = ""
+            if held is not None and held.height:
+                most = held.row(0, named=True)
+                holds = (
+                    f" The draft runs in turn order: the first player holds {names.get(most['driver'], most['driver'])} "
+                    f"in {pct(most['share'])} of games, so this figure is going first and holding it together, "
+                    "not turn order alone (balance strength gives each driver's own figure)."
+                )
             first_player.append(
-                f"The first player (drawn each game: the highest distance card, ties to the lower seat) wins "
+                f"The first player (drawn each game: the highest distance card dealt at setup, a tie settled by "
+                f"rules.first_player_ties, a redeal by default) wins "
                 f"{pct(first['win_rate'])} ({interval(first['ci_low'], first['ci_high'])}) vs {pct(first['fair'])} "
                 f"fair, {verdict}, n={first['games']:,} games; seat 0 goes first in {pct(seat0)} of them, "
-                "so the seat results carry some of this."
+                f"so the seat results carry some of this.{holds}"
             )
     ranked = drivers.filter(pl.col("n") > 0).sort("win_rate", descending=True)
     if ranked.height > 1:

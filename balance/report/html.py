@@ -296,7 +296,7 @@ def _drivers_section(run, catalog: dict, labels: Labels, names: dict[str, str]):
                 ),
                 order.filter(pl.col("n_players") == n_players).rename({"order": "seat"}),
                 "Win rate by place in the turn order: 0 is the first player (the highest distance card dealt at "
-                "setup; ties go to the lower seat), then clockwise. Bars: 95% Wilson intervals; dashed: the fair "
+                "setup; a tie settled by rules.first_player_ties, a redeal by default), then clockwise. Bars: 95% Wilson intervals; dashed: the fair "
                 "share.",
             )
         )
@@ -382,7 +382,7 @@ def _drivers_section(run, catalog: dict, labels: Labels, names: dict[str, str]):
         [c for c in DRIVER_CARD_COLUMNS if c in card_table.columns],
         limit=max(60, card_table.height),
     )
-    lines = driver_findings(by_driver, pairs, order, card_table, names)
+    lines = driver_findings(by_driver, pairs, order, card_table, names, held=drivers.first_player_holds(run))
     return chart_specs, table_specs, lines, card_table, card_charts, card_entry
 
 
