@@ -160,3 +160,28 @@ def test_the_plan_counts_a_corner_limit_card_it_plays():
     plan_round(race, st)
     assert st.play[0, 0, card] == 1, "the corner-limit card is played"
     assert st.target[0, 0] == 4 and st.gear[0, 0] == 2
+
+
+def test_a_trace_says_cooldown_before_the_boost_it_may_pay_for():
+    """Issue 36: the Boost line came before the Cooldown line though Cooldown is
+    applied first, so a Boost read as paid from an empty Engine."""
+    import re
+
+    from balance.games.heat import GAME
+    from balance.scenario import load_scenario
+
+    from .conftest import ROOT
+
+    scenario = load_scenario(ROOT / "scenarios" / "heat-usa.yaml")
+    pairs = 0
+    for race_number in range(6):
+        text = GAME.trace(scenario, 1, race_number)
+        for block in text.split("\nRound ")[1:]:
+            lines = block.splitlines()
+            for i, line in enumerate(lines):
+                boost = re.match(r"  car (\d+): Boost", line)
+                if boost:
+                    cooled = [j for j, other in enumerate(lines) if other.startswith(f"  car {boost[1]}: Cooldown")]
+                    assert all(j < i for j in cooled), block
+                    pairs += bool(cooled)
+    assert pairs, "some car cooled down and boosted in one turn"

@@ -253,6 +253,9 @@ def react(race: Race, st: State, g, p, start: np.ndarray, speed: np.ndarray, coo
     st.hand[g, p, heat] -= cool
     st.engine[g, p] += cool
     st.cooled[g, p] += cool
+    if race.rec.on:  # said as it happens: before a Boost, which may pay with the Heat just cooled
+        c = np.flatnonzero(cool)
+        race.rec.say(g[c], lambda j: f"  car {p[c][j]}: Cooldown {cool[c][j]}")
 
     q = st.bots[g, p]
     engine = st.engine[g, p]
@@ -274,9 +277,6 @@ def react(race: Race, st: State, g, p, start: np.ndarray, speed: np.ndarray, coo
         place(race, st, gb, pb, st.pos[gb, pb] + more)
         if race.rec.on:
             race.rec.say(gb, lambda j: f"  car {pb[j]}: Boost +{more[j]} -> {st.pos[gb[j], pb[j]]}")
-    if race.rec.on:
-        c = np.flatnonzero(cool)
-        race.rec.say(g[c], lambda j: f"  car {p[c][j]}: Cooldown {cool[c][j]}")
     return speed
 
 
