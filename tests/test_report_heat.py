@@ -71,7 +71,7 @@ def test_heat_report_page(usa):
     header, rows = _table(page, "Win rate by grid slot (0 = pole)")
     assert "grid_slot" in header and [r[header.index("grid_slot")] for r in rows] == ["0", "1", "2", "3"]
     assert "Grid slot" in stdout and "The winner crosses the finish line after" in stdout and "Best bot" in stdout
-    assert "the last car home after" in stdout and "of races cut by the round cap (n=" in stdout
+    assert "the last car home after" in stdout and re.search(r"(of races|no race) cut by the round cap", stdout)
     header, rows = _table(page, "How each bot races")
     assert header == ["bot", "n", *TALLIES]
     legend = next(r for r in rows if r[0] == "legend")
@@ -149,3 +149,26 @@ def test_strength_gives_the_item_to_a_car_with_a_deck_in_a_field_with_legends(tm
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "speed_1:" in result.output and (tmp_path / "s" / "strength.csv").is_file()
+
+
+def test_the_report_says_whose_cars_the_round_cap_stopped():
+    """Issue 36: the capped races are the random bot's; the report says so, per bot."""
+    import polars as pl
+
+    from balance.report.findings import capped_lines
+    from balance.report.labels import HEAT
+
+    games = pl.LazyFrame({"game_id": [0, 1, 2], "finished": [True, False, False]})
+    players = pl.LazyFrame(
+        {
+            "game_id": [0, 0, 1, 1, 2, 2],
+            "bot": ["random", "balanced"] * 3,
+            "finished": [True, True, False, True, False, True],
+        }
+    )
+    assert capped_lines({"games": games, "players": players}, HEAT) == [
+        "The cars the round cap stopped, by bot: random 2 of its 3 races (66.7%) (random is the floor by "
+        "definition: uniform over legal moves, it may Boost into a corner it cannot pay)."
+    ]
+    none = pl.LazyFrame({"game_id": [0], "finished": [True]})
+    assert capped_lines({"games": none, "players": players}, HEAT) == []

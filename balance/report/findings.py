@@ -155,7 +155,11 @@ def length_line(length: pl.DataFrame, labels: Labels = HORSEPOWER) -> str:
     if labels.length_unfinished:
         share = g["unfinished_share"]
         count = g["unfinished_games"] if "unfinished_games" in g else round(share * g["all_games"])  # older logs
-        unfinished = labels.length_unfinished.format(share=pct(share), count=count) + ", "
+        unfinished = (
+            labels.length_unfinished.format(share=pct(share), count=count) + ", "
+            if count
+            else f"{labels.length_none}, "
+        )
     return (
         labels.length_finding.format(median=_rounds(g["median"]))
         + f" (median; 80% between {_rounds(g['p10'])} and {_rounds(g['p90'])}){last}, "
@@ -465,4 +469,35 @@ def power_lines(powers: pl.DataFrame | None) -> list[str]:
         + ("their intervals do not overlap." if apart else "their intervals overlap, no clear difference.")
         + " The bots choose which power to keep (and which cars, which bring it), so this is an association; "
         "balance strength gives each power to a seat drawn per game: the causal figure."
+    ]
+
+
+def capped_lines(run: dict, labels: Labels) -> list[str]:
+    """Whose cars the round cap stopped: per bot, the races it did not finish
+    among those the cap cut (Heat: a car still racing when the cap ends the
+    race). Empty where no race was cut or the logs do not say who finished."""
+    players, games = run["players"], run["games"]
+    if "finished" not in players.collect_schema().names() or "finished" not in games.collect_schema().names():
+        return []
+    cut = games.filter(~pl.col("finished")).select("game_id")
+    stuck = (
+        players.join(cut, on="game_id")
+        .group_by("bot")
+        .agg(pl.len().alias("seats"), (~pl.col("finished")).sum().alias("stuck"))
+        .join(players.group_by("bot").agg(pl.len().alias("all")), on="bot")
+        .filter(pl.col("stuck") > 0)
+        .sort("stuck", descending=True)
+        .collect()
+    )
+    if stuck.is_empty():
+        return []
+    parts = [
+        f"{row['bot']} {row['stuck']:,} of its {row['all']:,} {labels.games} ({pct(row['stuck'] / row['all'])})"
+        for row in stuck.iter_rows(named=True)
+    ]
+    floor = " (random is the floor by definition: uniform over legal moves, it may Boost into a corner it cannot pay)"
+    return [
+        f"The cars the round cap stopped, by bot: {'; '.join(parts)}"
+        + (floor if stuck["bot"][0] == "random" else "")
+        + "."
     ]

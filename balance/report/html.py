@@ -27,6 +27,7 @@ from ..units import in_units
 from ..validation import NAME_PATTERN
 from . import causal, charts, headline, track_chart
 from .findings import (
+    capped_lines,
     car_findings,
     draft_lines,
     driver_findings,
@@ -685,7 +686,7 @@ def _build_report(
         position=draft_lines(draft, draft_equality) + own.get("position", []),
         items=own.get("items", []),
         strategies=own.get("strategies", []),
-        supply=supply_lines(supply) + own.get("supply", []) + corner_lines(corners),
+        supply=supply_lines(supply) + own.get("supply", []) + corner_lines(corners) + capped_lines(run, labels),
         seat_meaning=seat_meaning(
             draft, seat_settings(causal.load_database(manifest.get("cards_file")), scenario.get("overrides"))
         ),

@@ -31,6 +31,7 @@ class Labels:
     # how the length finding says how many games went unfinished ({share}; {count}: how many, where the
     # length table has `unfinished_games`); "": games cannot go unfinished (the finding says nothing)
     length_unfinished: str = "{share} unfinished"
+    length_none: str = "none unfinished"  # the same when no game was cut
     # where the length table has the last car's round (Heat: `last_median`), after the median: {last_median}
     length_last: str = ""
     length_counted: str = "finished games"  # what the length chart counts
@@ -66,6 +67,7 @@ HEAT = Labels(
     length_finding="The winner crosses the finish line after {median} rounds",
     length_last=", the last car home after {last_median} rounds (median of the races every car finished)",
     length_unfinished="{share} of races cut by the round cap (n={count:,})",
+    length_none="no race cut by the round cap",
     length_counted="races",
     length_bars_label="the winner crosses the line (races with a winner)",
     length_last_label="the last car home (races every car finished)",
@@ -83,6 +85,7 @@ DOWNFORCE = Labels(
     "(races cut by the turn cap, rules.max_turns, are left out).",
     length_finding="Races last {median} speed cards played",
     length_unfinished="{share} cut by the turn cap",
+    length_none="none cut by the turn cap",
     tallies_title="How each bot plays",
     cap="the turn cap, rules.max_turns",
     length_unit="speed cards played",
