@@ -107,6 +107,29 @@ def test_auction_ties_go_to_more_cars_on_the_card_then_to_no_wild():
         assert st.owner[0, RED] == 1 and st.price[0, RED] == cards.bid[winner, RED]
 
 
+def test_a_tie_the_rulebook_leaves_goes_to_the_lower_seat_or_to_a_random_one():
+    """Issue 36: the same card in both hands bids the same for every car; the
+    rulebook's tie-breaks leave it tied. rules.auction_ties: lower_seat (the
+    default, ours) gives it to player 0; random to either, half the time each."""
+    import dataclasses
+
+    cards = T.cards
+    card = next(k for k in np.flatnonzero(~cards.is_speed8) if cards.bid[k, RED] > 0)
+    order = np.tile([[RED, BLUE, GREEN, YELLOW, BLACK, ORANGE]], (400, 1))
+    winners = {}
+    for ties in ("lower_seat", "random"):
+        tables = dataclasses.replace(T, rules=dataclasses.replace(T.rules, random_ties=ties == "random"))
+        bots = bot_table(resolve_profiles(ROBOT), ["robot", "robot"], tables)
+        m = Match(tables, bots, Streams(5, 0, 400), Recorder())
+        st = empty_state(400, 2, len(cards.ids), len(TRACK.row))
+        st.hand[:, :, card] = 1
+        run_auction(m, st, car_order=order)
+        winners[ties] = st.owner[:, RED]
+    assert (winners["lower_seat"] == 0).all()
+    share = (winners["random"] == 1).mean()
+    assert 0.4 < share < 0.6, share
+
+
 def test_only_players_without_a_car_bid_when_the_cars_left_equal_them_and_the_last_bid_is_forced():
     m, st = match(3, games=400, names=["shark", "shark", "miser"], seed=3)
     deal(m, st)

@@ -108,8 +108,11 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None, bo
         lowest = np.where(holds, b, 10**6).argmin(axis=2)
         card = np.where(forced, lowest, card)
         amount = np.take_along_axis(b, card[:, :, None], axis=2)[:, :, 0]
-        # Highest bid; ties: more cars on the card, then no wild; then (ours) the lower seat.
-        key = amount * 100 + cards.n_cars[card] * 10 + (2 - cards.wilds[card])
+        # Highest bid; ties: more cars on the card, then no wild; then (ours, rules.auction_ties) the lower
+        # seat, or a seat drawn at random (a fraction below 1 breaks only what the whole keys leave tied)
+        key = (amount * 100 + cards.n_cars[card] * 10 + (2 - cards.wilds[card])).astype(np.float64)
+        if tables.rules.random_ties:
+            key = key + seat_noise(match, G, N, "draw: auction tie", 1)[:, :, 0]
         key = np.where(eligible, key, -1)
         winner = key.argmax(axis=1)
         pay = amount[rows, winner]

@@ -35,6 +35,7 @@ class RuleTable:
     prizes: np.ndarray  # (N_CARS,) int16: $M for finishing 1st..6th
     payouts: np.ndarray  # (BETTING_LINES, BET_PLACES) int16: $M per bet, by line, by the bet car's place
     wild_bids: bool  # a wild bids for a car its card does not show (ours)
+    random_ties: bool  # rules.auction_ties: random; else the lower seat wins a tie the tie-breaks leave (ours)
     max_turns: int  # a safety cap on card plays in one race
     min_players: int
     max_players: int
@@ -128,6 +129,7 @@ def _rule_table(db: Database) -> RuleTable:
         prizes=_frozen(np.array(r.prizes, dtype=np.int16)),
         payouts=_frozen(np.array(r.bet_payouts, dtype=np.int16)),
         wild_bids=r.wild_bids,
+        random_ties=r.auction_ties == "random",
         max_turns=r.max_turns,
         min_players=r.players.min,
         max_players=r.players.max,

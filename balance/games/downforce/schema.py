@@ -64,6 +64,8 @@ class Rules(Strict):
     prizes: list[Money]  # $M by finishing place, 1st first
     bet_payouts: list[list[Money]]  # $M by betting line, then by the bet car's place (1st, 2nd, 3rd)
     wild_bids: bool = True  # a wild on a bid card bids for a car the card does not show (ours)
+    # a tie the rulebook's tie-breaks leave (same bid, cars and wilds): the lower seat wins, or a random one (ours)
+    auction_ties: Literal["lower_seat", "random"] = "lower_seat"
     max_turns: Annotated[int, Field(ge=1, le=MAX_TURNS)]  # a safety cap on card plays in one race
     players: Players
 
