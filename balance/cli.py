@@ -850,10 +850,44 @@ def main() -> None:
         message = " ".join(exc.format_message().split())
         err.print(f"error: {message}{where}", soft_wrap=True)
         sys.exit(EXIT_USER_ERROR)
-    except typer.Abort:
-        err.print("interrupted")
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt):
+        code = 130
+    if code == 130 and sys.argv[1:2] != ["run"]:  # Ctrl-C (typer returns 130); balance run says its own line
+        err.print(interrupted_line(sys.argv[1:]), soft_wrap=True)
+        _stop_workers()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+RESUMABLE = {  # what an interrupted command kept, and the flag that goes on from it
+    "tune": ("the search's state after its last finished round", "--resume"),
+    "fit": ("the search's state after its last finished round", "--resume"),
+    "strong": ("the tuned field's finished chunks", "--resume"),
+}
+
+
+def interrupted_line(args: list[str]) -> str:
+    """One line for Ctrl-C: what was kept and the command that goes on from it
+    (balance run says its own, with its chunks)."""
+    command = args[0] if args else ""
+    again = " ".join(["balance", *(a for a in args if a not in ("--force", "--resume"))])
+    if command in RESUMABLE:
+        kept, flag = RESUMABLE[command]
+        return f"interrupted: kept {kept}; {again} {flag} goes on from there"
+    if command in ("strength", "sweep", "compare"):
+        return f"interrupted: the output folder holds an unfinished result; {again} --force plays it again"
+    if command == "report":
+        return f"interrupted: nothing of the report was kept; {again} builds it again"
+    return "interrupted"
+
+
+def _stop_workers() -> None:
+    """The worker processes of an interrupted command, stopped now (not at exit, where they printed a traceback)."""
+    try:
+        from joblib.externals.loky import get_reusable_executor
+
+        get_reusable_executor().shutdown(wait=False, kill_workers=True)
+    except Exception:  # noqa: BLE001 - nothing to stop, or already gone: the exit goes on
+        pass
 
 
 if __name__ == "__main__":

@@ -81,3 +81,32 @@ def test_a_tune_in_a_pipe_prints_plain_progress_lines(tmp_path):
     assert "confirmation" in lines[-1] and "━" not in result.stderr
     done = [int(line.split(": ")[2].split("/")[0].replace(",", "")) for line in lines]
     assert done == sorted(done), "the games done never run backwards"
+
+
+def test_ctrl_c_says_what_was_kept_and_the_command_that_goes_on(tmp_path):
+    """Issue 35: an interrupted tune printed a traceback and no --resume line."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "duel.yaml"
+    path.write_text(DUEL)
+    script = (
+        "import sys, balance.experiments.tune as t\n"
+        "def stop(*a, **k): raise KeyboardInterrupt\n"
+        "t._race = stop\n"
+        "from balance.cli import main\n"
+        f"sys.argv = ['balance', 'tune', {str(path)!r}, '--bot', 'miser', '--budget', '300', "
+        f"'--out', {str(tmp_path / 't')!r}, '-j', '1']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("interrupted: kept the search's state after its last finished round; balance tune ")
+    assert line.endswith("--resume goes on from there")
+    from balance.cli import interrupted_line
+
+    assert interrupted_line(["strength", "s.yaml", "--force"]) == (
+        "interrupted: the output folder holds an unfinished result; balance strength s.yaml --force plays it again"
+    )
