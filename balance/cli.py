@@ -556,8 +556,8 @@ def strength(
         )
     out.print(f"table: {result.out / 'strength.csv'}; page: {result.index}")
     out.print(
-        "next: balance report RUN puts these first in the findings, for a run of the same scenario "
-        f"(balance run {scenario}, then balance report runs/<name>)",
+        f"next: balance report RUN --strength {result.out} leads a run's findings with these, for a run of "
+        f"{scenario}'s game, field and card database (balance report RUN --measure measures a run's own)",
         soft_wrap=True,
     )
 
@@ -606,7 +606,6 @@ def sweep(
         )
         out.print(f"  {row['setting']} = {row['value']:g}: {figure}")
     if target is not None:
-        where = f"{result.crossing:.4g}" if result.crossing is not None else "not within the values swept"
         shown = (
             f"{target:+g} points"
             if result.difference and target
@@ -614,7 +613,15 @@ def sweep(
             if result.difference
             else f"{target:g}%"
         )
-        out.print(f"{result.metric} crosses {shown} at {where}")
+        if result.crossing is not None:
+            out.print(f"{result.metric} crosses {shown} at {result.crossing:.4g}")
+        else:
+            values = result.table["value"]
+            out.print(
+                f"{result.metric} does not cross {shown} between {values.min():g} and {values.max():g}: "
+                "sweep a wider range to find where it does",
+                soft_wrap=True,
+            )
     out.print(f"table: {result.out / 'sweep.csv'}; chart: {result.out / 'sweep.png'}")
 
 

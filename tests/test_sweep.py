@@ -67,6 +67,15 @@ def test_a_small_sweep_runs_and_bad_settings_fail_first(tmp_path):
     assert result.exit_code == 0, result.output
     assert "rules.purchase_cost = 2:" in result.stdout and "crosses 30% at" in result.stdout
     assert (out / "sweep.png").read_bytes()[:4] == b"\x89PNG" and (out / "sweep.csv").exists()
+    # issue 35: a target outside the swept values is said in words, with what to do
+    far = CliRunner().invoke(
+        app,
+        ["sweep", str(path), "--set", "rules.purchase_cost=2,4", "--metric", "bot:racer", "--target", "99"]
+        + ["--out", str(tmp_path / "far"), "--jobs", "1"],
+    )
+    words = " ".join(far.stdout.split())
+    assert "does not cross 99% between 2 and 4: sweep a wider range" in words, far.stdout
+    assert "not within the values swept" not in words
     for setting, message in (
         ("cards.warp_drive.count=1..2", "no card with id 'warp_drive'"),
         ("cards.v8_block.count=-1,1", "must be at least 0"),
