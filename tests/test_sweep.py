@@ -57,7 +57,7 @@ def test_a_small_sweep_runs_and_bad_settings_fail_first(tmp_path):
             "--metric",
             "bot:racer",
             "--target",
-            "30",
+            "38",  # between the two values' figures (39.0% and 36.5%): it crosses
             "--out",
             str(out),
             "--jobs",
@@ -65,7 +65,7 @@ def test_a_small_sweep_runs_and_bad_settings_fail_first(tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "rules.purchase_cost = 2:" in result.stdout and "crosses 30% at" in result.stdout
+    assert "rules.purchase_cost = 2:" in result.stdout and "crosses 38% at" in result.stdout
     assert (out / "sweep.png").read_bytes()[:4] == b"\x89PNG" and (out / "sweep.csv").exists()
     # issue 35: a target outside the swept values is said in words, with what to do
     far = CliRunner().invoke(
