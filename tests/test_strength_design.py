@@ -185,3 +185,29 @@ def test_the_strength_console_shows_the_weakest_items_too(tmp_path):
     rows = [line for line in result.stdout.splitlines() if line.startswith("  ")]
     assert rows[0].startswith(f"  {table['card'][0]}:") and rows[-1].startswith(f"  {table['card'][-1]}:")
     assert f"... {table.height - 12} more between (strength.csv has every item)" in result.stdout
+
+
+def test_with_four_identical_bots_the_receiving_seat_is_no_draft_position_in_particular(tmp_path):
+    """Issue 34: in a field of identical bots, who holds a card was decided by
+    draft position, so the tuned field's associations were draft-position
+    effects. The experiment gives the item to a seat drawn apart from the
+    draft: every draft position receives it about equally often, so the
+    item's figure is not a draft-position artefact."""
+    from balance.analysis.strength import receiving_seat_wins
+    from balance.logs import load_run
+    from balance.runner import RunOptions, run
+
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        SCENARIO.replace("[racer, economist, saboteur, balanced]", "[balanced, balanced, balanced, balanced]")
+        .replace("games: 1200", "games: 2000")
+        .replace("chunk_size: 600", "chunk_size: 1000")
+    )
+    run(path, RunOptions(out=tmp_path / "run", jobs=1))
+    tables = load_run(tmp_path / "run")
+    receiving = receiving_seat_wins(tables, 4, 4).select("game_id", "seat")
+    positions = (
+        tables["players"].select("game_id", "seat", "draft_position").collect().join(receiving, on=["game_id", "seat"])
+    )
+    share = positions["draft_position"].value_counts().sort("draft_position")["count"].to_numpy() / positions.height
+    assert positions.height == 2000 and np.abs(share - 0.25).max() < 0.035, share
