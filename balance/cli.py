@@ -249,6 +249,9 @@ def trace(
     # --game names a game in every other command; here the scenario or run names it, so it is refused
     # with what to type instead (it was this command's game number once)
     old_game: Annotated[Optional[str], typer.Option("--game", hidden=True)] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also every hand at each turn and every card drawn.")
+    ] = False,
 ) -> None:
     """Print one game turn by turn: draft, hands, plays, buys, rolls, moves, spaces, laps, winner.
 
@@ -284,7 +287,7 @@ def trace(
     else:
         loaded = resolve_scenario(target, RunOptions(games=games, seed=seed, chunk_size=chunk_size))
     chosen = get_game(loaded.model.game, loaded.source, loaded.doc.line_of(("game",)))
-    sys.stdout.write(head + chosen.trace(loaded, loaded.model.seed, game))
+    sys.stdout.write(head + chosen.trace(loaded, loaded.model.seed, game, verbose))
 
 
 @app.command()

@@ -78,6 +78,7 @@ def traced_game(
     prepare: Callable[[ScenarioView], Any],
     play: Callable[..., tuple[np.ndarray, Any]],
     noun: str = "game",
+    verbose: bool = False,
 ) -> Traced:
     """Game `game` of `balance run` with the same seed: a game is a function of
     (scenario, seed, game id) alone (games/chance.py), so it is played by itself
@@ -88,6 +89,6 @@ def traced_game(
             scenario.doc.problem(("games",), f"{noun} {game} is not in the run (0 to {games - 1})", "--game-number")
         )
     prep = prepare(scenario)
-    rec = Recorder(watch=0)
+    rec = Recorder(watch=0, verbose=verbose)
     seats, st = play(prep, scenario, game, 1, Streams(seed, game, 1), rec)
     return Traced(prep, seats, st, [prep.bots.names[q] for q in seats[0]], rec.lines)

@@ -15,8 +15,9 @@ import numpy as np
 
 
 class Recorder:
-    def __init__(self, watch: int | None = None) -> None:
+    def __init__(self, watch: int | None = None, verbose: bool = False) -> None:
         self.watch = watch  # game index in the batch, or None
+        self.verbose = verbose  # balance trace --verbose: every hand and every draw too (`detail`)
         self.lines: list[str] = []
 
     @property
@@ -36,6 +37,20 @@ class Recorder:
             line = text(int(j))
             if line is not None:
                 self.lines.append(line)
+
+    def detail(self, games: np.ndarray, text: Callable[[int], str | None]) -> None:
+        """What `balance trace --verbose` adds (hands, draws): said only then."""
+        if self.verbose:
+            self.say(games, text)
+
+
+def hands_text(hand: np.ndarray, names) -> str:
+    """Every seat's hand, (P, K) counts, in words: `seat 0: Speed 1 x2, Stress; seat 1: ...`."""
+    seats = []
+    for p, row in enumerate(hand):
+        cards = [f"{names[k]}" + (f" x{row[k]}" if row[k] > 1 else "") for k in np.flatnonzero(row > 0)]
+        seats.append(f"seat {p}: {', '.join(cards) or 'empty'}")
+    return "    hands: " + "; ".join(seats)
 
 
 NULL = Recorder()

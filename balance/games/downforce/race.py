@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import chance
 from ..profiles import noise_span
+from ..recorder import hands_text
 from .auction import shuffled
 from .compile import NONE, WILD
 from .match import Match
@@ -326,6 +327,7 @@ def play_race(match: Match, st: State, after_turn: Callable[[State, np.ndarray],
         p = player[g]
         if match.rec.on:
             match.rec.say(g, lambda j: f"Turn {st.turns[g[j]] + 1}:")
+            match.rec.detail(g, lambda j: hands_text(st.hand[g[j]], match.tables.cards.ids))
         card = choose_card(match, st, g, p)
         st.hand[g, p, card] -= 1
         st.played[g, p, card] += 1

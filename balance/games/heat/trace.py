@@ -12,9 +12,9 @@ from .chunk import play_chunk, prepare
 from .log import finish_order
 
 
-def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
+def trace_game(scenario: ScenarioView, seed: int, game: int, verbose: bool = False) -> str:
     m = scenario.model
-    t = traced_game(scenario, seed, game, prepare, play_chunk, noun="race")
+    t = traced_game(scenario, seed, game, prepare, play_chunk, noun="race", verbose=verbose)
     st, names, tables = t.st, t.names, t.prep.tables
     row = 0  # the traced game is its batch's only row
     track = tables.tracks[tables.rules.track]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
+from ..recorder import hands_text
 from . import vocabulary as V
 from .moves import draw, flip, pay_heat, place
 from .plan import plan_round
@@ -405,6 +406,7 @@ def play_round(race: Race, st: State, after_turn: Callable[[State, np.ndarray, n
     legend_card = draw_legend_cards(race, st)
     if race.rec.on:
         race.rec.say(st.running, lambda j: f"Round {st.round[j]}:")
+        race.rec.detail(st.running, lambda j: hands_text(st.hand[j], race.tables.cards.names))
     plan_round(race, st)
     order = turn_order(st)
     racing = (~st.finished).sum(axis=1)  # cars that take a turn this round

@@ -127,6 +127,15 @@ def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.nd
     at = (idx, actor)
     deck, garage = take_rows(st.deck, at), take_rows(st.garage, at)
     drawn = draw_from(ctx, idx, actor, deck, garage, n, "draw: card effect")
+    if ctx.rec.on:
+        names = ctx.tables.cards.names
+        ctx.rec.detail(
+            idx,
+            lambda j: (
+                f"  seat {actor[j]} draws "
+                + ", ".join(names[k] for k in np.flatnonzero(drawn[j]) for _ in range(drawn[j, k]))
+            ),
+        )
     put_rows(st.deck, at, deck)
     put_rows(st.garage, at, garage)
     put_rows(st.hand, at, take_rows(st.hand, at) + drawn)

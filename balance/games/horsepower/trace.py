@@ -11,9 +11,9 @@ from ..chunks import traced_game
 from .chunk import play_chunk, prepare
 
 
-def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
+def trace_game(scenario: ScenarioView, seed: int, game: int, verbose: bool = False) -> str:
     m = scenario.model
-    t = traced_game(scenario, seed, game, prepare, play_chunk)
+    t = traced_game(scenario, seed, game, prepare, play_chunk, verbose=verbose)
     st, names = t.st, t.names
     row = 0  # the traced game is its batch's only row
     pb = t.prep.tables.playbooks.names

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
+from ..recorder import hands_text
 from ..rows import put_rows, row_any, row_min, row_sum, take_rows
 from . import vocabulary as V
 from .actions import aimless_loss, card_values, draw_from, fill_showroom, reveal_parts, threshold
@@ -103,6 +104,7 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
     if len(idx):
         if ctx.rec.on:
             ctx.rec.say(idx, lambda j: _turn_header(ctx, st, idx[j], s))
+            ctx.rec.detail(idx, lambda j: hands_text(st.hand[idx[j]], ctx.tables.cards.names))
         actor = np.full(len(idx), s)
         books = ctx.look.turn_start_modifiers
         owns = row_any(st.playbooks[idx[:, None], s, books[None, :]]) if len(books) else np.zeros(len(idx), bool)

@@ -116,6 +116,13 @@ def draw_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray)
     drawn = chance.draw_reshuffling(m.streams.key(g, "draw ability cards", p), deck, disc, n)
     st.draw[g, p], st.discard[g, p] = deck, disc
     st.hand[g, p] += drawn
+    m.detail(
+        g,
+        lambda j: (
+            f"    seat {p[j]} draws "
+            + ", ".join(m.card_name(k) for k in np.flatnonzero(drawn[j]) for _ in range(drawn[j, k]))
+        ),
+    )
 
 
 def keep_value(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:

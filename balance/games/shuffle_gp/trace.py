@@ -14,9 +14,9 @@ from .log import finish_order
 from .state import total_distance
 
 
-def trace_game(scenario: ScenarioView, seed: int, game: int) -> str:
+def trace_game(scenario: ScenarioView, seed: int, game: int, verbose: bool = False) -> str:
     m = scenario.model
-    t = traced_game(scenario, seed, game, prepare, play_chunk)
+    t = traced_game(scenario, seed, game, prepare, play_chunk, verbose=verbose)
     st, names, tables = t.st, t.names, t.prep.tables
     row = 0  # the traced game is its batch's only row
     head = [

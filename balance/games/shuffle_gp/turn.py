@@ -421,6 +421,10 @@ def take_turn(m: Match, st: State, g, p) -> None:
             f"tire health {st.tire[g[j], p[j]]}, {st.trophies[g[j], p[j]]} trophies)"
         ),
     )
+    m.detail(
+        g,
+        lambda j: "    hands: " + "; ".join(f"seat {q}: {m.hand_text(st, g[j], q)}" for q in range(st.hand.shape[1])),
+    )
     fire_specialty(m, st, g, p, "turn_start", trig=np.full(len(g), -1))
     for _ in range(rules.distance_per_turn):
         draw_distance(m, st, g, p, 0)
