@@ -224,6 +224,23 @@ def test_an_attack_on_a_player_already_wiped_out_is_not_played():
     assert (st.play[:, 0, hp.card(T, "spin_out")] == 0).all()
 
 
+def test_oil_slick_is_not_played_into_the_players_own_path():
+    """Issue 36: "Place a Banana 2 spaces ahead of the nearest player behind
+    you." With that player one space behind, the Banana lands one space ahead of
+    the actor, who drives into it: the hit is its own, not the rival's. With
+    the rival far behind, the Banana lands behind the actor: played."""
+    G = 400
+    ctx, st = hp.batch(T, 2, games=G, names=["saboteur"] * 2)
+    hp.no_playbooks(st)
+    only_in_hand(T, st, 0, {"oil_slick": 1})
+    st.pos[:, 0] = 23
+    st.pos[: G // 2, 1] = 22  # the first half: the Banana would land on 24, in seat 0's path
+    st.pos[G // 2 :, 1] = 5  # the second half: on 7, far behind seat 0
+    play_phase(ctx, st, new_turn(ctx, st, 0), np.arange(G))
+    played = st.play[:, 0, hp.card(T, "oil_slick")] == 1
+    assert not played[: G // 2].any() and played[G // 2 :].all()
+
+
 def test_the_random_bot_still_plays_attacks_at_random():
     """`random` stays uniform over legal moves: the floor, not a player."""
     G = 2000

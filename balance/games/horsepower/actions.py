@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import chance
 from ..rows import put_rows, row_any, take_rows
-from .bots import SITUATIONS, VARIANTS
+from .bots import OWN_PATH, SITUATIONS, VARIANTS
 from .context import Ctx
 from .effects import situation, targets
 from .state import State, flat
@@ -69,6 +69,11 @@ def aimless_loss(
             victims &= take_rows(st.pos, idx) > 0
         elif kind == "has_coins":
             victims &= take_rows(st.coins, idx) > 0
+        elif kind.startswith("off_my_path:"):  # a Banana the actor would drive into: nobody else is hit
+            land = take_rows(st.pos, idx).astype(np.int32) + int(kind.split(":")[1])  # (n, P)
+            mine = st.pos[idx, actor].astype(np.int32)[:, None]
+            lap_end = ctx.tables.rules.track_length  # past it the Banana is lost, not placed
+            victims &= ~((land > mine) & (land <= mine + OWN_PATH) & (land < lap_end))
         aimless[:, a] = ~row_any(victims)
     q, row = _profile_row(ctx, st, idx, actor)
     variant = row % VARIANTS

@@ -270,13 +270,19 @@ def card_features(tables: Tables, players: int) -> tuple[np.ndarray, np.ndarray]
 # What must hold of a victim for an attack to change anything, by op (the rest
 # always do): not already Wiped Out (5.3), Debris left in the supply, a space
 # to be pushed back from, coins to take. A push forward always moves.
+# A Banana aimed at a player behind: it must not land where the actor's own Drive
+# takes it this turn (ahead of the actor within OWN_PATH spaces), or the actor, not
+# the victim, drives into it ("off_my_path:D", D the Banana's distance ahead of the victim).
 AIM_KINDS = {"wipe_out": "not_wiped", "give_debris": "supply", "steal_coins": "has_coins"}
+OWN_PATH = 12  # spaces ahead that a turn's Drive may reach: about two dice and a card's +4 or +6
 
 
 def _aim_kind(tables: Tables, r: int) -> str:
     op = list(V.OPS)[tables.effects.op[r]]
     if op == "push":
         return "can_go_back" if tables.effects.value[r] < 0 else "any"
+    if op == "banana":
+        return f"off_my_path:{int(tables.effects.value[r])}"
     return AIM_KINDS.get(op, "any")
 
 
