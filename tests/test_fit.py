@@ -46,7 +46,10 @@ SMALL = ["--budget", "360", "--population", "2", "--confirm-games", "60", "-j", 
             "a range of one value leaves nothing to search",
         ),
         ([*FIT, "--budget", "0"], "--budget: budget: must hold at least one round: 1,080 games"),
-        (["--free", "cards.twin_turbo.effects.0.amount=0..8", "--target", "strength:twin_turbo=0+-0"], "not a target"),
+        (
+            ["--free", "cards.twin_turbo.effects.0.amount=0..8", "--target", "strength:twin_turbo=0+-0"],
+            "is a band of no width",
+        ),
     ],
 )
 def test_mistakes_are_one_line_before_any_game(tmp_path, args, words):

@@ -93,6 +93,11 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     if not options.targets:
         raise UserError(Problem("--target", None, "target", "give at least one --target, e.g. strength:all+-3"))
     targets = [parse_target(t) for t in options.targets]
+    for t in targets:  # a band of no width: no estimate, with its noise, can ever meet it
+        if t.kind == "strength" and not t.high > t.low:
+            raise UserError(
+                Problem("--target", None, "target", f"{t.text!r} is a band of no width: give a tolerance, e.g. 0+-2")
+            )
     items = [i["id"] for i in strength_items(game, game.catalog(game.prepare(scenario)))]
     check_items(targets, items)
     if any(t.kind == "strength" for t in targets) and not items:

@@ -80,7 +80,7 @@ def parse_target(text: str) -> Target:
             return Target(m["kind"], "", -high if m["kind"] == "seat-balance" else 0.0, high, text)
         if form in ("all", "within"):
             tol = float(m["tol"])
-            if tol <= 0:  # a band of no width: no estimate, with its noise, can ever meet it
+            if tol < 0:
                 break
             centre = 0.0 if form == "all" else float(m["centre"])
             return Target("strength", m["key"], centre - tol, centre + tol, text)
