@@ -25,8 +25,10 @@ install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
 # The default scenario: check the cards, run it (replacing an earlier run of
-# it) and again with the tuned bots (balance strong), build its report in
-# reports/four-player-mixed/ and trace its first game.
+# it) and again with the tuned bots (balance strong, with the best challenger a
+# 20,000-game tune finds against them), measure every card and Playbook by
+# experiment and build the report in reports/four-player-mixed/ (--measure),
+# and trace its first game. About 3 minutes on 2 cores (docs/performance.md).
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
