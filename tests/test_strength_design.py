@@ -179,7 +179,10 @@ def test_the_strength_console_shows_the_weakest_items_too(tmp_path):
 
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO.replace("games: 1200", "games: 40").replace("chunk_size: 600", "chunk_size: 40"))
-    result = CliRunner().invoke(app, ["strength", str(path), "--all", "-j", "1", "--out", str(tmp_path / "o")])
+    cards = "twin_turbo,v8_block,penny_jar,spin_out,mag_wheels,oil_slick,turbocharger,nitrous_tank,roll_cage,"
+    cards += "banana_peel,drift_tyres,scrap_dealer,oil_baron"  # 13 items: one more than the console shows
+    args = ["strength", str(path), "--cards", cards, "-j", "1", "--out", str(tmp_path / "o")]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     table = pl.read_csv(tmp_path / "o" / "strength.csv")
     rows = [line for line in result.stdout.splitlines() if line.startswith("  ")]

@@ -86,11 +86,20 @@ def test_the_report_sets_the_run_beside_the_tuned_field(strong_run):
     assert positions["seat"].to_list() == [0, 1, 2] and "win_rate_strong_pct" in positions.columns
 
 
-def test_measured_in_both_fields_each_item_gets_a_label_from_the_difference(strong_run, tmp_path):
-    shutil.copytree(strong_run, tmp_path, dirs_exist_ok=True)
+def test_measured_in_both_fields_each_item_gets_a_label_from_the_difference(tmp_path):
+    """Heat's seven studied cards, a small race each: both fields measured by
+    experiment, then one row an item with the difference and its label."""
+    path = tmp_path / "h.yaml"
+    path.write_text(
+        f"name: hs\ngame: heat\ncards: {ROOT / 'heat.yaml'}\nplayers: 3\nbots: [balanced, aggressive, cautious]\n"
+        "overrides: {rules.track: italia}\ngames: 40\nseed: 2\nchunk_size: 40\n"
+    )
     run_dir = tmp_path / "run"
+    run(path, RunOptions(out=run_dir, jobs=1))
+    # the first pass alone (40 races x 7 items and the baseline's): the labels need both fields, not precision
     for command in (["report", str(run_dir), "--out", str(tmp_path / "r0")], ["strong", str(run_dir), "--force"]):
-        result = CliRunner().invoke(app, [*command, "--measure", "--budget", "6000", "-j", "1", "-q"])
+        extra = ["--ladder-games", "16"] if command[0] == "strong" else []
+        result = CliRunner().invoke(app, [*command, *extra, "--measure", "--budget", "320", "-j", "1", "-q"])
         assert result.exit_code == 0, result.output
     assert (run_dir / "strong" / "strength" / "strength.csv").is_file()
     CliRunner().invoke(app, ["report", str(run_dir), "--out", str(tmp_path / "rep")])
@@ -98,7 +107,7 @@ def test_measured_in_both_fields_each_item_gets_a_label_from_the_difference(stro
     section = page[page.index("<h2>Under strong play</h2>") : page.index("<h2>Charts")]
     assert "<th>difference</th>" in section and "measured by experiment in both fields" not in section
     labels = re.findall(r"<td>(holds|changes|reverses|too few games|measured in one field only)</td>", section)
-    assert len(labels) >= 6 and section.count("<tr>") == (1 + 3) + (1 + 4) + (1 + len(labels))
+    assert len(labels) == 7 and section.count("<tr>") == (1 + 3) + (1 + 4) + (1 + len(labels)), "seats, ladder, items"
 
 
 def test_the_best_challenger_against_tuned_replaces_the_tautological_row(strong_run, tmp_path):
