@@ -11,6 +11,7 @@ from balance.games.shuffle_gp.effects import spring
 from balance.games.shuffle_gp.turn import options, play_card, spend_trophies, take_turn
 
 from . import shuffle_gp as sg
+from .conftest import ROOT
 from .shuffle_gp import T, card
 
 
@@ -274,3 +275,20 @@ def test_a_swap_of_top_distance_cards_aims_at_the_rival_it_gains_most_from():
     play_card(m, st, np.arange(G), seat(G, 0), np.full(G, card("magpie_lift")), aside=True)
     assert (m.values[st.stack[:, 0, 0]] == 100).all() and (m.values[st.stack[:, 2, 0]] == 50).all()
     assert (m.values[st.stack[:, 1, 2]] == 25).all()
+
+
+def test_a_heal_specialty_at_full_health_is_not_said_to_act():
+    """Issue 36: "seat 2's specialty (Mender) acts" was logged at full health,
+    where nothing happens; now every line saying it acts is followed by its heal."""
+    from balance.games.shuffle_gp import GAME
+    from balance.scenario import load_scenario
+
+    scenario = load_scenario(ROOT / "scenarios" / "shuffle-gp-four.yaml")
+    acts = 0
+    for number in range(16):
+        lines = GAME.trace(scenario, 1, number).splitlines()
+        for i, line in enumerate(lines):
+            if line.endswith("(Mender) acts"):
+                acts += 1
+                assert " heals " in lines[i + 1], lines[i : i + 2]
+    assert acts, "Mender's specialty acted somewhere"

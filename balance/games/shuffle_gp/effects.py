@@ -398,7 +398,9 @@ def fire_specialty(m: Match, st: State, g, p, when: str, trig, rival=None, drv=N
         return
     g, p, drv, trig = g[rows], p[rows], drv[rows], trig[rows]
     rival = choose_rival(m, st, g, p) if rival is None else rival[rows]
-    m.say(g, lambda j: f"    seat {p[j]}'s specialty ({d.names[drv[j]]}) acts")
+    # a heal at full tire health does nothing: the trace says no more than the game does
+    idle = (d.op[drv] == OPS.index("heal")) & (st.tire[g, p] >= m.tables.rules.tire_health)
+    m.say(g, lambda j: None if idle[j] else f"    seat {p[j]}'s specialty ({d.names[drv[j]]}) acts")
     for code in np.unique(d.op[drv]):
         r = d.op[drv] == code
         target = d.target[drv[r]]
