@@ -57,6 +57,11 @@ BackendOption = Annotated[str, typer.Option("--backend", help="loky (this machin
 SchedulerOption = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, tcp://HOST:PORT.")]
 
 
+def flag(*names: str, **settings: Any) -> Any:
+    """A typer option that takes no value: --help shows no <bool> beside it."""
+    return typer.Option(*names, metavar="", **settings)
+
+
 # what every experiment takes (compare, strength, sweep, strong, tune, fit), declared once; the command
 # builds experiments.setup.ExperimentOptions from them
 def games_option(what: str, default: str = "the scenario's") -> Any:
@@ -68,13 +73,13 @@ def out_option(default: str) -> Any:
 
 
 def resume_option(help_: str) -> Any:
-    return Annotated[bool, typer.Option("--resume", help=help_)]
+    return Annotated[bool, flag("--resume", help=help_)]
 
 
 SeedOption = Annotated[Optional[int], typer.Option("--seed", "-s", help="Root seed (default: the scenario's).")]
 JobsOption = Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")]
-ForceOption = Annotated[bool, typer.Option("--force", help="Replace an earlier result in --out.")]
-QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+ForceOption = Annotated[bool, flag("--force", help="Replace an earlier result in --out.")]
+QuietOption = Annotated[bool, flag("--quiet", "-q", help="No progress bar.")]
 
 
 def experiment_options(
@@ -132,7 +137,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_options(
     version: Annotated[
-        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+        Optional[bool], flag("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = None,
 ) -> None:
     """Monte Carlo balance lab for racing card games."""
@@ -250,7 +255,7 @@ def trace(
     # with what to type instead (it was this command's game number once)
     old_game: Annotated[Optional[str], typer.Option("--game", hidden=True)] = None,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Also every hand at each turn and every card drawn.")
+        bool, flag("--verbose", "-v", help="Also every hand at each turn and every card drawn.")
     ] = False,
 ) -> None:
     """Print one game turn by turn: draft, hands, plays, buys, rolls, moves, spaces, laps, winner.
@@ -308,10 +313,10 @@ def run(
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Finish an interrupted run: only the missing chunks.")
+        bool, flag("--resume", help="Finish an interrupted run: only the missing chunks.")
     ] = False,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite a finished or unfinished run in --out.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    force: Annotated[bool, flag("--force", help="Overwrite a finished or unfinished run in --out.")] = False,
+    quiet: Annotated[bool, flag("--quiet", "-q", help="No progress bar.")] = False,
     only_chunk: Annotated[
         Optional[int], typer.Option("--only-chunk", help="Run one chunk in this process (to reproduce a failure).")
     ] = None,
@@ -385,7 +390,7 @@ def report(
     ] = None,
     measure: Annotated[
         bool,
-        typer.Option(
+        flag(
             "--measure",
             help="First measure every item's causal strength for the run's scenario (balance strength --all, "
             "adaptive) into RUN/strength/, replacing an earlier one there.",
@@ -531,7 +536,7 @@ def strength(
     out_dir: out_option("runs/<name>-strength") = None,
     all_items: Annotated[
         bool,
-        typer.Option(
+        flag(
             "--all",
             help="Every item (also Horsepower's Playbooks, Downforce's speed cards, Shuffle GP's ability cards).",
         ),
@@ -640,10 +645,10 @@ def strong(
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
     resume: resume_option("Finish an interrupted strong run.") = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace the strong run in RUN/strong/.")] = False,
+    force: Annotated[bool, flag("--force", help="Replace the strong run in RUN/strong/.")] = False,
     measure: Annotated[
         bool,
-        typer.Option(
+        flag(
             "--measure",
             help="Also measure every item's causal strength in the tuned field (RUN/strong/strength/): the report "
             "then labels each item from the test of the difference between the fields.",
@@ -694,11 +699,11 @@ def tune(
         Optional[str], typer.Option("--bot", help="The profile to tune (it takes its first seat in the field).")
     ] = None,
     all_bots: Annotated[
-        bool, typer.Option("--all", help="Tune every bot of the field in turn (iterated best response).")
+        bool, flag("--all", help="Tune every bot of the field in turn (iterated best response).")
     ] = False,
     exploit: Annotated[
         bool,
-        typer.Option(
+        flag(
             "--exploit",
             help="Measure how exploitable `tuned` is: tune a tuned copy against tuned in every other seat "
             "(the scenario's players; Legends stay); the held-out gain is the best challenger found.",

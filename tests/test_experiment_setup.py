@@ -110,3 +110,12 @@ def test_ctrl_c_says_what_was_kept_and_the_command_that_goes_on(tmp_path):
     assert interrupted_line(["strength", "s.yaml", "--force"]) == (
         "interrupted: the output folder holds an unfinished result; balance strength s.yaml --force plays it again"
     )
+
+
+def test_help_shows_no_value_beside_a_flag():
+    """Issue 35: --help showed flags (--force, --quiet, --all...) as taking a <bool>."""
+    for command in ("run", "report", "compare", "strength", "sweep", "strong", "tune", "fit", "trace"):
+        shown = CliRunner().invoke(app, [command, "--help"], terminal_width=120).stdout
+        flagged = [line for line in shown.splitlines() if "<bool>" in line and "--help" not in line]
+        assert not flagged, (command, flagged)
+        assert "--force" in shown or command in ("report", "trace"), command
