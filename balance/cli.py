@@ -312,9 +312,7 @@ def run(
     ] = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
-    resume: Annotated[
-        bool, flag("--resume", help="Finish an interrupted run: only the missing chunks.")
-    ] = False,
+    resume: Annotated[bool, flag("--resume", help="Finish an interrupted run: only the missing chunks.")] = False,
     force: Annotated[bool, flag("--force", help="Overwrite a finished or unfinished run in --out.")] = False,
     quiet: Annotated[bool, flag("--quiet", "-q", help="No progress bar.")] = False,
     only_chunk: Annotated[
