@@ -274,3 +274,23 @@ def test_labels_of_cards_at_the_same_place_do_not_overlap(tmp_path, drawn):
     assert len(names) == 4
     boxes = [t.get_window_extent(renderer) for t in names]
     assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+
+
+def test_the_card_chart_says_its_figure_is_within_each_bot_profile(tmp_path, drawn):
+    """The one win rate added (analysis.cards) is within bot profiles where a raw one stands beside it."""
+    cards = pl.DataFrame(
+        {
+            "card": ["a", "b"],
+            "n_taken": [20, 30],
+            "n_drafted": [20, 30],
+            "taken_rate": [0.2, 0.3],
+            "added_drafted": [0.05, -0.02],
+            "added_low_drafted": [0.01, -0.06],
+            "added_high_drafted": [0.09, 0.02],
+            "significant_drafted": [True, False],
+        }
+    )
+    charts.pick_vs_added(cards.with_columns(added_raw_drafted=pl.lit(0.1)), tmp_path / "a.png")
+    charts.pick_vs_added(cards, tmp_path / "b.png")
+    within, pooled = (fig.axes[0].get_ylabel() for fig in drawn)
+    assert within.endswith("(within each bot profile)") and pooled.endswith("(with it minus without)")

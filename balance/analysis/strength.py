@@ -42,10 +42,10 @@ def receiving_seat_wins(run: Run, seed: int, players: int, legends: frozenset[st
 
 def eligible_seats(frame: pl.DataFrame, games: np.ndarray, players: int, legends: frozenset[str]) -> np.ndarray:
     """(len(games), players) bool: the seats whose bot is not a Legend, game by game (a players table)."""
-    where = {g: i for i, g in enumerate(games.tolist())}
     out = np.zeros((len(games), players), bool)
     rows = frame.filter(~pl.col("bot").is_in(list(legends)))
-    index = np.array([where[g] for g in rows["game_id"].to_list()], dtype=np.int64)
+    order = np.argsort(games, kind="stable")  # each row's game found by binary search, not a loop over games
+    index = order[np.searchsorted(games, rows["game_id"].to_numpy(), sorter=order)]
     out[index, rows["seat"].to_numpy().astype(np.int64)] = True
     return out
 

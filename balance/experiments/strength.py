@@ -125,7 +125,7 @@ def paired_strength(
                 break
             plan = fitting
         wanted = max(games[i] + plan.get(i, 0) for i in items)
-        total = (design.budget or 0) if design.budget is not None else wanted + sum(plan.values())
+        total = design.budget if design.budget is not None else wanted + sum(plan.values())
         step = spent
 
         def report(what: str, done: int, step: int = step) -> None:

@@ -44,13 +44,15 @@ class Recorder:
             self.say(games, text)
 
 
+def cards_text(counts: np.ndarray, names, empty: str = "empty") -> str:
+    """(K,) card counts in words: `Speed 1 x2, Stress` (a hand, the cards drawn)."""
+    listed = [f"{names[k]}" + (f" x{counts[k]}" if counts[k] > 1 else "") for k in np.flatnonzero(counts > 0)]
+    return ", ".join(listed) or empty
+
+
 def hands_text(hand: np.ndarray, names) -> str:
     """Every seat's hand, (P, K) counts, in words: `seat 0: Speed 1 x2, Stress; seat 1: ...`."""
-    seats = []
-    for p, row in enumerate(hand):
-        cards = [f"{names[k]}" + (f" x{row[k]}" if row[k] > 1 else "") for k in np.flatnonzero(row > 0)]
-        seats.append(f"seat {p}: {', '.join(cards) or 'empty'}")
-    return "    hands: " + "; ".join(seats)
+    return "    hands: " + "; ".join(f"seat {p}: {cards_text(row, names)}" for p, row in enumerate(hand))
 
 
 NULL = Recorder()

@@ -208,13 +208,12 @@ def pick_vs_added(
     the outliers labelled. The figure compared within each bot profile where the
     table has it (the findings' figure), else the pooled one. A table without the
     bought columns (a game without purchases) plots the draft alone."""
-    by = ""  # the one win rate added: within each bot profile (analysis.cards)
     missing = {
         "n_bought": 0,
-        f"added_{by}bought": np.nan,
-        f"added_{by}low_bought": np.nan,
-        f"added_{by}high_bought": np.nan,
-        f"significant_{by}bought": False,
+        "added_bought": np.nan,
+        "added_low_bought": np.nan,
+        "added_high_bought": np.nan,
+        "significant_bought": False,
     }
     cards = cards.with_columns(pl.lit(v).alias(c) for c, v in missing.items() if c not in cards.columns)
     data = cards.filter(pl.col("n_taken") > 0).with_columns(
@@ -229,8 +228,8 @@ def pick_vs_added(
         return np.where(drafted, data[f"{stem}drafted"].to_numpy(), data[f"{stem}bought"].to_numpy())
 
     x = data["taken_rate"].to_numpy()
-    added, low, high = pick(f"added_{by}"), pick(f"added_{by}low_"), pick(f"added_{by}high_")
-    significant = pick(f"significant_{by}").astype(bool)
+    added, low, high = pick("added_"), pick("added_low_"), pick("added_high_")
+    significant = pick("significant_").astype(bool)
     fig, ax = plt.subplots(figsize=(8, 5.5))
     ax.axhline(0, color="grey", lw=1)
     ok = np.isfinite(added)
@@ -272,7 +271,8 @@ def pick_vs_added(
         matplotlib.ticker.FuncFormatter(lambda v, _: f"{round(100 * v, 1):+g}" if round(100 * v, 1) else "0")
     )
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("win rate added, points" + (" (within each bot profile)" if by else " (with it minus without)"))
+    within = "added_raw_drafted" in cards.columns  # analysis.cards' one figure: within bot profiles, raw beside it
+    ax.set_ylabel("win rate added, points" + (" (within each bot profile)" if within else " (with it minus without)"))
     ax.set_title("Cards: how often taken vs how much winning they go with")
     ax.legend(loc="best", fontsize=SMALL)
     fig.tight_layout()  # the page's layout first: the labels are kept apart where they will be drawn

@@ -109,16 +109,15 @@ def findings(
     if rare:
         taste.append(f"Almost never taken (under 1% of players): {', '.join(names.get(c, c) for c in rare)}.")
     if books is not None:
-        by = ""  # the one win rate added: within each bot profile where the table has a raw one beside it
-        within_books = "added_raw_held" in books.columns
-        strong = books.filter(pl.col(f"significant_{by}held")).sort(f"added_{by}held", descending=True)
+        within_books = "added_raw_held" in books.columns  # the one win rate added: within each bot profile
+        strong = books.filter(pl.col("significant_held")).sort("added_held", descending=True)
         for row in strong.head(3).iter_rows(named=True):
             mark = " (the experiment says otherwise)" if row["playbook"] in contradicted else ""
             taste.append(
                 f"Playbook {names.get(row['playbook'], row['playbook'])}: its holders won "
-                f"{abs(100 * row[f'added_{by}held']):.1f} points {'more' if row[f'added_{by}held'] >= 0 else 'less'} "
-                f"({100 * row[f'added_{by}low_held']:+.1f} to "
-                f"{100 * row[f'added_{by}high_held']:+.1f}){', within each bot profile' if within_books else ''}, "
+                f"{abs(100 * row['added_held']):.1f} points {'more' if row['added_held'] >= 0 else 'less'} "
+                f"({100 * row['added_low_held']:+.1f} to "
+                f"{100 * row['added_high_held']:+.1f}){', within each bot profile' if within_books else ''}, "
                 f"n={row['n_held']:,}{mark}."
             )
     things += items or []
@@ -180,16 +179,13 @@ def _card_lines(
     table has that figure, so a card is not blamed for the bot that takes it."""
     stratified = {how: f"added_raw_{how}" in cards.columns and how != "dealt" for how in hows}
 
-    def columns(how: str) -> tuple[str, str]:
-        return ("", "")  # the one win rate added (analysis.cards): within bot profiles where a raw one stands beside
-
     rows = [
-        cards.filter(pl.col(f"significant_{columns(how)[1]}{how}")).select(
+        cards.filter(pl.col(f"significant_{how}")).select(
             "card",
             pl.lit(how).alias("how"),
-            pl.col(f"added{columns(how)[0]}_{how}").alias("added"),
-            pl.col(f"added{columns(how)[0]}_low_{how}").alias("low"),
-            pl.col(f"added{columns(how)[0]}_high_{how}").alias("high"),
+            pl.col(f"added_{how}").alias("added"),
+            pl.col(f"added_low_{how}").alias("low"),
+            pl.col(f"added_high_{how}").alias("high"),
             pl.col(f"n_{how}").alias("n"),
         )
         for how in hows

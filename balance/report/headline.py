@@ -14,6 +14,7 @@ import polars as pl
 from ..analysis import cards as card_analysis
 from ..analysis import drivers, winrate
 from ..analysis.stats import Z95
+from ..analysis.strength import STRONGER, UNDECIDED, WEAKER
 from ..experiments.strong import EXPLOIT, FOLDER, read_strong
 from ..units import from_units
 from .labels import Labels
@@ -65,11 +66,11 @@ def difference_label(main: dict[str, Any] | None, strong: dict[str, Any] | None)
     d = strong["change"] - main["change"]
     half = Z95 * math.sqrt(se[0] ** 2 + se[1] ** 2)
     text = f"{100 * d:+.1f} points ({100 * (d - half):+.1f} to {100 * (d + half):+.1f})"
-    if "undecided" in (main.get("verdict"), strong.get("verdict")):
+    if UNDECIDED in (main.get("verdict"), strong.get("verdict")):
         return text, "too few games"
     if abs(d) <= half:
         return text, "holds"
-    flagged = all(r.get("verdict") in ("too strong", "too weak") for r in (main, strong))
+    flagged = all(r.get("verdict") in (STRONGER, WEAKER) for r in (main, strong))
     if flagged and (main["change"] > 0) != (strong["change"] > 0):
         return text, "reverses"
     return text, "changes"

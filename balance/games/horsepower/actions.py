@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
+from ..recorder import cards_text
 from ..rows import put_rows, row_any, take_rows
 from .bots import OWN_PATH, SITUATIONS, VARIANTS
 from .context import Ctx
@@ -133,14 +134,7 @@ def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.nd
     deck, garage = take_rows(st.deck, at), take_rows(st.garage, at)
     drawn = draw_from(ctx, idx, actor, deck, garage, n, "draw: card effect")
     if ctx.rec.on:
-        names = ctx.tables.cards.names
-        ctx.rec.detail(
-            idx,
-            lambda j: (
-                f"  seat {actor[j]} draws "
-                + ", ".join(names[k] for k in np.flatnonzero(drawn[j]) for _ in range(drawn[j, k]))
-            ),
-        )
+        ctx.rec.detail(idx, lambda j: f"  seat {actor[j]} draws {cards_text(drawn[j], ctx.tables.cards.names)}")
     put_rows(st.deck, at, deck)
     put_rows(st.garage, at, garage)
     put_rows(st.hand, at, take_rows(st.hand, at) + drawn)

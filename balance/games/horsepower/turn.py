@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
-from ..recorder import hands_text
+from ..recorder import cards_text, hands_text
 from ..rows import put_rows, row_any, row_min, row_sum, take_rows
 from . import vocabulary as V
 from .actions import aimless_loss, card_values, draw_from, fill_showroom, reveal_parts, threshold
@@ -120,16 +120,11 @@ def play_turn(ctx: Ctx, st: State, seat: int) -> None:
 
 
 def _turn_header(ctx: Ctx, st: State, g: int, s: int) -> str:
-    hand = _cards_text(ctx, st.hand[g, s])
+    hand = cards_text(st.hand[g, s], ctx.tables.cards.names, "-")
     return (
         f"Round {st.round[g]}, seat {s} ({ctx.bots.names[st.bots[g, s]]}): lap {st.lap[g, s]} space {st.pos[g, s]}, "
         f"{st.coins[g, s]} coins{', Wiped Out' if st.wiped[g, s] else ''}; hand: {hand}"
     )
-
-
-def _cards_text(ctx: Ctx, counts: np.ndarray) -> str:
-    names = ctx.tables.cards.names
-    return ", ".join(f"{names[k]}" + (f" x{counts[k]}" if counts[k] > 1 else "") for k in np.flatnonzero(counts)) or "-"
 
 
 def _merged_mods(

@@ -96,13 +96,5 @@ class Match:
         if self.rec.on:
             self.rec.detail(g, text)
 
-    def hand_text(self, st, g: int, p: int) -> str:
-        """A seat's hand in words, each card with its count."""
-        cards = np.flatnonzero(st.hand[g, p])
-        return (
-            ", ".join(f"{self.card_name(k)}" + (f" x{st.hand[g, p, k]}" if st.hand[g, p, k] > 1 else "") for k in cards)
-            or "empty"
-        )
-
     def card_name(self, k: int) -> str:
         return self.tables.cards.names[int(k)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
+from ..recorder import cards_text
 from .match import LOP, Match
 from .state import State
 
@@ -116,13 +117,7 @@ def draw_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray)
     drawn = chance.draw_reshuffling(m.streams.key(g, "draw ability cards", p), deck, disc, n)
     st.draw[g, p], st.discard[g, p] = deck, disc
     st.hand[g, p] += drawn
-    m.detail(
-        g,
-        lambda j: (
-            f"    seat {p[j]} draws "
-            + ", ".join(m.card_name(k) for k in np.flatnonzero(drawn[j]) for _ in range(drawn[j, k]))
-        ),
-    )
+    m.detail(g, lambda j: f"    seat {p[j]} draws {cards_text(drawn[j], m.tables.cards.names)}")
 
 
 def keep_value(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:

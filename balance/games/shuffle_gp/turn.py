@@ -19,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import chance
+from ..recorder import hands_text
 from .bots import FEATURES
 from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_then_spring, spring
 from .match import LOP, TYPE, Match
@@ -421,10 +422,7 @@ def take_turn(m: Match, st: State, g, p) -> None:
             f"tire health {st.tire[g[j], p[j]]}, {st.trophies[g[j], p[j]]} trophies)"
         ),
     )
-    m.detail(
-        g,
-        lambda j: "    hands: " + "; ".join(f"seat {q}: {m.hand_text(st, g[j], q)}" for q in range(st.hand.shape[1])),
-    )
+    m.detail(g, lambda j: hands_text(st.hand[g[j]], m.tables.cards.names))
     fire_specialty(m, st, g, p, "turn_start", trig=np.full(len(g), -1))
     for _ in range(rules.distance_per_turn):
         draw_distance(m, st, g, p, 0)
