@@ -241,6 +241,37 @@ def test_oil_slick_is_not_played_into_the_players_own_path():
     assert not played[: G // 2].any() and played[G // 2 :].all()
 
 
+def test_banana_cost_is_the_drive_a_card_adds_to_the_odds_of_a_hit():
+    """Issue 36: a bot values a move past a Banana it can see by what it costs.
+    One die of 6, a turn's Drive taken as 3.5 (the mean roll, nothing played).
+    Stock Engine (+2 Drive), a Banana 5 ahead: the roll alone reaches it 2/6,
+    with the card 4/6; it costs w_drive x 3.5 x 2/6. Draft Pass (move 2 at
+    once) onto a Banana 2 ahead: a sure hit now, where the roll would hit it
+    5/6: w_drive x 3.5 x 1/6. A Banana behind, or none: nothing."""
+    from balance.games.horsepower.actions import banana_cost
+
+    ctx, st = hp.batch(T, 2, games=4, names=["balanced"] * 2)
+    assert (T.rules.dice_per_drive, T.rules.die_sides) == (1, 6)
+    st.pos[:, 0] = 10
+    at = np.array([15, 12, 4, -1])  # game 2: behind; game 3: none
+    cards = np.array([hp.card(T, "stock_engine"), hp.card(T, "draft_pass")])
+    cost = banana_cost(ctx, st, np.arange(4), 0, cards, np.zeros(4, np.int32), at)
+    w = ctx.bots.weights[st.bots[0, 0], 0]
+    assert cost[0] == pytest.approx([w * 3.5 * 2 / 6, w * 3.5 * (4 / 6 - 2 / 6)], rel=1e-5)
+    assert cost[1] == pytest.approx([w * 3.5 * (1 - 5 / 6), w * 3.5 * (1 - 5 / 6)], rel=1e-5)
+    assert (cost[2:] == 0).all()
+
+
+def test_a_player_wiped_out_already_pays_nothing_for_a_banana_ahead():
+    """A hit on a player already Wiped Out has no effect (5.3) and clears the Banana."""
+    from balance.games.horsepower.actions import banana_cost
+
+    ctx, st = hp.batch(T, 2, games=1, names=["balanced"] * 2)
+    st.pos[0, 0], st.wiped[0, 0] = 10, True
+    cards = np.array([hp.card(T, "stock_engine"), hp.card(T, "draft_pass")])
+    assert (banana_cost(ctx, st, np.arange(1), 0, cards, np.zeros(1, np.int32), np.array([12])) == 0).all()
+
+
 def test_the_random_bot_still_plays_attacks_at_random():
     """`random` stays uniform over legal moves: the floor, not a player."""
     G = 2000

@@ -10,7 +10,7 @@ import numpy as np
 from .. import chance
 from ..recorder import cards_text
 from ..rows import put_rows, row_any, take_rows
-from .bots import OWN_PATH, SITUATIONS, VARIANTS
+from .bots import FEATURES, OWN_PATH, SITUATIONS, VARIANTS
 from .context import Ctx
 from .effects import situation, targets
 from .state import State, flat
@@ -80,6 +80,38 @@ def aimless_loss(
     variant = row % VARIANTS
     loss = np.einsum("na,nja->nj", aimless, bots.card_aimed[:, :, cards][q, variant])
     return loss, (loss > 0) & (ctx.values.own[:, cards][row] - loss <= 0)
+
+
+DRIVE = FEATURES.index("drive")
+
+
+def banana_cost(
+    ctx: Ctx, st: State, idx: np.ndarray, seat: int, cards: np.ndarray, drive: np.ndarray, banana_at: np.ndarray
+) -> np.ndarray:
+    """(n, J) what playing each of `cards` (J,) costs the seat's bot, in value,
+    for the Banana it can see on space `banana_at` (n,) (issue 36): the Drive it
+    expects to lose to a Wipe Out with the card played, less that without it,
+    one turn ahead. `drive` (n,) is the Drive the seat's cards already give
+    this turn, less Slow.
+
+    A hit during the Drive costs the next turn's Drive, a push of self onto
+    it this turn's (the Drive Phase reads the Wipe Out); both are taken as
+    one turn's Drive: what is played so far plus the roll's mean. So a push
+    onto a Banana that the roll would reach anyway costs little (the hit is
+    only moved a turn earlier), and a card of Drive costs the odds of a hit
+    that it adds. The odds are the plain roll's (bots.roll_at_least)."""
+    near = banana_at - st.pos[idx, seat]  # (n,) spaces to it
+    live = (near > 0) & ~st.wiped[idx, seat] & ~st.lap_done[idx, seat]
+    reach = ctx.bots.roll_at_least
+    top = len(reach) - 1
+    d = drive.astype(np.int32)
+    # one turn's Drive, in value, where it can be lost (0 elsewhere)
+    turn = (np.maximum(d, 0) + ctx.bots.mean_roll) * live * ctx.bots.weights[st.bots[idx, seat], DRIVE]
+    without = reach[np.clip(near - d, 0, top)]  # (n,) P(hit) as things stand
+    add, push = ctx.bots.moves[cards].T  # (J,), (J,)
+    after = np.clip((near - d)[:, None] - (add + push).astype(np.int32)[None, :], 0, top)
+    hit = np.where(push[None, :] >= near[:, None], 1.0, reach[after])  # the push itself lands on or passes it
+    return (turn[:, None] * (hit - without[:, None])).astype(np.float32)  # never negative: a move only adds odds
 
 
 def _profile_row(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -105,6 +105,9 @@ class BotTable:
     aimed_cards: np.ndarray  # (K,) bool: the card has rows aimed at opponents
     behind_gap: np.ndarray  # (Q,) int32
     rich_at: np.ndarray  # (Q,) int32
+    moves: np.ndarray  # (K, 2) float32: spaces a play adds to this turn's Drive, and moves the player at once
+    roll_at_least: np.ndarray  # (X,) float32: P(the Drive roll >= x), x = 0 .. the most it can roll
+    mean_roll: float  # the plain Drive roll's mean: sum of P(roll >= x), x >= 1
     situational: bool  # some profile's situation terms are not all 1: decisions read the situation
 
 
@@ -139,6 +142,9 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, pl
         aimed_cards=aimed_feat.any(axis=(1, 2)),
         behind_gap=np.array([p.behind_gap for p in chosen], dtype=np.int32),
         rich_at=np.array([p.rich_at for p in chosen], dtype=np.int32),
+        moves=card_moves(tables),
+        roll_at_least=(reach := roll_at_least(tables.rules.dice_per_drive, tables.rules.die_sides)),
+        mean_roll=float(reach[1:].sum()),
         situational=bool((scale != 1).any()),
     )
 
@@ -265,6 +271,33 @@ def card_features(tables: Tables, players: int) -> tuple[np.ndarray, np.ndarray]
     unplayable = tables.cards.type == V.CARD_TYPES.index("debris")
     feats[unplayable, F["drive"]] -= 1.0  # a dead card takes a hand slot
     return feats.astype(np.float32), one_shot
+
+
+def card_moves(tables: Tables) -> np.ndarray:
+    """(K, 2): what each card's plain rows (no condition, no `per`) add to this
+    turn's Drive, and move its player at once (a push of self): what takes a
+    player into a Banana it can see (actions.banana_cost)."""
+    e = tables.effects
+    out = np.zeros((len(tables.cards.ids), 2), np.float32)
+    plain = ~e.owner_is_playbook & ~e.has_condition() & (e.per == NONE)
+    self_code = V.TARGETS.index("self")
+    for r in np.flatnonzero(plain):
+        op = list(V.OPS)[e.op[r]]
+        if op == "drive":
+            out[e.owner[r], 0] += e.value[r]
+        elif op == "push" and e.target[r] == self_code and e.value[r] > 0:
+            out[e.owner[r], 1] += e.value[r]
+    return out
+
+
+def roll_at_least(dice: int, sides: int) -> np.ndarray:
+    """(dice x sides + 2,) P(a Drive roll of `dice` plain dice >= x) for x = 0 .. dice x sides + 1
+    (extra dice and rerolls left out: the estimate errs towards shorter Drives)."""
+    pmf = np.ones(1)
+    for _ in range(dice):
+        pmf = np.convolve(pmf, np.r_[0.0, np.ones(sides) / sides])
+    at_least = np.r_[pmf[::-1].cumsum()[::-1], 0.0]
+    return at_least.astype(np.float32)
 
 
 # What must hold of a victim for an attack to change anything, by op (the rest

@@ -12,7 +12,7 @@ from ..chance import Streams
 from ..events import Events
 from ..recorder import Recorder
 from . import vocabulary as V
-from .bots import VARIANTS, BotTable
+from .bots import VARIANTS, BotTable, card_moves
 from .compile import NONE, Tables
 
 OP = {name: i for i, name in enumerate(V.OPS)}
@@ -74,10 +74,14 @@ class Lookups:
     type_bit: np.ndarray  # (K,) int32: 1 << type for playable cards, 0 for Debris
     type_matrix: np.ndarray  # (K, T) float32: one-hot playable type of each card (Debris none)
     cards_of_type: tuple[np.ndarray, ...]  # per playable type: indices of its cards
+    moving_of_type: tuple[
+        np.ndarray, ...
+    ]  # per playable type: which of cards_of_type move their player (bots.card_moves)
 
 
 def build_lookups(tables: Tables) -> Lookups:
     e = tables.effects
+    moves = card_moves(tables)
     K, B = len(tables.cards.ids), len(tables.playbooks.ids)
     kinds = np.array([V.OPS[name].kind for name in V.OPS])
     row_kind = kinds[e.op]
@@ -157,6 +161,9 @@ def build_lookups(tables: Tables) -> Lookups:
         type_bit=np.where(tables.cards.type < len(V.PLAYABLE_TYPES), 1 << tables.cards.type.astype(np.int32), 0),
         type_matrix=(tables.cards.type[:, None] == np.arange(len(V.PLAYABLE_TYPES))[None, :]).astype(np.float32),
         cards_of_type=tuple(np.flatnonzero(tables.cards.type == t) for t in range(len(V.PLAYABLE_TYPES))),
+        moving_of_type=tuple(
+            np.flatnonzero(moves[tables.cards.type == t].any(axis=1)) for t in range(len(V.PLAYABLE_TYPES))
+        ),
     )
 
 

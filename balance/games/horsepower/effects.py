@@ -37,6 +37,9 @@ class Turn:
     puzzles: np.ndarray  # (G,) int16: puzzle cards in the active seat's play area
     types: np.ndarray  # (G,) int32: bit mask of the card types in the active seat's play area
     wiped_at_start: np.ndarray | None = None  # (G,) bool: Wiped Out when the turn began (rules.wiped_next_turn)
+    banana_at: np.ndarray | None = (
+        None  # (G,) int32: the nearest Banana ahead of the active seat as its Play Phase began (-1: none)
+    )
 
 
 # P -> (P, P): [actor, seat] = how many seats clockwise from the actor (0 = the actor)

@@ -16,7 +16,8 @@ from .. import chance
 from ..recorder import cards_text, hands_text
 from ..rows import put_rows, row_any, row_min, row_sum, take_rows
 from . import vocabulary as V
-from .actions import aimless_loss, card_values, draw_from, fill_showroom, reveal_parts, threshold
+from .actions import aimless_loss, banana_cost, card_values, draw_from, fill_showroom, reveal_parts, threshold
+from .bots import OWN_PATH
 from .context import MOD_COLUMNS, Ctx
 from .effects import Turn, modifier_totals, play_tallies
 from .limits import EXTRA_PLAY_ROUNDS, SHOP_STEPS
@@ -145,6 +146,9 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     look = ctx.look
     limits = ctx.tables.rules.type_limits.astype(np.int32)
     played_n = np.zeros((len(idx), len(limits)), np.int32)
+    # the nearest Banana ahead of the active seat, once a phase (its own plays place
+    # Bananas only off its path: bots.OWN_PATH): only these games weigh a move into one
+    turn.banana_at = nearest_banana_ahead(st, turn.seat)
     for t in PLAY_ORDER:
         _play_one(ctx, st, turn, idx, played_n, t, played_n[:, t] < limits[t])
     extra_cols = slice(MOD_COLUMNS.index("extra_engine"), None)
@@ -163,6 +167,35 @@ def play_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
         for t in PLAY_ORDER:
             if np.count_nonzero(more[:, t]):  # only the games with an extra play of type t are asked
                 _play_one(ctx, st, turn, idx, played_n, t, more[:, t])
+
+
+def nearest_banana_ahead(st: State, seat: int) -> np.ndarray | None:
+    """(G,) int32 the space of the nearest Banana ahead of `seat` in each game,
+    within the bots' reach of a turn (bots.OWN_PATH; -1: none), or None where
+    no game has one. Bananas are few: found among the nonzero spaces of the
+    whole batch, not by reading every game's track."""
+    where = _nonzero(st.bananas.reshape(-1))  # in (game, space) order
+    if len(where) == 0:
+        return None
+    game, space = np.divmod(where, st.bananas.shape[1])
+    gap = space - st.pos[game, seat]
+    ahead = (gap > 0) & (gap <= OWN_PATH)
+    if not np.count_nonzero(ahead):
+        return None
+    game, space = game[ahead], space[ahead]
+    first = np.r_[True, game[1:] != game[:-1]]  # each game's first Banana ahead is its nearest
+    out = np.full(st.bananas.shape[0], -1, np.int32)
+    out[game[first]] = space[first]
+    return out
+
+
+def _nonzero(flat_bytes: np.ndarray) -> np.ndarray:
+    """np.flatnonzero of a sparse 1-byte array, read 8 bytes at a time."""
+    if flat_bytes.size % 8 or not flat_bytes.flags.c_contiguous:
+        return np.flatnonzero(flat_bytes)
+    words = np.flatnonzero(flat_bytes.view(np.uint64))
+    where = (words[:, None] * 8 + np.arange(8)).reshape(-1)
+    return where[flat_bytes[where] != 0]
 
 
 def _play_one(
@@ -192,6 +225,16 @@ def _play_one(
             # a card left with nothing worth doing is not played, whatever the noise
             at = np.ix_(holds, aimed)
             value[at] = np.where(worthless, -np.inf, value[at] - loss)
+    moving = ctx.look.moving_of_type[t] if turn.banana_at is not None else ()
+    if len(moving):  # a card that takes its player into a Banana it can see is worth that much less
+        seen = np.flatnonzero(turn.banana_at[g] >= 0)
+        if len(seen):  # of these, the games with a moving card in hand
+            seen = seen[row_any(cand[seen][:, moving])]
+        if len(seen):
+            gs = g[seen]
+            # the plain Drive in play so far (conditional modifiers are left out: an estimate, and cheap)
+            drive = turn.plain[gs, 0] + turn.start_mods["drive"][gs] - row_sum(st.slow[gs, :, s])
+            value[np.ix_(seen, moving)] -= banana_cost(ctx, st, gs, s, cols[moving], drive, turn.banana_at[gs])
     value = np.where(cand, value, -np.inf)
     pick = value.argmax(axis=1)
     go = value.reshape(-1)[np.arange(len(pos)) * len(cols) + pick] > threshold(ctx, st, g, who)
