@@ -707,6 +707,20 @@ def tune(
             "(the scenario's players; Legends stay); the held-out gain is the best challenger found.",
         ),
     ] = False,
+    harden: Annotated[
+        bool,
+        flag(
+            "--harden",
+            help="Make `tuned` unexploitable: adopt the best challenger (a fresh tune or a hand counter) "
+            "until none gains more than 3 points held out, checked at twice the budget.",
+        ),
+    ] = False,
+    counters: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--counters", help="With --exploit or --harden: hand counters to try too (YAML: game -> name -> values)."
+        ),
+    ] = None,
     rounds: Annotated[int, typer.Option("--rounds", help="With --all: passes over the field.")] = 1,
     games_per_eval: Annotated[
         int, typer.Option("--games-per-eval", help="Games every candidate of a round plays first (one chunk).")
@@ -732,14 +746,28 @@ def tune(
     """Search a bot profile's values for its win rate in the scenario's field, then confirm on fresh games."""
     from .experiments.tune import TuneOptions
     from .experiments.tune import tune as run_tune
+    from .experiments.tune.output import points
 
-    if exploit:
-        if bot is not None or all_bots:
-            raise UserError(Problem("--exploit", None, "exploit", "--exploit tunes tuned itself: drop --bot and --all"))
-        from .experiments.strong import TUNED, exploit_field
+    if counters is not None and not (exploit or harden):
+        raise UserError(Problem("--counters", None, "counters", "--counters goes with --exploit or --harden"))
+    if exploit or harden:
+        flag_name = "--harden" if harden else "--exploit"
+        if bot is not None or all_bots or (exploit and harden):
+            raise UserError(
+                Problem(flag_name, None, flag_name[2:], f"{flag_name} tunes tuned itself: drop --bot and --all")
+            )
+        from .experiments.strong import TUNED, check_tuned, exploit_field
         from .scenario import load_scenario
 
-        scenario, bot = exploit_field(load_scenario(scenario)), TUNED
+        loaded = load_scenario(scenario)
+        check_tuned(loaded)
+        scenario, bot = exploit_field(loaded), TUNED
+        hand = {}
+        if counters is not None:
+            from .experiments.tune.harden import check_counters, load_counters
+
+            hand = load_counters(counters, loaded.model.game)
+            check_counters(scenario, bot, hand)
     if (bot is None) == (not all_bots):
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""
@@ -757,7 +785,6 @@ def tune(
     )
     if all_bots:
         from .experiments.tune.field import tune_field
-        from .experiments.tune.output import points
 
         with game_bar("tune", quiet) as bar:
             field = tune_field(scenario, options, rounds, on_progress=bar)
@@ -769,8 +796,35 @@ def tune(
             )
         out.print(f"profiles: {field.out / 'field.yaml'}; page: {field.index}")
         return
+    if harden:
+        from .experiments.tune.harden import harden as run_harden
+        from .experiments.tune.harden import summary
+
+        with game_bar("harden tuned", quiet) as bar:
+            hardened = run_harden(scenario, options, hand, bar)
+        for step in hardened.steps:
+            best = max(step["challengers"], key=lambda c: c["gain"])
+            out.print(
+                f"  step {step['step']} ({'check, ' if step['check'] else ''}budget {step['budget']:,}): best "
+                f"{best['name']} {points(best['gain'])} points ({points(best['gain_low'])} to "
+                f"{points(best['gain_high'])}){' adopted' if step['adopted'] else ''}",
+                soft_wrap=True,
+            )
+        out.print(f"tuned {summary(hardened)}", soft_wrap=True)
+        out.print(f"profile: {hardened.out / 'tuned.yaml'}; steps: {hardened.out / 'harden.json'}")
+        return
     with game_bar(f"tune {bot}", quiet) as bar:
         result = run_tune(scenario, options, bar)
+    if exploit and hand:
+        from .experiments.tune.harden import challenge_counters, counter_games, counter_seed
+
+        seed_used = scenario.model.seed if options.seed is None else options.seed
+        for c in challenge_counters(scenario, bot, hand, counter_seed(seed_used, 0), counter_games(options), options):
+            out.print(
+                f"  counter {c.name}: {points(c.gain.rate)} points ({points(c.gain.low)} to {points(c.gain.high)}, "
+                f"n={c.gain.n:,}) over tuned",
+                soft_wrap=True,
+            )
     from .experiments.tune.output import verdict
 
     out.print(

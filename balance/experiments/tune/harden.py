@@ -1,0 +1,262 @@
+"""`balance tune SCENARIO --harden`: a `tuned` profile that nobody beats by more
+than a tolerance (issue 34). Iterated best response in the all-tuned field:
+
+1. a fresh tune of a `tuned` copy in one seat against `tuned` in every other
+   (balance tune --exploit), and each hand counter (a few values of `tuned`
+   set by hand: tests/data/counters.yaml) played in that seat, all on
+   held-out games paired with `tuned` itself;
+2. where the best of them gains more than the tolerance, it becomes `tuned`
+   (the whole field moves to it) and step 1 runs again at the same budget;
+3. where none does, a last check at twice the budget: if it holds, that is
+   the answer; if not, its best challenger is adopted and the search goes on
+   at the doubled budget.
+
+Why best response and not a mixture of earlier profiles (fictitious play):
+what the tool ships is one profile in every seat, and the claim to test is
+that no challenger gains against that field; each step tests exactly that
+claim and adopts the step that refutes it. Each step's tune keeps its own
+state (--resume continues the procedure where it stopped).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from ...errors import Problem, UserError
+from ...games import get_game
+from ...scenario import Scenario
+from ..experiment import Estimate, Task, estimate, paired, play
+from ..setup import held_out_seed, output_folder, round_seed
+from . import TuneOptions, field_with, tune
+from .field import with_profile
+from .output import pct, points
+
+TOLERANCE = 0.03  # a challenger that gains more than this (held out) refutes `tuned`
+COUNTER_GAMES = 4096  # held-out games a hand counter plays (paired with tuned itself), unless --confirm-games
+MAX_STEPS = 12
+COUNTER = "counter"  # the counter's profile name in the field
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenger's held-out figures against the all-tuned field."""
+
+    name: str  # "fresh tune" or the hand counter's name
+    gain: Estimate  # its win rate minus tuned's in the same seat, paired
+    rate: Estimate  # its win rate
+    profile: dict[str, Any]  # what it plays: adopted if it refutes tuned
+
+
+@dataclass
+class HardenResult:
+    out: Path
+    profile: dict[str, Any]  # the final `tuned`
+    steps: list[dict[str, Any]] = field(default_factory=list)  # one per step: budget, best challenger, adopted
+    final: Challenge | None = None  # the best challenger of the last check (twice the budget)
+    games: int = 0  # every game the procedure played
+
+    @property
+    def holds(self) -> bool:
+        return self.final is not None and self.final.gain.rate <= TOLERANCE
+
+
+def with_values(profile: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """`profile` with dotted values set (`weights.thinning: 1.5`, `drivers.comet: 2`)."""
+    out = copy.deepcopy(profile)
+    for path, value in values.items():
+        node = out
+        *parents, last = str(path).split(".")
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[last] = value
+    return out
+
+
+def load_counters(path: str | Path, game: str) -> dict[str, dict[str, Any]]:
+    """The hand counters of `game` in a counters file: {game: {name: {dotted value: number}}}."""
+    try:
+        data = yaml.safe_load(Path(path).read_text()) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise UserError(Problem(str(path), None, "--counters", f"cannot be read ({exc})")) from None
+    counters = data.get(game, {}) if isinstance(data, dict) else None
+    if not isinstance(counters, dict) or not all(isinstance(v, dict) for v in counters.values()):
+        raise UserError(Problem(str(path), None, "--counters", f"holds no mapping of counters under {game!r}"))
+    return counters
+
+
+def _profile(scenario: Scenario, bot: str) -> dict[str, Any]:
+    game = get_game(scenario.model.game)
+    return game.profiles(scenario.model.bot_profiles, scenario.doc)[bot].model_dump(mode="json", by_alias=True)
+
+
+def check_counters(scenario: Scenario, bot: str, counters: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each counter's whole profile (`bot`'s with its values set), refused in
+    one line where a value is unknown or out of bounds: before any game."""
+    model = get_game(scenario.model.game).profile_model
+    base = _profile(scenario, bot)
+    out = []
+    for name, values in counters.items():
+        profile = with_values(base, values)
+        try:
+            model.model_validate(profile)
+        except ValueError as exc:
+            first = str(exc).splitlines()
+            words = " ".join(line.strip() for line in first[1:3]) if len(first) > 2 else str(exc)
+            raise UserError(Problem("--counters", None, "counters", f"counter {name!r}: {words}")) from None
+        out.append(profile)
+    return out
+
+
+def challenge_counters(
+    scenario: Scenario,
+    bot: str,
+    counters: dict[str, dict[str, Any]],
+    seed: int,
+    games: int,
+    options: TuneOptions,
+    on_games: Callable[[int], None] | None = None,
+) -> list[Challenge]:
+    """Each counter (values set on `bot`'s profile) in `bot`'s first seat against
+    the scenario's field, paired with `bot`'s own profile in that seat on the
+    same held-out games. (Every counter and the baseline play the same deals:
+    chunk c of `seed`.)"""
+    variants = {0: _profile(scenario, bot)} | {i + 1: p for i, p in enumerate(check_counters(scenario, bot, counters))}
+    size = min(scenario.model.chunk_size, games)
+    chunks = math.ceil(games / size)
+    scenarios = {k: field_with(scenario, bot, COUNTER, p) for k, p in variants.items()}
+    tasks = [Task(k, s, COUNTER, seed, c, size) for k, s in scenarios.items() for c in range(chunks)]
+    parts: dict[int, dict[int, np.ndarray]] = {k: {} for k in scenarios}
+    done = [0]
+
+    def on_task(task: Task) -> None:
+        done[0] += task.size
+        if on_games:
+            on_games(done[0])
+
+    for key, chunk, won in play(tasks, options.jobs, on_task, options.cluster):
+        parts[key][chunk] = won
+    won = {k: np.concatenate([by[c] for c in range(chunks)]) for k, by in parts.items()}
+    return [
+        Challenge(name, paired(won[i + 1], won[0]), estimate(won[i + 1]), variants[i + 1])
+        for i, name in enumerate(counters)
+    ]
+
+
+def counter_games(options: TuneOptions) -> int:
+    """The held-out games each hand counter plays: as many as the tune's confirmation."""
+    return options.confirm_games or COUNTER_GAMES
+
+
+def counter_seed(seed: int, step: int) -> int:
+    """The held-out games the hand counters of a step play (step 0: balance tune --exploit's)."""
+    return held_out_seed(round_seed(seed, 4_000_000 + step))
+
+
+def harden(
+    scenario: Scenario,
+    options: TuneOptions,
+    counters: dict[str, dict[str, Any]],
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> HardenResult:
+    """Harden `options.bot` (tuned) in `scenario` (its all-tuned field, balance
+    tune --exploit's); see the module's docstring. options.budget is the first
+    steps' search budget."""
+    bot = options.bot
+    seed = scenario.model.seed if options.seed is None else options.seed
+    out = output_folder(options, scenario.name, "tune --harden", "harden.json", folder="harden")
+    check_counters(scenario, bot, counters)
+    result = HardenResult(out, _profile(scenario, bot))
+    budget, checking = options.budget, False
+    for step in range(1, MAX_STEPS + 1):
+        current = with_profile(scenario, bot, result.profile)
+        sub = replace(
+            options,
+            out=out / f"step{step}",
+            seed=round_seed(seed, 4_000_000 + step),
+            budget=budget,
+            force=not options.resume,
+            command="",
+        )
+        label = f"step {step} ({'check at ' if checking else ''}{budget:,} games)"
+
+        def report(what: str, done: int, total: int, label: str = label) -> None:
+            if on_progress:
+                on_progress(f"{label}: {what}", done, total)
+
+        fresh = tune(current, sub, report)
+        hand = challenge_counters(current, bot, counters, counter_seed(seed, step), counter_games(options), options)
+        challengers = [Challenge("fresh tune", fresh.gain, fresh.tuned_rate, fresh.profile), *hand]
+        best = max(challengers, key=lambda c: c.gain.rate)
+        refuted = best.gain.rate > TOLERANCE
+        result.games += fresh.games + 2 * fresh.confirm_games + counter_games(options) * (len(hand) + 1)
+        result.steps.append(
+            {
+                "step": step,
+                "budget": budget,
+                "check": checking,
+                "challengers": [_row(c) for c in challengers],
+                "best": best.name,
+                "adopted": refuted,
+            }
+        )
+        if checking and not refuted:
+            result.final = best
+            break
+        if refuted:
+            result.profile = best.profile
+            if checking:
+                budget *= 2
+            checking = False
+        else:
+            budget, checking = budget * 2, True
+        result.final = best
+        _save(out, result)
+    _save(out, result)
+    return result
+
+
+def _row(c: Challenge) -> dict[str, Any]:
+    return {
+        "name": c.name,
+        "gain": c.gain.rate,
+        "gain_low": c.gain.low,
+        "gain_high": c.gain.high,
+        "rate": c.rate.rate,
+        "rate_low": c.rate.low,
+        "rate_high": c.rate.high,
+        "games": c.gain.n,
+    }
+
+
+def summary(result: HardenResult) -> str:
+    """One line: the final exploitability, what the comment above `tuned:` says."""
+    f = result.final
+    if f is None:
+        return "not measured"
+    word = "holds" if result.holds else f"still refuted after {len(result.steps)} steps"
+    return (
+        f"{word}: the best challenger, {f.name}, gains {points(f.gain.rate)} points ({points(f.gain.low)} to "
+        f"{points(f.gain.high)}, n={f.gain.n:,}), winning {pct(f.rate.rate)} ({pct(f.rate.low)}-{pct(f.rate.high)})"
+    )
+
+
+def _save(out: Path, result: HardenResult) -> None:
+    (out / "harden.json").write_text(
+        json.dumps(
+            {"steps": result.steps, "profile": result.profile, "holds": result.holds, "games": result.games}, indent=1
+        )
+    )
+    (out / "tuned.yaml").write_text(
+        f"# balance tune --harden, {time.strftime('%Y-%m-%d')}: {summary(result)}\n"
+        + yaml.safe_dump({"tuned": result.profile}, sort_keys=False, default_flow_style=None)
+    )
