@@ -165,6 +165,48 @@ def test_abilities_traps_spring_on_anyone_including_the_owner():
     assert (st.trap < 0).all() and (st.discard[:, 1, card("blaze_oil_fire")] == 1 + oil_left).all()
 
 
+@pytest.mark.parametrize(("reading", "spite"), [("event_driver", True), ("active_driver", False)])
+def test_specialty_of_the_driver_at_the_event_or_the_one_active_after_it(reading, spite):
+    """Issue 36: Gremlin drives seat 1 with tire health 1; seat 0 deals it 1
+    damage and spins it out, Magpie takes the wheel. rules.specialty_of:
+    event_driver (default): Gremlin's Spite answers the damage (seat 0's top
+    distance card goes under the deck); active_driver (the rulebook's "active
+    as long as that driver is also active"): Gremlin is no longer active, and
+    Magpie's specialty answers dealing damage, not taking it: nothing."""
+    from balance.games.shuffle_gp.effects import deal_damage
+
+    m, st = sg.batch(["robot", "robot"], games=4, seed=3)
+    m.tables = replace(T, rules=replace(T.rules, specialty_of=reading))
+    sg.set_car(st, 0, "comet", "ace", {"comet_nudge": 3})
+    sg.set_car(st, 1, "gremlin", "magpie", {"gremlin_sabotage": 3}, tire=1)
+    sg.stack(st, 0, [25, 100])
+    deal_damage(m, st, np.arange(4), seat(4, 0), seat(4, 1), np.full(4, 1), 0)
+    assert (st.driver[:, 1] == driver("magpie")).all(), "spun out: the co-pilot drives"
+    assert (st.height[:, 0] == (1 if spite else 2)).all()
+
+
+@pytest.mark.parametrize(("reading", "spite"), [(False, False), (True, True)])
+def test_trap_damage_sets_off_damage_specialties_only_where_the_setting_says(reading, spite):
+    """Issue 36: seat 0's Oil Fire (3 damage to whoever plays an action) springs
+    on seat 1, Gremlin driving. rules.trap_damage_specialties: false (default,
+    ours: a trap's effects set nothing off) leaves seat 0's stack; true: Spite
+    answers the damage ("whoever damages you"): seat 0, the trap's owner, puts
+    its top distance card under the deck. No trap springs from a trap either way."""
+    from balance.games.shuffle_gp.effects import spring
+
+    m, st = sg.batch(["robot", "robot"], games=4, seed=3)
+    m.tables = replace(T, rules=replace(T.rules, trap_damage_specialties=reading))
+    sg.set_car(st, 0, "comet", "blaze", {"comet_nudge": 1})  # Comet drives: no Blaze damage bonus
+    sg.set_car(st, 1, "gremlin", "magpie", {"gremlin_sabotage": 3})
+    st.draw[:, 0, card("blaze_oil_fire")] -= 1
+    st.trap[:, 0], st.trap_owner[:, 0] = card("blaze_oil_fire"), 0
+    sg.stack(st, 0, [25, 100])
+    spring(m, st, np.arange(4), seat(4, 1), "plays_action")
+    assert (st.tire[:, 1] == TIRE - 3).all() and (st.trap < 0).all()
+    assert (st.height[:, 0] == (1 if spite else 2)).all()
+    assert not m.springing
+
+
 def no_turbo(st, seat: int = 0) -> None:
     """Ace's Racecraft draws its seat a card at the start of its turn: Turbo, the one
     card of its deck the robot would play before an action, waits in the discard."""

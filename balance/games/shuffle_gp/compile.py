@@ -62,6 +62,10 @@ class RuleTable:
     first_player_ties: str  # "redeal": the tied players are dealt again; "lowest_seat": the earliest seat
     bottom_pile: str  # "first_in_first_out": discarded distance cards come back in the order they went under
     anytime_cards: str  # "any_time": outside the turn's play, drawing after; "turn_play": as the turn's ability play
+    specialty_of: (
+        str  # "event_driver": the driver at the wheel when the event happened; "active_driver": once it is done
+    )
+    trap_damage_specialties: bool  # damage a trap deals sets off takes_damage and deals_damage specialties
 
 
 @dataclass(frozen=True)

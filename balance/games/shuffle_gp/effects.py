@@ -8,7 +8,8 @@ rival the player picked for `one_rival` (-1: none), `trig` (n,) the
 triggerer (-1: none). `depth` 0 is a card played on a turn; what a trap, a
 specialty or an anytime answer resolves runs at depth 1 and sets off no trap
 and no specialty (a trap's own effects set off no traps, a specialty does not
-set itself off: docs/shuffle_gp.md; ours: no chains at all).
+set itself off: docs/shuffle_gp.md; ours: no chains at all), except the damage
+specialties a trap's damage sets off where rules.trap_damage_specialties.
 """
 
 from __future__ import annotations
@@ -187,12 +188,21 @@ def deal_damage(m: Match, st: State, g, dealer, t, amount, depth: int) -> None:
         else:  # every player who damaged this driver since it took the wheel
             causers = st.hurt_by[gs, ts].copy()
         spin_out(m, st, gs, ts, causers)
-    if depth == 0 and hurt.any():
+    # damage answered: a card's on a turn; a trap's too where rules.trap_damage_specialties
+    # (its specialties only: a trap's effects never spring another trap)
+    answered = depth == 0 or (m.springing and m.tables.rules.trap_damage_specialties)
+    if answered and hurt.any():
         gh, th, dh = g[hurt], t[hurt], dealer[hurt]
-        spring(m, st, gh, th, "any_damage")
-        fire_specialty(m, st, gh, th, "takes_damage", trig=np.where(dh != th, dh, -1), drv=driver[hurt])
-        o = dh != th
-        fire_specialty(m, st, gh[o], dh[o], "deals_damage", trig=th[o], rival=th[o])
+        if depth == 0:
+            spring(m, st, gh, th, "any_damage")
+        drv = driver[hurt] if m.tables.rules.specialty_of == "event_driver" else None
+        was, m.springing = m.springing, False  # what a specialty does sets nothing more off
+        try:
+            fire_specialty(m, st, gh, th, "takes_damage", trig=np.where(dh != th, dh, -1), drv=drv)
+            o = dh != th
+            fire_specialty(m, st, gh[o], dh[o], "deals_damage", trig=th[o], rival=th[o])
+        finally:
+            m.springing = was
 
 
 def spin_out(m: Match, st: State, g, t, causers: np.ndarray) -> None:
@@ -369,8 +379,13 @@ def spring(m: Match, st: State, g, who, trigger: str) -> None:
         m.say(gf, lambda j: f"    seat {wf[j]} springs seat {owner[j]}'s trap {m.card_name(kf[j])}")
         rival = choose_rival(m, st, gf, owner)
         driving = st.driver[gf, owner].copy()  # the specialty of the driver when the trap went off
-        resolve_card(m, st, gf, owner, kf, rival, wf, depth=1)
-        fire_specialty(m, st, gf, owner, "trap_sprung", trig=wf, drv=driving)
+        m.springing = True
+        try:
+            resolve_card(m, st, gf, owner, kf, rival, wf, depth=1)
+        finally:
+            m.springing = False
+        drv = driving if m.tables.rules.specialty_of == "event_driver" else None
+        fire_specialty(m, st, gf, owner, "trap_sprung", trig=wf, drv=drv)
 
 
 def resolve_then_spring(m: Match, st: State, g, p, k, rival, avoided) -> None:

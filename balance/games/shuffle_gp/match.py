@@ -58,6 +58,7 @@ class Match:
     trap_hurt: np.ndarray = field(init=False)  # (K,) int16: damage a trap deals whoever sets it off
     # traps set off while a card resolves, sprung once it has (g, who, trigger); None: no card resolving
     deferred: list | None = field(init=False, default=None)
+    springing: bool = field(init=False, default=False)  # a trap's effects are resolving (rules.trap_damage_specialties)
 
     def __post_init__(self) -> None:
         c, d = self.tables.cards, self.tables.drivers

@@ -89,6 +89,8 @@ class Rules(Strict):
     first_player_ties: Literal["redeal", "lowest_seat"] = "redeal"  # equal highest distance cards at setup
     bottom_pile: Literal["first_in_first_out", "random"] = "first_in_first_out"  # order cards come back from under
     anytime_cards: Literal["any_time", "turn_play"] = "any_time"  # anytime cards with effects: when they are played
+    specialty_of: Literal["event_driver", "active_driver"] = "event_driver"  # whose specialty answers an event
+    trap_damage_specialties: bool = False  # damage a trap deals sets off takes/deals_damage specialties
 
 
 class DistanceModel(Strict):
