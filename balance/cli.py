@@ -318,6 +318,7 @@ def run(
     only_chunk: Annotated[
         Optional[int], typer.Option("--only-chunk", help="Run one chunk in this process (to reproduce a failure).")
     ] = None,
+    sets: SetOption = None,
 ) -> None:
     """Simulate a scenario's games in parallel chunks into Parquet logs, then summarise win rates."""
     from .logs import load_run, win_rates
@@ -326,8 +327,11 @@ def run(
     from .runner import run as run_scenario
 
     options = RunOptions(games, seed, chunk_size, jobs, out_dir, backend, scheduler, resume, force, only_chunk)
+    label = str(scenario)
+    if sets:
+        scenario = with_sets(scenario, sets, "set")
     try:
-        with GameBar(err, str(scenario), quiet) as bar:
+        with GameBar(err, label, quiet) as bar:
             result = run_scenario(scenario, options, lambda done, total: bar("", done, total))
     except ChunkFailed as exc:
         err.print(f"error: {exc}", markup=False, soft_wrap=True)
@@ -445,6 +449,40 @@ def report(
     )
 
 
+SetOption = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--set",
+        help="PATH=VALUE: a change tried without editing a file (the paths of overrides:, sweep and fit), "
+        "e.g. cards.twin_turbo.effects.0.amount=4; repeat for more.",
+    ),
+]
+
+
+def with_sets(path: Path, sets: list[str], name: str, variant: bool = False):
+    """The scenario at `path` with --set values: as its own database (run), or
+    as one more variant named after them (compare). Checked before any game."""
+    from .overrides import parse_sets
+    from .scenario import load_scenario
+
+    if path.is_dir():
+        raise UserError(Problem("--set", None, "set", "--set changes a scenario, not two runs on disk"))
+    loaded = load_scenario(path)
+    values = parse_sets(sets, loaded.database_doc().data)
+    if not variant:
+        return loaded.with_overrides(values, f"{loaded.model.name}-{name}")
+    from .scenario import Variant
+
+    taken = {v.name for v in loaded.model.variants}
+    name = next(n for n in (name, *(f"{name}-{i}" for i in range(2, 100))) if n not in taken)
+    out.print(f"variant {name}: " + ", ".join(f"{k}={v}" for k, v in values.items()), soft_wrap=True, markup=False)
+    model = loaded.model.model_copy(update={"variants": [*loaded.model.variants, Variant(name=name, overrides=values)]})
+    return type(loaded)(loaded.source, model, loaded.cards_path, loaded.doc, loaded.cards_doc)
+
+
+MAX_CHANGES_SHOWN = 20  # database changes printed by compare RUN_A RUN_B (the page has them all)
+
+
 @app.command()
 @user_errors
 def compare(
@@ -476,9 +514,13 @@ def compare(
     scheduler: SchedulerOption = None,
     force: ForceOption = False,
     quiet: QuietOption = False,
+    sets: SetOption = None,
 ) -> None:
     """Run the baseline and each variant on the same seeds and compare every metric."""
+    import polars as pl
+
     from .analysis.compare import compared_text
+    from .experiments.compare import changed_ids, reading_order
     from .experiments.compare import compare as run_compare
 
     options = experiment_options(games, seed, jobs, out_dir, force, False, backend, scheduler)
@@ -488,9 +530,18 @@ def compare(
         if after is None:
             raise UserError(Problem(str(scenario), None, "run", "is a run directory: give a second run to compare"))
         result = compare_two_runs(scenario, after, options)
+        out.print("what changed:" + ("" if result.changed else " nothing (the same database and field)"))
+        for line in result.changed[:MAX_CHANGES_SHOWN]:
+            out.print(f"  {line}", soft_wrap=True, markup=False)
+        if len(result.changed) > MAX_CHANGES_SHOWN:
+            out.print(f"  ... and {len(result.changed) - MAX_CHANGES_SHOWN} more (the page lists them all)")
         if result.unpaired:
             out.print(Text.assemble(("note:", "yellow"), f" {result.unpaired}"), soft_wrap=True)
+        else:
+            out.print(result.paired, soft_wrap=True)
     else:
+        if sets:  # one more variant: the scenario with these values, against the baseline
+            scenario = with_sets(scenario, sets, "set", variant=True)
         with game_bar("compare", quiet) as bar:
             result = run_compare(scenario, options, bar, until_ci, max_games, headline)
     if until_ci is not None:
@@ -500,8 +551,17 @@ def compare(
         )
     t = result.table
     out.print(f"{t.filter(t['significant']).height} of {t.height} differences significant (Benjamini-Hochberg, 5%)")
-    for row in t.filter(t["significant"]).sort("p_value").head(12).iter_rows(named=True):
-        out.print(f"  {row['variant']}: {row['metric']} {row['key']}: {compared_text(row)}", soft_wrap=True)
+    # the changed items' rows and the win rates by seat and bot first, significant or not; then the significant rest
+    first = pl.col("key").cast(pl.Utf8).is_in(list(changed_ids(result.changed))) | pl.col("metric").is_in(
+        ["win rate by seat", "win rate by bot"]
+    )
+    for row in reading_order(t.filter(first | pl.col("significant")), result.changed).head(12).iter_rows(named=True):
+        mark = "" if row["significant"] else " (not significant)"
+        out.print(
+            f"  {row['variant']}: {row['metric']} {row['key']}: {compared_text(row)}{mark}",
+            soft_wrap=True,
+            markup=False,
+        )
     out.print(f"table: {result.out / 'compare.csv'}; page: {result.index}")
     if after is None:
         out.print(f"next: open {result.index}, or balance report {result.out / 'baseline'}", soft_wrap=True)
@@ -875,7 +935,7 @@ def fit(
     """Search card and rule values toward targets; propose the change as a variants: entry, confirmed on held-out seeds."""
     from .experiments.fit import FitOptions
     from .experiments.fit import fit as run_fit
-    from .experiments.fit.output import console_lines, write_outputs
+    from .experiments.fit.output import console_lines, plain_summary, untried_line, write_outputs
 
     common = experiment_options(games, seed, jobs, out_dir, force, resume, backend, scheduler)
     options = FitOptions(
@@ -890,16 +950,17 @@ def fit(
     with game_bar("fit", quiet) as bar:
         result = run_fit(scenario, options, bar)
     index = write_outputs(result, scenario.stem)
-    words = "meets every target" if result.met else "does not meet every target (the closest found)"
-    out.print(f"{result.games:,} games; on held-out seeds the proposal {words}", soft_wrap=True)
-    for key in result.changes:
-        out.print(f"  {key}: {result.start[key]} -> {result.proposal[key]}", soft_wrap=True)
+    out.print(plain_summary(result), soft_wrap=True, markup=False)
     for line in console_lines(result):
-        out.print(f"  {line}", soft_wrap=True)
+        out.print(f"  {line}", soft_wrap=True, markup=False)
     if result.edges:
         out.print(
-            f"  at an end of its range (a wider one may reach further): {'; '.join(result.edges)}", soft_wrap=True
+            f"  at an end of its range (a wider one may reach further): {'; '.join(result.edges)}",
+            soft_wrap=True,
+            markup=False,
         )
+    if result.untried:
+        out.print(f"  {untried_line(result)}", soft_wrap=True, markup=False)
     out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True)
 
 

@@ -45,3 +45,11 @@ def raise_first(problems: list[Problem]) -> None:
     if problems:
         ordered = sorted(problems, key=lambda p: (p.source, p.line or 0))
         raise UserError(ordered[0], more=len(ordered) - 1)
+
+
+def did_you_mean(word: str, choices) -> str:
+    """' (did you mean 'x'?)' for the closest of `choices` to a mistyped `word`, or ''."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -114,6 +114,7 @@ _MANIFEST_TYPES: dict[str, tuple[type, ...]] = {
     "scenario_file": (str,),
     "cards_file": (str,),
     "cards_sha256": (str,),
+    "database": (dict,),
     "game": (str,),
     "seed": (int,),
     "chunk_size": (int,),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .errors import Problem, UserError
+from .errors import Problem, UserError, did_you_mean
 from .yamlio import YamlDoc, dotted
 
 
@@ -33,7 +33,7 @@ def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
                 if as_int is not None and as_int in node:
                     key = as_int
                 elif not last:
-                    return f"no {'.'.join(parts[: i + 1])} in the card database"
+                    return f"no {'.'.join(parts[: i + 1])} in the card database{did_you_mean(part, node)}"
             out.append(key)
             node = node.get(key) if isinstance(node, dict) else None
         elif isinstance(node, list):
@@ -43,10 +43,11 @@ def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
                     (j for j, item in enumerate(node) if isinstance(item, dict) and item.get("id") == part), None
                 )
                 if index is None:
-                    known = ", ".join(str(item.get("id")) for item in node if isinstance(item, dict))
+                    ids = [str(item.get("id")) for item in node if isinstance(item, dict)]
+                    hint = did_you_mean(part, ids)
                     if out in (["cards"], ["playbooks"]):
-                        return f"no {'card' if out[0] == 'cards' else 'Playbook'} with id {part!r}"
-                    return f"no {'.'.join(parts[:i])} item with id {part!r} (known: {known})"
+                        return f"no {'card' if out[0] == 'cards' else 'Playbook'} with id {part!r}{hint}"
+                    return f"no {'.'.join(parts[:i])} item with id {part!r}{hint} (known: {', '.join(ids)})"
             else:
                 if not part.isdigit() or int(part) >= len(node):
                     return f"{'.'.join(parts[:i])} has no item {part} (it has {len(node)})"
@@ -72,4 +73,36 @@ def apply_overrides(doc: YamlDoc, overrides: dict[str, Any], origin: YamlDoc, pr
             parent = parent[key]
         parent[resolved[-1]] = copy.deepcopy(value)
         out.origins[resolved] = (origin.source, origin.line_of(where), dotted(where))
+    return out
+
+
+def parse_sets(texts: list[str], data: Any) -> dict[str, Any]:
+    """`--set PATH=VALUE` (run, compare): a change tried without editing a file,
+    the dotted paths of `overrides:`, `sweep` and `fit`. VALUE is read as YAML
+    reads a scalar (3, 2.5, true, best). One-line errors naming --set, each path
+    checked against the card database `data` before any game."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for text in texts:
+        path, eq, raw = text.partition("=")
+        path = path.strip()
+        if not eq or not path or not raw.strip():
+            raise UserError(
+                Problem(
+                    "--set", None, "set", f"{text!r}: expected PATH=VALUE, e.g. cards.twin_turbo.effects.0.amount=4"
+                )
+            )
+        where = resolve_path(data, split_path(path))
+        if isinstance(where, str):
+            raise UserError(Problem("--set", None, path, where))
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError:
+            value = None
+        if not isinstance(value, int | float | str | bool):
+            raise UserError(Problem("--set", None, path, f"{raw!r} is not a number, a word or true/false"))
+        if path in out:
+            raise UserError(Problem("--set", None, path, "is given twice"))
+        out[path] = value
     return out

@@ -199,6 +199,8 @@ def _manifest(scenario: Scenario, plan: list[tuple[int, int]]) -> dict[str, Any]
         "scenario_file": str(Path(scenario.source).resolve()),
         "cards_file": str(scenario.cards_path),
         "cards_sha256": database_hash(scenario),
+        # the database as played (overrides applied): balance compare RUN_A RUN_B says what changed
+        "database": json.loads(json.dumps(scenario.database_doc().data, default=str)),
         "game": m.game,
         "seed": m.seed,
         "chunk_size": m.chunk_size,

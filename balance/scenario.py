@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag
 
-from .errors import UserError, raise_first
+from .errors import Problem, UserError, raise_first
 from .limits import MAX_CHUNK_SIZE, MAX_GAMES, check_plan
 from .seeding import chunk_plan
 from .validation import NAME_PATTERN, Strict, validate_model
@@ -201,7 +201,24 @@ def check_scenario(model: ScenarioModel, doc: YamlDoc) -> None:
         raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))
 
 
+def missing_scenario(path: str | Path) -> Problem:
+    """A scenario path that is not there: the closest file of its folder (or of
+    ./scenarios) and the scenarios shipped there."""
+    from .errors import did_you_mean
+
+    path = Path(path)
+    # the working folder holds card databases, not scenarios: only a named folder and ./scenarios are read
+    folders = [f for f in dict.fromkeys([path.parent, Path("scenarios")]) if f != Path(".") and f.is_dir()]
+    files = [str(f / p.name) for f in folders for p in sorted(f.glob("*.yaml"))]
+    shown = ", ".join(Path(f).stem for f in files[:20]) if files else ""
+    near = did_you_mean(str(path), files) or did_you_mean(path.name, [Path(f).name for f in files])
+    listed = f"; scenarios in {', '.join(str(f) for f in folders)}: {shown}" if shown else ""
+    return Problem(str(path), None, "file", f"no such file{near}{listed}")
+
+
 def load_scenario(path: str | Path) -> Scenario:
+    if not Path(path).exists() and not Path(path).is_symlink():
+        raise UserError(missing_scenario(path))
     doc = load_yaml(path)
     model = scenario_model(doc)
     folder = Path(path).resolve().parent

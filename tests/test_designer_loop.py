@@ -198,6 +198,15 @@ def test_two_runs_on_disk_compare_exactly_as_balance_compare_does(tmp_path):
     two = pl.read_csv(tmp_path / "two" / "compare.csv")
     assert two.drop("variant").equals(pl.read_csv(tmp_path / "cmp" / "compare.csv").drop("variant"))
     assert whole.table.height == two.height and (tmp_path / "two" / "index.html").exists()
+    # issue 35: what changed between the databases, whether paired, and the changed item's rows first
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert lines[0] == "what changed:" and lines[1] == "cards.v8_block.effects.0.amount: 3 -> 9"
+    assert lines[2].startswith("Paired: the same seed (4)")
+    shown = [line for line in lines if line.startswith("v9: ")]
+    assert shown[0].split(": ")[1].endswith("v8_block") and all("lap" not in line for line in shown[:3])
+    page = (tmp_path / "two" / "index.html").read_text()
+    assert "<code>cards.v8_block.effects.0.amount: 3 -&gt; 9</code>" in page and "Paired: the same seed" in page
+    assert page.index("What changed") < page.index("forest.png")
     other = tmp_path / "other.yaml"
     other.write_text(SCENARIO.split("variants:")[0].replace("seed: 4", "seed: 5"))
     CliRunner().invoke(app, ["run", str(other), "--out", str(tmp_path / "seed5"), "-q"])
@@ -209,3 +218,55 @@ def test_two_runs_on_disk_compare_exactly_as_balance_compare_does(tmp_path):
     table = pl.read_csv(tmp_path / "unpaired" / "compare.csv").filter(pl.col("metric") == "win rate by seat")
     assert (table["ci_high"] - table["ci_low"] > 0).all(), "two samples: never the exact zero of the same deals"
     assert "Not paired: seed differs" in (tmp_path / "unpaired" / "index.html").read_text()
+
+
+def test_set_tries_a_change_without_editing_a_file(tmp_path):
+    """Issue 35: `--set PATH=VALUE` on run (its own database, its own default
+    folder) and on compare (one more variant against the baseline); mistakes
+    are one line naming --set, before any game."""
+    import json
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.split("variants:")[0])
+    runner = CliRunner()
+    done = runner.invoke(
+        app, ["run", str(path), "--set", "cards.v8_block.effects.0.amount=9", "-o", str(tmp_path / "r"), "-q"]
+    )
+    assert done.exit_code == 0, done.output
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["scenario"]["overrides"] == {"cards.v8_block.effects.0.amount": 9}
+    assert manifest["scenario"]["name"] == "loop-set"
+    v8 = next(c for c in manifest["database"]["cards"] if c["id"] == "v8_block")
+    assert v8["effects"][0]["amount"] == 9
+    compared = runner.invoke(
+        app, ["compare", str(path), "--set", "cards.v8_block.effects.0.amount=9", "-o", str(tmp_path / "c"), "-j", "1"]
+    )
+    assert compared.exit_code == 0, compared.output
+    assert compared.stdout.startswith("variant set: cards.v8_block.effects.0.amount=9")
+    assert (tmp_path / "c" / "set" / "manifest.json").exists() and (tmp_path / "c" / "baseline").is_dir()
+    for args, words in (
+        (["--set", "nope"], "expected PATH=VALUE"),
+        (["--set", "cards.warp_drive.count=1"], "no card with id 'warp_drive'"),
+        (["--set", "cards.v8_block.count=[1]"], "is not a number, a word or true/false"),
+    ):
+        bad = runner.invoke(app, ["run", str(path), *args, "-o", str(tmp_path / "bad")])
+        assert bad.exit_code == 2 and words in bad.stderr and bad.stderr.count("\n") == 1, bad.output
+        assert not (tmp_path / "bad").exists()
+
+
+def test_did_you_mean_for_unknown_ids_paths_and_scenario_files(tmp_path, monkeypatch):
+    """Issue 35: a mistyped id, path or scenario file names the closest one;
+    a missing scenario lists the shipped ones."""
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+    typo = runner.invoke(app, ["run", "scenarios/four-player-mixd.yaml", "-o", str(tmp_path / "o")])
+    assert typo.exit_code == 2 and "(did you mean 'scenarios/four-player-mixed.yaml'?)" in typo.stderr
+    assert "scenarios in scenarios: " in typo.stderr and "two-player-duel" in typo.stderr
+    card = runner.invoke(app, ["strength", "scenarios/four-player-mixed.yaml", "--cards", "twin_trbo"])
+    assert card.exit_code == 2 and "(did you mean 'twin_turbo'?)" in card.stderr
+    path = runner.invoke(
+        app, ["run", "scenarios/four-player-mixed.yaml", "--set", "rule.purchase_cost=2", "-o", str(tmp_path / "o")]
+    )
+    assert path.exit_code == 2 and "(did you mean 'rules'?)" in path.stderr, path.stderr
+    bot = runner.invoke(app, ["tune", "scenarios/four-player-mixed.yaml", "--bot", "racr", "-o", str(tmp_path / "t")])
+    assert bot.exit_code == 2 and "(did you mean 'racer'?)" in bot.stderr

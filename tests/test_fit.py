@@ -72,13 +72,13 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
 
     first = fit("a", "360")
     assert first.exit_code == 0, first.output
-    runs = [fit("a", "720", "--resume"), fit("b", "720")]
+    runs = [fit("a", "840", "--resume"), fit("b", "840")]  # a second round, whether the first played a check (120)
     assert all(r.exit_code == 0 for r in runs), runs[0].output
     a, b = ((tmp_path / k / "proposal.yaml").read_text() for k in "ab")
     assert a == b, "same seed, same proposal"
     assert pl.read_csv(tmp_path / "a" / "candidates.csv").equals(pl.read_csv(tmp_path / "b" / "candidates.csv"))
     state = json.loads((tmp_path / "b" / "fit.json").read_text())
-    assert (len(state["rounds"]), state["ended"]) == (2, "budget"), "the resumed fit played its second round"
+    assert len(state["rounds"]) == 2 and state["ended"] in ("budget", "met"), "the resumed fit played a second round"
     drawn = {c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]}
     checks = sum("check_miss" in row for row in state["rounds"])
     assert state["games"] == 120 * (len(drawn) + checks), "values drawn again are not played again (60 x 2 runs)"
@@ -96,9 +96,48 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     page = (tmp_path / "a" / "index.html").read_text()
     assert "held-out seeds" in page and "variants:" in page
     assert all((tmp_path / "a" / png).stat().st_size > 10_000 for png in ("progress.png", "targets.png"))
-    assert "proposal: " in runs[0].stdout and "games; on held-out seeds the proposal" in runs[0].stdout
+    assert "proposal: " in runs[0].stdout and "held-out games the search never played" in runs[0].stdout
+    assert runs[0].stdout.startswith("balance fit searched cards.twin_turbo.effects.0.amount (2 rounds of search")
+    # issue 35: a budget too small to play each of 0..8 says which values went untried and what would try them
+    tried = sorted({c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]})
+    untried = ", ".join(str(v) for v in range(9) if v not in tried)
+    assert f"values no candidate tried: cards.twin_turbo.effects.0.amount: {untried}; a --budget of 1,080" in (
+        runs[0].stdout
+    )
     shown = [line.strip() for line in runs[0].stdout.splitlines() if line.strip().startswith("strength:twin_turbo")]
     assert len(shown) == 1 and " -> " in shown[0], "the target today -> proposed, with intervals"
+
+
+def test_a_small_grid_is_played_whole_each_value_once(tmp_path):
+    """Issue 35: one whole-number range of 3 values, a budget that holds them
+    (3 x 2 runs x 60 games): every value is played exactly once, the proposal
+    is the one of least cost among them, and nothing is left untried."""
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    args = [
+        "fit",
+        str(path),
+        "--free",
+        "cards.twin_turbo.effects.0.amount=2..4",
+        "--target",
+        "strength:twin_turbo=0+-3",
+    ]
+    result = CliRunner().invoke(app, [*args, *SMALL, "--budget", "720", "--out", str(tmp_path / "g")])
+    assert result.exit_code == 0, result.output
+    state = json.loads((tmp_path / "g" / "fit.json").read_text())
+    played = [c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]]
+    assert sorted(played) == [2, 3, 4] and state["ended"] == "grid" and state["grid"]
+    best = min(state["candidates"], key=lambda c: c["cost"])
+    assert (
+        yaml.safe_load((tmp_path / "g" / "proposal.yaml").read_text())["variants"][0]["overrides"].get(
+            "cards.twin_turbo.effects.0.amount", 3
+        )
+        == best["cards.twin_turbo.effects.0.amount"]
+    )
+    assert "every combination of the free values played once (3)" in result.stdout
+    assert "values no candidate tried" not in result.stdout
+    page = (tmp_path / "g" / "index.html").read_text()
+    assert page.index("balance fit searched") < page.index("How it was found")
 
 
 def test_a_folder_holding_a_fit_is_continued_only_with_resume_and_the_same_settings(tmp_path):

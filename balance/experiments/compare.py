@@ -4,7 +4,7 @@ its variants, on the same seeds, into one table, a forest plot and a page."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +34,8 @@ class CompareResult:
     headline: str  # the metric sequential stopping watched, e.g. "win rate by seat 0"
     headline_width: float  # the widest 95% interval of its difference over the variants
     unpaired: str = ""  # two runs on disk that could not be paired: why (their metrics compared unpaired)
+    changed: list[str] = field(default_factory=list)  # two runs on disk: what differs between their databases
+    paired: str = ""  # two runs on disk: a line saying whether (and why) they were compared game by game
 
 
 GROWTH_MARGIN = 1.08  # aim a little past the predicted games: a step that falls just short costs another step
@@ -114,14 +116,23 @@ def compare(
 
 
 def _write(
-    table: pl.DataFrame, out: Path, name: str, game: str, seed: int | None, names: list[str], games: int, note: str = ""
+    table: pl.DataFrame,
+    out: Path,
+    name: str,
+    game: str,
+    seed: int | None,
+    names: list[str],
+    games: int,
+    note: str = "",
+    changed: list[str] | None = None,
+    paired: str = "",
 ) -> tuple[pl.DataFrame, Path]:
     """The forest plot, compare.csv and .parquet and the page of a comparison; (the table in units, the page)."""
     forest_plot(table, out / "forest.png")
     table = in_units(table)  # what the user reads, the files and the page, holds percent and points
     write_csv(table, out / "compare.csv")
     table.write_parquet(out / "compare.parquet")
-    return table, _page(name, game, seed, table, out, names, games, note)
+    return table, _page(name, game, seed, table, out, names, games, note, changed, paired)
 
 
 def _run_all(scenario, variants, out: Path, options: RunOptions, on_progress) -> pl.DataFrame:
@@ -196,19 +207,78 @@ def compare_two_runs(before: Path, after: Path, options: ExperimentOptions = Exp
     table = _compare_dirs(Path(before), [(name, Path(after))], paired=not differ)
     games = int(a.get("games") or 0)
     title = f"{Path(before).name} vs {name}"
-    table, index = _write(table, out, title, a.get("game", ""), a.get("seed"), [name], games, note)
-    return CompareResult(out, table, index, games, "", float("nan"), note)
+    changed = database_changes(a, b, before, after)
+    paired = (
+        note
+        or f"Paired: the same seed ({a.get('seed')}), games ({games:,}) and field, so game g is the same deal in "
+        "both runs and every difference comes from what changed."
+    )
+    table, index = _write(table, out, title, a.get("game", ""), a.get("seed"), [name], games, note, changed, paired)
+    return CompareResult(out, table, index, games, "", float("nan"), note, changed, paired)
+
+
+def database_changes(a: dict, b: dict, before: Path, after: Path) -> list[str]:
+    """What differs between the databases two runs played ("PATH: old -> new"),
+    and between their scenarios' fields; a run from before the manifest kept
+    its database can only say that its hash differs."""
+    from ..analysis.database_diff import change_lines
+
+    lines = [
+        f"scenario {k}: {a.get('scenario', {}).get(k)} -> {b.get('scenario', {}).get(k)}"
+        for k in PAIRED_SCENARIO
+        if a.get("scenario", {}).get(k) != b.get("scenario", {}).get(k)
+    ]
+    if "database" in a and "database" in b:
+        return lines + change_lines(a["database"], b["database"])
+    if a.get("cards_sha256") != b.get("cards_sha256"):
+        old = before if "database" not in a else after
+        lines.append(
+            f"the card databases differ, but {old} kept no copy of its own (an older run): run it again to see how"
+        )
+    return lines
+
+
+def changed_ids(changed: list[str]) -> set[str]:
+    """The item ids a change names (cards.twin_turbo.effects.0.amount -> twin_turbo)."""
+    return {
+        line.split(":")[0].split(".")[1] for line in changed if line.count(".") >= 1 and not line.startswith("scenario")
+    }
+
+
+def reading_order(table: pl.DataFrame, changed: list[str]) -> pl.DataFrame:
+    """The rows a designer reads first: those of the items that changed, then
+    the win rates, then the rest by |diff| over its standard error."""
+    ids = changed_ids(changed)
+    return (
+        table.with_columns(
+            pl.when(pl.col("key").cast(pl.Utf8).is_in(list(ids)))
+            .then(0)
+            .when(pl.col("metric").str.starts_with("win rate"))
+            .then(1)
+            .otherwise(2)
+            .alias("_first"),
+            (pl.col("diff").abs() / ((pl.col("ci_high") - pl.col("ci_low")) / 3.92)).fill_nan(0).alias("z"),
+        )
+        .sort(["_first", "z"], descending=[False, True], nulls_last=True)
+        .drop("_first")
+    )
 
 
 def _page(
-    name: str, game: str, seed: int | None, table: pl.DataFrame, out: Path, names: list[str], games: int, note: str = ""
+    name: str,
+    game: str,
+    seed: int | None,
+    table: pl.DataFrame,
+    out: Path,
+    names: list[str],
+    games: int,
+    note: str = "",
+    changed: list[str] | None = None,
+    paired: str = "",
 ) -> Path:
     labels = labels_for(game)
     tallied = (table["metric"].str.starts_with("mean ") & table["metric"].str.ends_with(" by bot")).any()
-    ranked = table.with_columns(
-        (pl.col("diff").abs() / ((pl.col("ci_high") - pl.col("ci_low")) / 3.92)).fill_nan(0).alias("z")
-    ).sort("z", descending=True, nulls_last=True)
-    shown = ranked.head(80)
+    shown = reading_order(table, changed or []).head(80)
     columns = shown.drop("z").columns
     return render(
         "compare.html.j2",
@@ -221,6 +291,8 @@ def _page(
         seed=seed,
         games=games,
         unpaired=note,
+        changed=changed,
+        paired=paired if not note else "",
         variants=names,
         significant=table.filter(pl.col("significant")).height,
         rows=table.height,

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis.strength import UNDECIDED, receiving_seat_wins, strength_table
-from ..errors import Problem, UserError
+from ..errors import Problem, UserError, did_you_mean
 from ..games import get_game
 from ..limits import MAX_GAMES
 from ..logs import load_run
@@ -206,7 +206,14 @@ def strength(
     chosen = cards or [i["id"] for i in items if all_items or not i.get("more")]
     unknown = [c for c in chosen if c not in set(parts)]
     if unknown:
-        raise UserError(Problem("--cards", None, "cards", f"no item with id {unknown[0]!r} (known: {known(parts)})"))
+        raise UserError(
+            Problem(
+                "--cards",
+                None,
+                "cards",
+                f"no item with id {unknown[0]!r}{did_you_mean(unknown[0], parts)} (known: {known(parts)})",
+            )
+        )
     m = scenario.model
     if not 0 < tolerance < 50:
         raise UserError(

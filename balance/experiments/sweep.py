@@ -25,7 +25,7 @@ import polars as pl
 
 from ..analysis import cards as card_analysis
 from ..analysis import winrate
-from ..errors import Problem, UserError
+from ..errors import Problem, UserError, did_you_mean
 from ..games import get_game
 from ..logs import load_run
 from ..report.charts import sweep_chart
@@ -116,7 +116,7 @@ def check_metric(kind: str, key: str, items: list[str], drafted: list[str], scen
     """A metric that would read NaN at every value is a one-line error before any game."""
     problem = None
     if kind == "strength" and key not in items:
-        problem = f"no item with id {key!r} (known: {known(items)})"
+        problem = f"no item with id {key!r}{did_you_mean(key, items)} (known: {known(items)})"
     elif kind == "card" and key not in drafted:
         problem = (
             f"card:{key} is the win rate added when drafted, and no player drafts {key!r} in this game"

@@ -891,6 +891,7 @@ def fit_targets(rows: pl.DataFrame, path: Path) -> Path:
             "points (grey band: the target)" if unit == "points" else f"{unit} (grey band: the target)",
             fontsize=SMALL + 1,
         )
-    axes[0, 0].legend(fontsize=SMALL, loc="best")  # once: a one-row panel has no room for it
+    # once, outside the panel: inside, "best" may still sit on a target's band
+    axes[0, 0].legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     axes[0, 0].set_title("Targets today and at the proposal\n(held-out seeds, 95% intervals)", fontsize=SMALL + 2)
     return _save(fig, path)

@@ -168,6 +168,8 @@ def strong_section(
         "missing": "",
         "games": strong_manifest.get("games"),
         "field": ", ".join(strong_manifest.get("scenario", {}).get("bots", [])),
+        # "every seat but the Legends" only where Legends (Heat's automata) sit in the field
+        "where": "in every seat but the Legends" if _has_legends(strong_manifest) else "in every seat",
         "seat_word": seat_word,
         # what a position figure is: Shuffle GP's first player is whoever is dealt the highest distance card
         "position_note": (
@@ -249,3 +251,16 @@ def _exploit_line(folder: Path, run_dir: Path, labels: Labels) -> str:
         f"{gain:+.1f} points ({low:+.1f} to {high:+.1f}) over tuned itself, n={games:,}: it {verdict}. A field is as "
         "strong as the best challenger found against it."
     )
+
+
+def _has_legends(manifest: dict) -> bool:
+    """A Legend (a game's own automaton, never tuned) sits in the run's field."""
+    from ..games import get_game
+
+    scenario = manifest.get("scenario", {})
+    game = get_game(scenario.get("game"))
+    if game.profiles is None:
+        return False
+    profiles = game.profiles(scenario.get("bot_profiles") or {}, None)
+    bots = scenario.get("bots", [])
+    return any(getattr(profiles.get(b), "legend", False) for b in bots if isinstance(b, str))

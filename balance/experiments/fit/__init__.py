@@ -47,7 +47,7 @@ from .evaluate import evaluate, figure_misses, strength_keys
 from .measure import Figure
 from .objective import PENALTY, changed, cost
 from .smooth import WINDOW, Measured
-from .space import at_range_ends, free_params
+from .space import at_range_ends, free_params, small_grid, untried_values
 from .targets import check_items, parse_target
 
 CHECK = 20_000  # round_seed's stream of the stop rule's fresh seeds (CHECK + round)
@@ -84,6 +84,8 @@ class FitResult:
     ended: str  # why the search ended: "met" (checked on a fresh seed) or "budget"
     confirm_games: int
     edges: list[str]  # the proposal's numbers at an end of their range whose figures miss: "PATH = 1 (range 1..3)"
+    untried: list[str] = field(default_factory=list)  # "PATH: 2, 3": whole or word values no candidate played
+    grid_games: int | None = None  # the games that would play every combination of the free values (None: a real one)
 
 
 def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, int], None] | None = None) -> FitResult:
@@ -140,8 +142,13 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 f"{search_runs} run(s) x {m.games:,} games), got {options.budget:,}",
             )
         )
+    # a small grid (every free value whole or a word, few enough combinations for the budget): each is played once,
+    # rather than sampled (a sample may draw some values four times and others never)
+    grid = small_grid(params)
+    grid_games = len(grid) * m.games * search_runs if grid is not None else None
     out = output_folder(options, scenario.name, "fit", STATE)
     state = open_state(out, STATE, "fit", settings, options.resume)
+    by_grid = bool(state.get("grid", grid_games is not None and grid_games <= options.budget))
 
     search = BlockSearch.start(params, items, keys)
     if state:
@@ -158,6 +165,8 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         state.pop("result", None)
     # a round is played whole (the first even past the budget): the bar's total is what will be played
     total = max(options.budget // round_games, 1, len(rounds)) * round_games + 2 * confirm * confirm_runs
+    if by_grid:
+        total = grid_games + 2 * confirm * confirm_runs
 
     def play(values: dict[str, Any], folder: Path, seed: int, games: int, measured: list[str], what: str):
         nonlocal used
@@ -201,11 +210,17 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
 
     r = len(rounds)
     while ended is None:
-        if r > 0 and used + repeats + round_games > options.budget:
+        rng = np.random.default_rng(np.random.SeedSequence([m.seed, r, 21]))  # a round's draws, apart from games
+        if by_grid:
+            pool = [v for v in grid if _key(v, params) not in seen][: options.population + 1]
+            if not pool:
+                ended = "grid"
+                break
+        elif r > 0 and used + repeats + round_games > options.budget:
             ended = "budget"
             break
-        rng = np.random.default_rng(np.random.SeedSequence([m.seed, r, 21]))  # a round's draws, apart from games
-        pool = [search.centre(), *search.sample(rng, options.population)]
+        else:
+            pool = [search.centre(), *search.sample(rng, options.population)]
         misses = []
         for k, values in enumerate(pool):
             key = _key(values, params)
@@ -222,18 +237,24 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             )
         centre_miss = _total(misses[0])
         row = {"round": r, "centre": pool[0], "centre_cost": candidates[-len(pool)]["cost"], "centre_miss": centre_miss}
-        search.update(*recent(r), by_text, len(pool), params, options.penalty, options.max_changes, elites, rng)
-        if centre_miss == 0:  # the centre meets the aim on the search's seed: played on a fresh one before trusting it
+        if by_grid:  # no centre: the best combination so far is the round's point of the curve
+            best = min(candidates, key=lambda c: c["cost"])
+            row = row | {"centre": _values(best, params), "centre_cost": best["cost"], "centre_miss": best["aim_miss"]}
+        else:
+            search.update(*recent(r), by_text, len(pool), params, options.penalty, options.max_changes, elites, rng)
+        if centre_miss == 0 and not by_grid:  # the centre meets the aim on the search's seed: played on a fresh one
             figures = searched(pool[0], f"r{r}-check", round_seed(m.seed, CHECK + r), f"round {r + 1}, check")
             row["check_miss"] = _total(figure_misses(targets, figures))
             ended = "met" if row["check_miss"] == 0 else None
         rounds.append(row | {"games": used})
         r += 1
-        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended))
-    if ended == "budget":
-        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended))
+        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended, by_grid))
+    if ended in ("budget", "grid"):
+        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended, by_grid))
     if ended == "met":
         proposal = rounds[-1]["centre"]
+    elif ended == "grid":  # every combination played once on the same deals: the least cost; held-out games judge it
+        proposal = _values(min(candidates, key=lambda c: (c["cost"], c["round"], c["candidate"])), params)
     else:  # the least cost on figures smoothed over the last rounds (fit.smooth): the luckiest candidate is not
         # the best one; the held-out games judge it
         played, figures = recent(len(rounds) - 1)
@@ -258,7 +279,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         else:
             after = play(proposal, out / "confirm" / "proposal", held, confirm, keys, "held out: the proposal")
         result = {"before": _json(before), "after": _json(after), "games": used - searched_games}
-        state_now = _state(settings, search, rounds, candidates, seen, searched_games, repeats, ended)
+        state_now = _state(settings, search, rounds, candidates, seen, searched_games, repeats, ended, by_grid)
         save_state(out, STATE, state_now | {"result": result})
     missed = {key for key, miss in figure_misses(targets, after) if miss > 0}
     met = not missed
@@ -280,6 +301,8 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         ended,
         confirm,
         at_range_ends(proposal, blocked),
+        untried_values(params, [_values(c, params) for c in candidates]),
+        grid_games,
     )
 
 
@@ -288,9 +311,18 @@ def _total(misses: list[tuple[str, float]]) -> float:
 
 
 def _state(
-    settings, search: BlockSearch, rounds, candidates, seen: dict[str, Measured], used: int, repeats: int, ended
+    settings,
+    search: BlockSearch,
+    rounds,
+    candidates,
+    seen: dict[str, Measured],
+    used: int,
+    repeats: int,
+    ended,
+    grid: bool,
 ) -> dict[str, Any]:
     return {
+        "grid": grid,
         "settings": settings,
         "search": search.to_json(),
         "rounds": rounds,

@@ -88,6 +88,43 @@ def console_lines(result) -> list[str]:
     return lines
 
 
+def plain_summary(result) -> str:
+    """What a designer reads first: what was searched, what is proposed, and
+    whether it meets the targets on games the search never saw."""
+    searched = ", ".join(result.start)
+    if result.changes:
+        moves = "; ".join(f"{k} {result.start[k]} -> {result.proposal[k]}" for k in result.changes)
+        proposed = f"It proposes {moves}"
+    else:
+        proposed = "It proposes no change: today's values were the best it found"
+    how = (
+        f"every combination of the free values played once ({len(result.candidates):,})"
+        if result.ended == "grid"
+        else f"{len(result.rounds)} round{'s' if len(result.rounds) != 1 else ''} of search"
+    )
+    verdict = (
+        "which meets every target"
+        if result.met
+        else "which does not meet every target (the closest found: see the table)"
+    )
+    return (
+        f"balance fit searched {searched} ({how}, {result.games:,} games in all). {proposed}, {verdict} on "
+        f"{result.confirm_games:,} held-out games the search never played."
+    )
+
+
+def untried_line(result) -> str:
+    """Where the search never played some whole or word values, which, and the budget that would play each."""
+    if not result.untried:
+        return ""
+    grid = (
+        f"; a --budget of {result.grid_games:,} games plays every combination once"
+        if result.grid_games is not None
+        else ""
+    )
+    return f"values no candidate tried: {'; '.join(result.untried)}{grid}"
+
+
 def _one(value: float) -> str:
     """One decimal; what rounds to zero has no sign (0.0, not -0.0)."""
     return "0.0" if round(value, 1) == 0 else f"{value:.1f}"
@@ -115,6 +152,8 @@ def write_outputs(result, scenario_name: str) -> Path:
         confirm_games=result.confirm_games,
         unmovable=unmovable(targets, result),
         edges=result.edges,
+        summary=plain_summary(result),
+        untried=untried_line(result),
         columns=targets.columns,
         data=[[cell(v, c) for v, c in zip(row, targets.columns, strict=True)] for row in targets.iter_rows()],
     )

@@ -7,6 +7,7 @@ is one. A value that is a word takes a list of words
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ...errors import Problem, UserError
@@ -85,3 +86,43 @@ def at_range_ends(values: dict[str, Any], params: list[Param]) -> list[str]:
 
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
+
+
+MAX_GRID = 4096  # combinations of the free values a fit would play one by one, at most
+
+
+def _values_of(p: Param) -> list[Any] | None:
+    """Every value a free whole number or word may take; None for a real number."""
+    if p.kind == "choice":
+        return list(p.choices)
+    if p.kind == "int":
+        return list(range(int(p.low), int(p.high) + 1))
+    return None
+
+
+def small_grid(params: list[Param]) -> list[dict[str, Any]] | None:
+    """Every combination of the free values, today's first, where each is a
+    whole number or a word and they are at most MAX_GRID; else None."""
+    each = [_values_of(p) for p in params]
+    if (
+        any(v is None for v in each)
+        or sum(1 for _ in itertools.islice(itertools.product(*each), MAX_GRID + 1)) > MAX_GRID
+    ):
+        return None
+    start = {p.name: p.start for p in params}
+    grid = [dict(zip((p.name for p in params), combo, strict=True)) for combo in itertools.product(*each)]
+    return sorted(grid, key=lambda values: values != start)  # today's values first: a stable baseline
+
+
+def untried_values(params: list[Param], played: list[dict[str, Any]]) -> list[str]:
+    """Per free whole number or word, the values of its range no candidate played: "PATH: 2, 3"."""
+    out = []
+    for p in params:
+        values = _values_of(p)
+        if values is None:
+            continue
+        seen = {v[p.name] for v in played}
+        missing = [v for v in values if v not in seen]
+        if missing:
+            out.append(f"{p.name}: {', '.join(str(v) for v in missing)}")
+    return out

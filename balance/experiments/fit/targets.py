@@ -26,7 +26,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ...errors import Problem, UserError
+from ...errors import Problem, UserError, did_you_mean
 
 KINDS = ("seat-balance", "bot-spread", "strength", "rounds")
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -97,5 +97,10 @@ def check_items(targets: list[Target], items: list[str]) -> None:
         if t.kind == "strength" and t.key != "all" and t.key not in items:
             shown = ", ".join(items[:12]) + (f", and {len(items) - 12} more" if len(items) > 12 else "")
             raise UserError(
-                Problem("--target", None, "target", f"{t.text!r}: no item with id {t.key!r} (known: {shown})")
+                Problem(
+                    "--target",
+                    None,
+                    "target",
+                    f"{t.text!r}: no item with id {t.key!r}{did_you_mean(t.key, items)} (known: {shown})",
+                )
             )

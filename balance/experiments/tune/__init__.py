@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import Problem, UserError
+from ...errors import Problem, UserError, did_you_mean
 from ...games import get_game
 from ...runner import RunOptions, resolve_scenario
 from ...scenario import BotPool, Scenario, check_scenario
@@ -118,7 +118,13 @@ def tune(
     if unknown:
         known = ", ".join(p.name for p in params)
         raise UserError(
-            Problem("--fix", None, "fix", f"{unknown[0]!r} is not a value of {options.bot} (known: {known})")
+            Problem(
+                "--fix",
+                None,
+                "fix",
+                f"{unknown[0]!r} is not a value of {options.bot}"
+                f"{did_you_mean(unknown[0], [p.name for p in params])} (known: {known})",
+            )
         )
     params = [p for p in params if p.name not in options.fixed]
     if not params:

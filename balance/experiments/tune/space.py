@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from ...errors import Problem, UserError
+from ...errors import Problem, UserError, did_you_mean
 
 FIXED = ("noise",)  # never tuned
 TUNED_NOISE = 0.05  # the noise a tuned profile plays with (at most the starting profile's)
@@ -106,6 +106,8 @@ def start_values(params: list[Param]) -> dict[str, Any]:
 def check_bot(bot: str, known: list[str], field: list[str], where: str) -> None:
     """The bot to tune is a profile of the game and sits in the scenario's field."""
     if bot not in known:
-        raise UserError(Problem("--bot", None, "bot", f"unknown bot {bot!r} (known: {', '.join(known)})"))
+        raise UserError(
+            Problem("--bot", None, "bot", f"unknown bot {bot!r}{did_you_mean(bot, known)} (known: {', '.join(known)})")
+        )
     if bot not in field:
         raise UserError(Problem("--bot", None, "bot", f"{bot!r} has no seat in {where} (its bots: {', '.join(field)})"))

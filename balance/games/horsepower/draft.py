@@ -61,7 +61,10 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
     if rules.first_drafter == "random":
         st.first_drafter[:] = chance.roll(ctx.streams.key(all_games, "first drafter"), P) - 1
     if ctx.rec.on:
-        ctx.rec.say(all_games, lambda j: f"  the draft starts with seat {st.first_drafter[j]} (Player 1 of 2.3)")
+        ctx.rec.say(
+            all_games,
+            lambda j: f"  the draft starts with seat {st.first_drafter[j]} (the rulebook's Player 1, section 2.3)",
+        )
     parts_taken = np.zeros((G, P), np.int16)
     pbs_taken = np.zeros((G, P), np.int16)
     rounds = rules.parts_drafted + rules.playbooks_drafted

@@ -1,0 +1,63 @@
+"""What changed between two card databases (`balance compare RUN_A RUN_B`):
+every value that differs, named by the dotted path `sweep`, `fit` and
+`overrides:` take (a list of items with ids is named by id:
+`cards.twin_turbo.effects.0.amount`), as "PATH: old -> new"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MISSING = object()
+
+
+def _flat(node: Any, prefix: str, out: dict[str, Any]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            _flat(value, f"{prefix}.{key}" if prefix else str(key), out)
+    elif isinstance(node, list) and node and all(isinstance(i, dict) and "id" in i for i in node):
+        for item in node:
+            _flat(item, f"{prefix}.{item['id']}", out)
+    elif isinstance(node, list) and any(isinstance(i, dict | list) for i in node):
+        for i, item in enumerate(node):
+            _flat(item, f"{prefix}.{i}", out)
+    else:
+        out[prefix] = node
+
+
+def flatten(data: dict[str, Any]) -> dict[str, Any]:
+    """{dotted path: value} of every leaf of a database."""
+    out: dict[str, Any] = {}
+    _flat(data, "", out)
+    return out
+
+
+def changes(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """(path, old, new) for each value that differs, in the order of the
+    databases (MISSING where one side lacks the path)."""
+    a, b = flatten(before), flatten(after)
+    paths = list(dict.fromkeys([*a, *b]))
+    return [(p, a.get(p, MISSING), b.get(p, MISSING)) for p in paths if a.get(p, MISSING) != b.get(p, MISSING)]
+
+
+def _shown(value: Any) -> str:
+    return "(none)" if value is MISSING else str(value)
+
+
+def change_lines(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Each change as "PATH: old -> new"; an item (a card, a Playbook, a rule
+    section's entry) added or removed whole is one line."""
+    a, b = flatten(before), flatten(after)
+
+    def holds(flat: dict[str, Any], item: str) -> bool:
+        return any(p == item or p.startswith(item + ".") for p in flat)
+
+    lines, whole = [], set()
+    for path, old, new in changes(before, after):
+        item = ".".join(path.split(".")[:2])
+        if not (holds(a, item) and holds(b, item)):
+            if item not in whole:
+                whole.add(item)
+                lines.append(f"{item}: {'added' if not holds(a, item) else 'removed'}")
+            continue
+        lines.append(f"{path}: {_shown(old)} -> {_shown(new)}")
+    return lines
