@@ -212,10 +212,8 @@ def harden(
         if checking and not refuted:
             result.final = best
             break
-        if refuted:
+        if refuted:  # adopted; a refuted check's budget (twice the last) is the new steps' budget
             result.profile = best.profile
-            if checking:
-                budget *= 2
             checking = False
         else:
             budget, checking = budget * 2, True
