@@ -119,11 +119,15 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .experiments.setup import release_folders
+
         try:
             return command(*args, **kwargs)
         except UserError as exc:
             err.print(f"error: {exc}", markup=False, soft_wrap=True)
             raise typer.Exit(EXIT_USER_ERROR) from None
+        finally:
+            release_folders()  # the experiment folders the command held
 
     return wrapper
 

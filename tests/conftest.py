@@ -138,3 +138,13 @@ def one_line(*args) -> str:
     lines = stderr.splitlines()  # not stripped: an empty line before the error counts too
     assert len(lines) == 1 and lines[0].startswith("error: "), stderr
     return lines[0]
+
+
+@pytest.fixture(autouse=True)
+def _release_experiment_folders():
+    """An experiment called as a library holds its folder for the process's life
+    (setup.hold_folder); a test lets go of them when it ends, as a command does."""
+    yield
+    from balance.experiments.setup import release_folders
+
+    release_folders()

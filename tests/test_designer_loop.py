@@ -198,6 +198,15 @@ def test_two_runs_on_disk_compare_exactly_as_balance_compare_does(tmp_path):
     two = pl.read_csv(tmp_path / "two" / "compare.csv")
     assert two.drop("variant").equals(pl.read_csv(tmp_path / "cmp" / "compare.csv").drop("variant"))
     assert whole.table.height == two.height and (tmp_path / "two" / "index.html").exists()
+    # issue 35: an unfinished run is refused in one line, naming it
+    import json
+
+    manifest = json.loads((tmp_path / "cmp" / "v9" / "manifest.json").read_text())
+    (tmp_path / "half").mkdir()
+    (tmp_path / "half" / "manifest.json").write_text(json.dumps(manifest | {"status": "interrupted"}))
+    half = CliRunner().invoke(app, ["compare", str(tmp_path / "cmp" / "baseline"), str(tmp_path / "half")])
+    assert half.exit_code == 2 and "is not a complete run (interrupted): finish it first" in half.stderr
+    assert half.stderr.count("\n") == 1
     # issue 35: what changed between the databases, whether paired, and the changed item's rows first
     lines = [line.strip() for line in result.stdout.splitlines()]
     assert lines[0] == "what changed:" and lines[1] == "cards.v8_block.effects.0.amount: 3 -> 9"

@@ -153,3 +153,15 @@ def test_a_folder_holding_a_fit_is_continued_only_with_resume_and_the_same_setti
         result = CliRunner().invoke(app, ["fit", str(path), *FIT, *SMALL, "--out", str(out), *more])
         assert result.exit_code == 2 and words in result.stderr and result.stderr.count("\n") == 1, result.output
     assert (out / "fit.json").read_text() == '{"settings": {}}', "the earlier state is left as it was"
+
+
+def test_a_fit_is_the_same_whatever_the_jobs(tmp_path):
+    """Issue 35: -j 1 and -j 2 play the same games (each keyed by seed and id): the same candidates and proposal."""
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    for jobs in ("1", "2"):
+        args = ["fit", str(path), *FIT, *SMALL, "-j", jobs, "--out", str(tmp_path / f"j{jobs}")]
+        assert CliRunner().invoke(app, args).exit_code == 0
+    assert (tmp_path / "j1" / "proposal.yaml").read_text() == (tmp_path / "j2" / "proposal.yaml").read_text()
+    assert (tmp_path / "j1" / "candidates.csv").read_text() == (tmp_path / "j2" / "candidates.csv").read_text()
+    assert (tmp_path / "j1" / "targets.csv").read_text() == (tmp_path / "j2" / "targets.csv").read_text()

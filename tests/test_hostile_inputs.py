@@ -557,3 +557,46 @@ def test_messages_say_what_they_mean(tmp_path, scenario):
         text=True,
     )
     assert subprocess_line.stderr.startswith("error: ") and subprocess_line.stderr.count("\n") == 1
+
+
+def test_hostile_card_names_on_the_newer_commands_pages_and_csvs(tmp_path):
+    """Issue 35: a card named as HTML and one named as a spreadsheet formula,
+    through strength, compare, fit and tune: escaped on every page, never a
+    formula in a CSV cell."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "cards.yaml").read_text())
+    for card in data["cards"]:
+        if card["id"] == "twin_turbo":
+            card["name"] = "<script>alert(1)</script>"
+        if card["id"] == "v8_block":
+            card["name"] = '=HYPERLINK("http://x")'
+    (tmp_path / "cards.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        f"name: hostile\ngame: horsepower\ncards: {tmp_path / 'cards.yaml'}\nplayers: 2\nbots: [racer, balanced]\n"
+        "games: 80\nseed: 3\nchunk_size: 40\nvariants:\n  - name: v9\n    overrides: {cards.v8_block.count: 3}\n"
+    )
+    commands = {
+        "strength": ["strength", path, "--cards", "twin_turbo,v8_block"],
+        "compare": ["compare", path],
+        "fit": [
+            *("fit", path, "--free", "cards.twin_turbo.effects.0.amount=5..6"),
+            *("--target", "strength:twin_turbo=0+-20", "--budget", "480", "--population", "2", "--confirm-games", "40"),
+        ],
+        "tune": ["tune", path, "--bot", "racer", "--budget", "300", "--games-per-eval", "16", "--confirm-games", "32"],
+    }
+    for name, args in commands.items():
+        code, _, stderr = cli(*args, "-j", "1", "-q", "--out", tmp_path / name)
+        assert code == 0, (name, stderr)
+        for page in (tmp_path / name).rglob("*.html"):
+            text = page.read_text()
+            assert "<script>alert(1)" not in text, (name, page.name)
+        for csv in (tmp_path / name).rglob("*.csv"):
+            table = pl.read_csv(csv, infer_schema_length=0)
+            for column in table.columns:
+                numeric = table[column].str.contains(r"^-?[0-9.e+-]+$|^$|^-?inf$|^NaN$").fill_null(True).all()
+                if not numeric:
+                    assert not table[column].str.contains(r"^[=+\-@]").fill_null(False).any(), (name, csv.name, column)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (tmp_path / "strength" / "index.html").read_text()
+    assert any("'=HYPERLINK" in p.read_text() for p in (tmp_path / "strength").rglob("*.csv"))

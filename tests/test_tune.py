@@ -222,3 +222,25 @@ def test_tune_all_tunes_each_bot_in_turn_and_measures_exploitability(tmp_path, m
     monkeypatch.setattr(experiment, "play_task", no_games)
     again = tune_field(path, TuneOptions(**{**vars(options), "resume": True}), passes=1)
     assert again.rows == field.rows
+
+
+def test_tune_all_with_rounds_passes_over_the_field_that_many_times(tmp_path):
+    """Issue 35: `--all --rounds 2` tunes each bot twice in turn, then measures exploitability."""
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL)
+    args = ["tune", str(path), "--all", "--rounds", "2", "--budget", "200", "--games-per-eval", "16"]
+    result = CliRunner().invoke(
+        app, [*args, "--population", "4", "--confirm-games", "64", "-j", "1", "-q", "-o", str(tmp_path / "a")]
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads((tmp_path / "a" / "field.json").read_text())["rows"]
+    assert [(r["pass"], r["bot"]) for r in rows] == [
+        (1, "balanced"),
+        (1, "miser"),
+        (2, "balanced"),
+        (2, "miser"),
+        ("exploitability", "balanced"),
+        ("exploitability", "miser"),
+    ]
+    refused = CliRunner().invoke(app, [*args[:3], "--rounds", "0"])
+    assert refused.exit_code == 2 and "--rounds: rounds: must be between 1 and 20, got 0" in refused.stderr

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Problem, UserError
-from ..runner import RunOptions, check_backend, make_run_dir
+from ..runner import LOCK, RunLock, RunOptions, acquire_lock, check_backend, make_run_dir
 
 HELD_OUT = 10**9  # round_seed's stream of every held-out confirmation: past any search round
 
@@ -67,10 +67,12 @@ def output_folder(
     out = Path(options.out) if options.out else Path("runs") / f"{name}-{folder or command}"
     if out.exists() and not out.is_dir():
         raise UserError(Problem(str(out), None, "--out", "is a file, not a folder; choose another --out"))
-    holds = out.is_dir() and any(out.iterdir())
-    resumable = state is not None and (out / state).is_file()
     if options.resume and state is None:
         raise UserError(Problem("--resume", None, "resume", f"balance {command} keeps no state to resume"))
+    make_run_dir(out)
+    hold_folder(out)  # before anything in it is judged or replaced: another process may be writing it
+    holds = any(p.name != LOCK for p in out.iterdir())
+    resumable = state is not None and (out / state).is_file()
     if options.resume and not resumable and holds:
         raise UserError(Problem(str(out), None, "--resume", f"holds no {command} to resume; use --force to start over"))
     if holds and not options.force and not options.resume:
@@ -80,8 +82,27 @@ def output_folder(
             else f"already holds a {command} result: add --force to replace it, or choose another --out"
         )
         raise UserError(Problem(str(out), None, "--out", words))
-    make_run_dir(out)
     return out
+
+
+_HELD: dict[Path, RunLock] = {}  # the experiment folders this process holds (runner.acquire_lock's OS lock)
+
+
+def hold_folder(out: Path) -> None:
+    """Take `out` for this process (an OS lock on out/.lock, the run directory's
+    kind: dropped by the kernel however the process ends), or refuse it in one
+    line while another process holds it. Held again by the same process, it is
+    the same lock: a resumed or repeated experiment in one process is not a rival."""
+    key = out.resolve()
+    if key not in _HELD:
+        _HELD[key] = acquire_lock(out)
+
+
+def release_folders() -> None:
+    """Let go of every folder this process holds (the end of a command; a test's teardown)."""
+    while _HELD:
+        _, lock = _HELD.popitem()
+        lock.release()
 
 
 def round_seed(seed: int, round_: int) -> int:

@@ -65,9 +65,11 @@ class HardenResult:
     final: Challenge | None = None  # the best challenger of the last check (twice the budget)
     games: int = 0  # every game the procedure played
 
+    checked: bool = False  # the procedure ended on a check at twice the budget that nothing refuted
+
     @property
     def holds(self) -> bool:
-        return self.final is not None and self.final.gain.rate <= TOLERANCE
+        return self.checked and self.final is not None and self.final.gain.rate <= TOLERANCE
 
 
 def with_values(profile: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
@@ -210,7 +212,7 @@ def harden(
             }
         )
         if checking and not refuted:
-            result.final = best
+            result.final, result.checked = best, True
             break
         if refuted:  # adopted; a refuted check's budget (twice the last) is the new steps' budget
             result.profile = best.profile
