@@ -457,8 +457,8 @@ SetOption = Annotated[
     Optional[list[str]],
     typer.Option(
         "--set",
-        help="PATH=VALUE: a change tried without editing a file (the paths of overrides:, sweep and fit), "
-        "e.g. cards.twin_turbo.effects.0.amount=4; repeat for more.",
+        help="PATH=VALUE: a change tried without editing a file, a path as in overrides:, sweep and fit "
+        "(cards.ID.effects.0.amount=4); repeat for more.",
     ),
 ]
 
@@ -899,14 +899,17 @@ def tune(
     out.print(f"profile: {result.out / 'tuned.yaml'}; page: {result.index}")
 
 
-@app.command()
+@app.command(
+    epilog="Example: balance fit scenarios/four-player-mixed.yaml "
+    "--free cards.twin_turbo.effects.0.amount=2..8 --target strength:twin_turbo=0+-2"
+)
 @user_errors
 def fit(
     scenario: Annotated[Path, typer.Argument(help="The scenario: its field, players, seed and card database.")],
     free: Annotated[
         list[str],
         typer.Option(
-            "--free", help="A value to search, PATH=RANGE as in sweep (e.g. cards.twin_turbo.effects.0.amount=2..8)."
+            "--free", help="A value to search, PATH=RANGE as in sweep (see the example below)."
         ),
     ],
     target: Annotated[

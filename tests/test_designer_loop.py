@@ -279,3 +279,12 @@ def test_did_you_mean_for_unknown_ids_paths_and_scenario_files(tmp_path, monkeyp
     assert path.exit_code == 2 and "(did you mean 'rules'?)" in path.stderr, path.stderr
     bot = runner.invoke(app, ["tune", "scenarios/four-player-mixed.yaml", "--bot", "racr", "-o", str(tmp_path / "t")])
     assert bot.exit_code == 2 and "(did you mean 'racer'?)" in bot.stderr
+
+
+def test_fit_help_shows_its_example_whole_at_eighty_columns(monkeypatch):
+    """Issue 35: the fit example was cut off ("...amount=…") in an 80-column terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+    result = CliRunner().invoke(app, ["fit", "--help"])
+    text = " ".join(result.stdout.split())
+    assert "cards.twin_turbo.effects.0.amount=2..8 --target strength:twin_turbo=0+-2" in text
+    assert "…" not in result.stdout
