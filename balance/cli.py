@@ -908,9 +908,7 @@ def fit(
     scenario: Annotated[Path, typer.Argument(help="The scenario: its field, players, seed and card database.")],
     free: Annotated[
         list[str],
-        typer.Option(
-            "--free", help="A value to search, PATH=RANGE as in sweep (see the example below)."
-        ),
+        typer.Option("--free", help="A value to search, PATH=RANGE as in sweep (see the example below)."),
     ],
     target: Annotated[
         list[str],
