@@ -195,11 +195,13 @@ def test_a_label_under_strong_play_comes_from_the_test_of_the_difference():
 @pytest.mark.parametrize("game", ["horsepower", "heat", "downforce", "shuffle_gp"])
 def test_every_game_ships_a_tuned_profile_made_by_balance_tune(game):
     """bots.yaml's `tuned`: a whole profile of the game's model, with the
-    command that made it in the comment above it (docs/bots.md)."""
+    command that made it (balance tune --harden, issue 34), its date and its
+    exploitability in the comment above it (docs/bots.md)."""
     from balance.games import GAMES
 
     profile = GAMES[game].profiles(None)["tuned"]
     assert not getattr(profile, "legend", False) and profile.noise <= 0.05
     text = (ROOT / "balance" / "games" / game / "bots.yaml").read_text()
     head = text[: text.index("\ntuned:")].rsplit("\n\n", 1)[-1]
-    assert "balance tune scenarios/" in head and "--all" in head and "2026-" in head, head
+    assert "balance tune scenarios/" in head and "--harden" in head and "2026-" in head, head
+    assert "Exploitability: the best challenger" in head and " points (" in head, head
