@@ -97,7 +97,7 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     assert "held-out seeds" in page and "variants:" in page
     assert all((tmp_path / "a" / png).stat().st_size > 10_000 for png in ("progress.png", "targets.png"))
     assert "proposal: " in runs[0].stdout and "held-out games the search never played" in runs[0].stdout
-    assert runs[0].stdout.startswith("balance fit searched cards.twin_turbo.effects.0.amount (2 rounds of search")
+    assert runs[0].stdout.startswith("balance fit searched cards.twin_turbo.effects.0.amount (2 rounds of search;")
     # issue 35: a budget too small to play each of 0..8 says which values went untried and what would try them
     tried = sorted({c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]})
     untried = ", ".join(str(v) for v in range(9) if v not in tried)
@@ -134,7 +134,7 @@ def test_a_small_grid_is_played_whole_each_value_once(tmp_path):
         )
         == best["cards.twin_turbo.effects.0.amount"]
     )
-    assert "every combination of the free values played once (3)" in result.stdout
+    assert "(each of its 3 combinations played once; " in result.stdout
     assert "values no candidate tried" not in result.stdout
     page = (tmp_path / "g" / "index.html").read_text()
     assert page.index("balance fit searched") < page.index("How it was found")

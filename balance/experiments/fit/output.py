@@ -98,7 +98,7 @@ def plain_summary(result) -> str:
     else:
         proposed = "It proposes no change: today's values were the best it found"
     how = (
-        f"every combination of the free values played once ({len(result.candidates):,})"
+        f"each of its {len(result.candidates):,} combinations played once"
         if result.ended == "grid"
         else f"{len(result.rounds)} round{'s' if len(result.rounds) != 1 else ''} of search"
     )
@@ -108,7 +108,7 @@ def plain_summary(result) -> str:
         else "which does not meet every target (the closest found: see the table)"
     )
     return (
-        f"balance fit searched {searched} ({how}, {result.games:,} games in all). {proposed}, {verdict} on "
+        f"balance fit searched {searched} ({how}; {result.games:,} games in all). {proposed}, {verdict} on "
         f"{result.confirm_games:,} held-out games the search never played."
     )
 
