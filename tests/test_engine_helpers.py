@@ -96,3 +96,15 @@ def test_the_games_import_nothing_above_them_but_leaf_helpers():
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("balance"):
                 above.add(node.module.split(".")[1])
     assert above == {"errors", "seeding", "validation", "yamlio"}, above
+
+
+def test_sparse_nonzero_is_flatnonzero_whatever_the_length_and_density():
+    from balance.games.rows import sparse_nonzero
+
+    rng = np.random.default_rng(5)
+    for size, density in ((4096 * 51, 0.001), (4096 * 51, 0.3), (101, 0.05), (0, 0.0), (64, 1.0)):
+        a = (rng.random(size) < density).astype(np.int8) * rng.integers(1, 100, size).astype(np.int8)
+        assert np.array_equal(sparse_nonzero(a), np.flatnonzero(a))
+    strided = np.zeros((16, 51), np.int8)[:, ::2]  # not contiguous: the plain search
+    strided[3, 4] = 1
+    assert np.array_equal(sparse_nonzero(strided.reshape(-1)), np.flatnonzero(strided))

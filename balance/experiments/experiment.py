@@ -77,10 +77,15 @@ def play_task(task: Task) -> tuple[int, int, np.ndarray]:
 
 def legend_bots(scenario: Scenario) -> frozenset[str]:
     """The field's bots that are a game's own automata (Heat's Legends): no deck, never given an item."""
-    game = get_game(scenario.model.game)
+    return legend_names(scenario.model.game, scenario.model.bot_profiles, scenario.doc)
+
+
+def legend_names(game_name: str, bot_profiles: dict | None, doc=None) -> frozenset[str]:
+    """The profiles of a game (with a scenario's `bot_profiles`) that are Legends."""
+    game = get_game(game_name)
     if game.profiles is None:
         return frozenset()
-    profiles = game.profiles(scenario.model.bot_profiles, scenario.doc)
+    profiles = game.profiles(bot_profiles or {}, doc)
     return frozenset(name for name, p in profiles.items() if getattr(p, "legend", False))
 
 

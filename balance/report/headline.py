@@ -255,12 +255,8 @@ def _exploit_line(folder: Path, run_dir: Path, labels: Labels) -> str:
 
 def _has_legends(manifest: dict) -> bool:
     """A Legend (a game's own automaton, never tuned) sits in the run's field."""
-    from ..games import get_game
+    from ..experiments.experiment import legend_names
 
     scenario = manifest.get("scenario", {})
-    game = get_game(scenario.get("game"))
-    if game.profiles is None:
-        return False
-    profiles = game.profiles(scenario.get("bot_profiles") or {}, None)
-    bots = scenario.get("bots", [])
-    return any(getattr(profiles.get(b), "legend", False) for b in bots if isinstance(b, str))
+    legends = legend_names(scenario.get("game"), scenario.get("bot_profiles"))
+    return any(b in legends for b in scenario.get("bots", []) if isinstance(b, str))

@@ -228,7 +228,7 @@ def tune(
             for key, values in ((0, tuned), (1, start))
             for c in range(chunks)
         ]
-        won = _collect(tasks, options, chunks, lambda g: report(used + g, "confirmation"))
+        won = collect_wins(tasks, options, lambda g: report(used + g, "confirmation"))
         held = {"gain": paired(won[0], won[1]), "tuned": estimate(won[0]), "start": estimate(won[1])}
         _save(out, settings, dist, curve, rows, used, {k: vars(v) for k, v in held.items()})
     profile = profile_values(start_profile, params, tuned)
@@ -294,7 +294,7 @@ def _race(scenarios: list[Scenario], who: str, seed: int, options: TuneOptions, 
         new = max(1, played)
         alive = [0, *others]
         tasks = [Task(i, scenarios[i], who, seed, c, size) for i in alive for c in range(played, played + new)]
-        got = _collect(tasks, options, None, lambda g, spent=spent: progress(spent + g))
+        got = collect_wins(tasks, options, lambda g, spent=spent: progress(spent + g))
         spent += len(tasks) * size
         for i in alive:
             won[i] = np.concatenate([won[i], got[i]])
@@ -304,14 +304,17 @@ def _race(scenarios: list[Scenario], who: str, seed: int, options: TuneOptions, 
         others = sorted(sorted(others, key=lambda i: (-_rate(won[i]), i))[: max(elites, len(others) // 2)])
 
 
-def _collect(tasks: list[Task], options: TuneOptions, chunks: int | None, progress) -> dict[int, np.ndarray]:
-    """Play the tasks; each key's wins over its chunks, in chunk order."""
+def collect_wins(
+    tasks: list[Task], options: ExperimentOptions, progress: Callable[[int], None] | None = None
+) -> dict[int, np.ndarray]:
+    """Play the tasks; each key's wins over its chunks, in chunk order (`progress(games done)`)."""
     parts: dict[int, dict[int, np.ndarray]] = {}
     done = [0]
 
     def on_task(task: Task) -> None:
         done[0] += task.size
-        progress(done[0])
+        if progress is not None:
+            progress(done[0])
 
     for key, chunk, won in play(tasks, options.jobs, on_task, options.cluster):
         parts.setdefault(key, {})[chunk] = won

@@ -29,15 +29,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
 from ...errors import Problem, UserError
 from ...games import get_game
 from ...scenario import Scenario
-from ..experiment import Estimate, Task, estimate, paired, play
+from ..experiment import Estimate, Task, estimate, paired
 from ..setup import held_out_seed, output_folder, round_seed
-from . import TuneOptions, field_with, tune
+from . import TuneOptions, collect_wins, field_with, tune
 from .field import with_profile
 from .output import pct, points
 
@@ -120,13 +119,7 @@ def check_counters(scenario: Scenario, bot: str, counters: dict[str, dict[str, A
 
 
 def challenge_counters(
-    scenario: Scenario,
-    bot: str,
-    counters: dict[str, dict[str, Any]],
-    seed: int,
-    games: int,
-    options: TuneOptions,
-    on_games: Callable[[int], None] | None = None,
+    scenario: Scenario, bot: str, counters: dict[str, dict[str, Any]], seed: int, games: int, options: TuneOptions
 ) -> list[Challenge]:
     """Each counter (values set on `bot`'s profile) in `bot`'s first seat against
     the scenario's field, paired with `bot`'s own profile in that seat on the
@@ -135,19 +128,12 @@ def challenge_counters(
     variants = {0: _profile(scenario, bot)} | {i + 1: p for i, p in enumerate(check_counters(scenario, bot, counters))}
     size = min(scenario.model.chunk_size, games)
     chunks = math.ceil(games / size)
-    scenarios = {k: field_with(scenario, bot, COUNTER, p) for k, p in variants.items()}
-    tasks = [Task(k, s, COUNTER, seed, c, size) for k, s in scenarios.items() for c in range(chunks)]
-    parts: dict[int, dict[int, np.ndarray]] = {k: {} for k in scenarios}
-    done = [0]
-
-    def on_task(task: Task) -> None:
-        done[0] += task.size
-        if on_games:
-            on_games(done[0])
-
-    for key, chunk, won in play(tasks, options.jobs, on_task, options.cluster):
-        parts[key][chunk] = won
-    won = {k: np.concatenate([by[c] for c in range(chunks)]) for k, by in parts.items()}
+    tasks = [
+        Task(k, field_with(scenario, bot, COUNTER, p), COUNTER, seed, c, size)
+        for k, p in variants.items()
+        for c in range(chunks)
+    ]
+    won = collect_wins(tasks, options)
     return [
         Challenge(name, paired(won[i + 1], won[0]), estimate(won[i + 1]), variants[i + 1])
         for i, name in enumerate(counters)

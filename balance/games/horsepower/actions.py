@@ -108,7 +108,7 @@ def banana_cost(
     # one turn's Drive, in value, where it can be lost (0 elsewhere)
     turn = (np.maximum(d, 0) + ctx.bots.mean_roll) * live * ctx.bots.weights[st.bots[idx, seat], DRIVE]
     without = reach[np.clip(near - d, 0, top)]  # (n,) P(hit) as things stand
-    add, push = ctx.bots.moves[cards].T  # (J,), (J,)
+    add, push = ctx.look.moves[cards].T  # (J,), (J,)
     after = np.clip((near - d)[:, None] - (add + push).astype(np.int32)[None, :], 0, top)
     hit = np.where(push[None, :] >= near[:, None], 1.0, reach[after])  # the push itself lands on or passes it
     return (turn[:, None] * (hit - without[:, None])).astype(np.float32)  # never negative: a move only adds odds

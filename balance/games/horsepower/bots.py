@@ -105,7 +105,6 @@ class BotTable:
     aimed_cards: np.ndarray  # (K,) bool: the card has rows aimed at opponents
     behind_gap: np.ndarray  # (Q,) int32
     rich_at: np.ndarray  # (Q,) int32
-    moves: np.ndarray  # (K, 2) float32: spaces a play adds to this turn's Drive, and moves the player at once
     roll_at_least: np.ndarray  # (X,) float32: P(the Drive roll >= x), x = 0 .. the most it can roll
     mean_roll: float  # the plain Drive roll's mean: sum of P(roll >= x), x >= 1
     situational: bool  # some profile's situation terms are not all 1: decisions read the situation
@@ -142,7 +141,6 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables, pl
         aimed_cards=aimed_feat.any(axis=(1, 2)),
         behind_gap=np.array([p.behind_gap for p in chosen], dtype=np.int32),
         rich_at=np.array([p.rich_at for p in chosen], dtype=np.int32),
-        moves=card_moves(tables),
         roll_at_least=(reach := roll_at_least(tables.rules.dice_per_drive, tables.rules.die_sides)),
         mean_roll=float(reach[1:].sum()),
         situational=bool((scale != 1).any()),

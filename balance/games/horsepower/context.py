@@ -74,9 +74,9 @@ class Lookups:
     type_bit: np.ndarray  # (K,) int32: 1 << type for playable cards, 0 for Debris
     type_matrix: np.ndarray  # (K, T) float32: one-hot playable type of each card (Debris none)
     cards_of_type: tuple[np.ndarray, ...]  # per playable type: indices of its cards
-    moving_of_type: tuple[
-        np.ndarray, ...
-    ]  # per playable type: which of cards_of_type move their player (bots.card_moves)
+    # (K, 2) float32: what a play adds to this turn's Drive, and moves its player at once (bots.card_moves)
+    moves: np.ndarray
+    moving_of_type: tuple[np.ndarray, ...]  # per playable type: which of cards_of_type move their player
 
 
 def build_lookups(tables: Tables) -> Lookups:
@@ -161,6 +161,7 @@ def build_lookups(tables: Tables) -> Lookups:
         type_bit=np.where(tables.cards.type < len(V.PLAYABLE_TYPES), 1 << tables.cards.type.astype(np.int32), 0),
         type_matrix=(tables.cards.type[:, None] == np.arange(len(V.PLAYABLE_TYPES))[None, :]).astype(np.float32),
         cards_of_type=tuple(np.flatnonzero(tables.cards.type == t) for t in range(len(V.PLAYABLE_TYPES))),
+        moves=moves,
         moving_of_type=tuple(
             np.flatnonzero(moves[tables.cards.type == t].any(axis=1)) for t in range(len(V.PLAYABLE_TYPES))
         ),

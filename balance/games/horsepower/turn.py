@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import chance
 from ..recorder import cards_text, hands_text
-from ..rows import put_rows, row_any, row_min, row_sum, take_rows
+from ..rows import put_rows, row_any, row_min, row_sum, sparse_nonzero, take_rows
 from . import vocabulary as V
 from .actions import aimless_loss, banana_cost, card_values, draw_from, fill_showroom, reveal_parts, threshold
 from .bots import OWN_PATH
@@ -174,7 +174,7 @@ def nearest_banana_ahead(st: State, seat: int) -> np.ndarray | None:
     within the bots' reach of a turn (bots.OWN_PATH; -1: none), or None where
     no game has one. Bananas are few: found among the nonzero spaces of the
     whole batch, not by reading every game's track."""
-    where = _nonzero(st.bananas.reshape(-1))  # in (game, space) order
+    where = sparse_nonzero(st.bananas.reshape(-1))  # in (game, space) order
     if len(where) == 0:
         return None
     game, space = np.divmod(where, st.bananas.shape[1])
@@ -187,15 +187,6 @@ def nearest_banana_ahead(st: State, seat: int) -> np.ndarray | None:
     out = np.full(st.bananas.shape[0], -1, np.int32)
     out[game[first]] = space[first]
     return out
-
-
-def _nonzero(flat_bytes: np.ndarray) -> np.ndarray:
-    """np.flatnonzero of a sparse 1-byte array, read 8 bytes at a time."""
-    if flat_bytes.size % 8 or not flat_bytes.flags.c_contiguous:
-        return np.flatnonzero(flat_bytes)
-    words = np.flatnonzero(flat_bytes.view(np.uint64))
-    where = (words[:, None] * 8 + np.arange(8)).reshape(-1)
-    return where[flat_bytes[where] != 0]
 
 
 def _play_one(
