@@ -1,14 +1,18 @@
 """The audit of the Downforce bots (issue 16, item 10): the random bot steers,
 uses Strategic and orders a Tricky card uniformly among the legal choices, as
-docs/bots.md says. Each test failed before the fix."""
+docs/bots.md says; and the trace's gaps of issue 41. Each test failed before
+the fix."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from balance.games.downforce.compile import WILD
 from balance.games.downforce.race import move_car, resolve_card
 
+from .conftest import ROOT
 from .test_downforce_rules import RED, TRACK, T, board, match, space
 
 
@@ -122,3 +126,42 @@ def test_a_bot_with_foresight_bets_on_the_car_with_more_speed_still_to_come():
     st.bets[:] = -1
     betting(m, st, np.arange(G))
     assert (st.bets[:, 0, 0] == 1).all() and (st.bets[:, 1, 0] == RED).all(), st.bets[:, :, 0]
+
+
+# --- the trace (issue 41) ---------------------------------------------------------------
+
+
+def _traces(games: int) -> list[str]:
+    from balance.games import get_game
+    from balance.scenario import load_scenario
+
+    scenario = load_scenario(ROOT / "scenarios" / "downforce-four.yaml")
+    return [get_game("downforce").trace(scenario, 1, k) for k in range(games)]
+
+
+def test_a_trace_shows_a_car_moved_twice_by_one_card_at_its_row_after_each_move():
+    """A speed card may move one car twice (a wild colour that is also on the
+    card): each entry says where the car stood right after that move. Before,
+    both entries showed its row after the whole card (seed 1, game 7, Turn 10:
+    "yellow 5 (row 26); ... yellow 2 (row 26)")."""
+    pairs = []
+    for text in _traces(12):
+        for line in text.splitlines():
+            moves = re.findall(r"(\w+) (\d+) \(row (\d+)", line)
+            seen = {}
+            for car, speed, row in moves:
+                if car in seen and int(speed) > 0 and "blocked" not in line:
+                    pairs.append((seen[car], int(row)))
+                seen[car] = int(row)
+    assert pairs, "some card moved a car twice"
+    assert all(first < second for first, second in pairs)
+
+
+def test_a_trace_names_the_card_of_every_bid():
+    """Equal bids are broken by the cars on the bid card, then no wild: the
+    trace names each bid's card so that the tie-breaks can be read."""
+    auctions = [line for text in _traces(3) for line in text.splitlines() if line.startswith("  auction ")]
+    assert len(auctions) == 18
+    for line in auctions:
+        bids = re.findall(r"player \d+ (\d+ \(s\d+\)|-)", line)
+        assert len(bids) == 4 and any(b != "-" for b in bids)

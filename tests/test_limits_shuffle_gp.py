@@ -27,9 +27,9 @@ from balance.games.shuffle_gp.engine import simulate
 from balance.games.shuffle_gp.invariants import violations
 from balance.games.shuffle_gp.log import chunk_tables, finish_order
 from balance.games.shuffle_gp.match import OP, TARGET
-from balance.games.shuffle_gp.moves import discard_down
 from balance.games.shuffle_gp.schema import load_database
 from balance.games.shuffle_gp.state import PLAYS_MOST, SKIP_MOST
+from balance.games.shuffle_gp.worth import discard_down
 from balance.runner import RunOptions, run
 
 from . import shuffle_gp as sg
@@ -147,7 +147,7 @@ def test_bot_profiles_are_bounded(profile, message):
 
 
 def test_skips_and_extra_plays_saturate_instead_of_wrapping():
-    """skip (int8) and plays_left (int8) take the most an op can add, many times over."""
+    """skip (int8) and card_plays (int8) take the most an op can add, many times over."""
     m, st = sg.batch(["robot", "robot"], games=2, seed=1)
     g, p = np.arange(2), np.zeros(2, np.int64)
     st.current[:] = 0
@@ -156,7 +156,7 @@ def test_skips_and_extra_plays_saturate_instead_of_wrapping():
         skip, extra = np.full(2, V.OPS["skip_turn"].most), np.full(2, V.OPS["extra_play"].most)
         apply_op(m, st, OP["skip_turn"], g, p, np.full(2, TARGET["next"]), skip, p, p - 1, 0, no_avoid)
         apply_op(m, st, OP["extra_play"], g, p, None, extra, p, p - 1, 0, no_avoid)
-    assert (st.skip[:, 1] == SKIP_MOST).all() and (st.plays_left == PLAYS_MOST).all()
+    assert (st.skip[:, 1] == SKIP_MOST).all() and (st.card_plays == PLAYS_MOST).all()
 
 
 def test_a_hand_far_over_its_size_discards_back_down_to_it():

@@ -54,7 +54,7 @@ def test_an_anytime_card_on_ones_own_turn_does_not_use_the_turns_play():
     m, st = sg.batch(["eager", "robot"], games=G, seed=22, profiles={"eager": EAGER})
     sg.set_car(st, 0, "mender", "ace", {"mender_first_aid": 1, "ace_bump_draft": 2}, tire=2)
     sg.set_car(st, 1, "comet", "ironside", {"comet_nudge": 3})
-    legal, _ = options(m, st, np.arange(G), seat(G, 0))
+    legal, _, _ = options(m, st, np.arange(G), seat(G, 0))
     assert not legal[:, card("mender_first_aid")].any()
     take_turn(m, st, np.arange(G), seat(G, 0))
     assert (st.played[:, 0, card("mender_first_aid")] == 1).all() and (st.anytime_plays[:, 0] == 1).all()
@@ -75,7 +75,7 @@ def test_anytime_cards_as_the_turns_play_is_a_setting():
     sg.set_car(st, 1, "snare", "blaze", {"blaze_backfire": 1, "blaze_ram": 2})
     take_turn(m, st, np.arange(G), seat(G, 0))
     assert (st.played[:, 1] == 0).all() and (st.tire[:, 0] == 4).all()
-    legal, _ = options(m, st, np.arange(G), seat(G, 1))
+    legal, _, _ = options(m, st, np.arange(G), seat(G, 1))
     assert legal[:, card("blaze_backfire")].all()
 
 
@@ -186,14 +186,15 @@ def test_a_bot_does_not_redline_itself_out_with_blaze_driving():
     """Redline: "draw two distance cards; take 2 damage". With Blaze driving
     (+1 to the damage its player deals) it costs 3: at tire health 3 it would
     spin the bot out, so the bot dreads it and plays Nudge; at 4 it does not."""
-    from balance.games.shuffle_gp.turn import SPIN_OUT_DREAD, options
+    from balance.games.shuffle_gp.turn import options
+    from balance.games.shuffle_gp.worth import SPIN_OUT_DREAD
 
     redline, nudge = card("comet_redline"), card("comet_nudge")
     scores = {}
     for tire in (3, 4):
         m, st = sg.batch(["robot", "robot"], games=4, seed=2)
         sg.set_car(st, 0, "blaze", "comet", {"comet_redline": 1, "blaze_swerve": 1, "comet_nudge": 1}, tire=tire)
-        legal, score = options(m, st, np.arange(4), seat(4, 0))
+        legal, score, _ = options(m, st, np.arange(4), seat(4, 0))
         assert legal[:, redline].all()
         scores[tire] = score
     assert (scores[3][:, redline] < scores[3][:, nudge]).all()
@@ -210,7 +211,7 @@ def test_a_bot_does_not_draw_into_a_waiting_trap_that_would_spin_it_out():
     sg.set_car(st, 0, "ace", "comet", {"comet_redline": 1, "comet_nudge": 2}, tire=4)
     set_trap(st, 0, "snare_spike_strip", owner=1)
     st.tire[:, 0] = 3  # Redline's own 2 + the trap's 2 would spin it out; each alone would not
-    _, score = options(m, st, np.arange(4), seat(4, 0))
+    _, score, _ = options(m, st, np.arange(4), seat(4, 0))
     assert (score[:, card("comet_redline")] < score[:, card("comet_nudge")]).all()
 
 
@@ -236,7 +237,7 @@ def test_a_pit_stop_costs_the_bot_the_distance_card_it_gives_up():
         g = np.arange(G)
         cost = pit_stop_cost(m, st, g, seat(G, 0))
         assert np.allclose(cost, 3.0 * top / m.mean_value), "balanced's speed 3.0 per average card"
-        legal, score = options(m, st, g, seat(G, 0))
+        legal, score, _ = options(m, st, g, seat(G, 0))
         assert legal[:, K + PIT].all()
         out[top] = score[:, K + PIT]
     assert np.allclose(out[25] - out[100], 3.0 * 75 / m.mean_value, atol=1e-4), "a Cheetah costs 75 points more"

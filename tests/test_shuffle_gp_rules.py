@@ -19,7 +19,8 @@ from balance.games.shuffle_gp.invariants import violations
 from balance.games.shuffle_gp.log import chunk_tables, finish_order
 from balance.games.shuffle_gp.setup import draft_order
 from balance.games.shuffle_gp.state import total_distance
-from balance.games.shuffle_gp.turn import options, pit_stop, play_game, take_turn
+from balance.games.shuffle_gp.turn import options, pit_stop, play_card, play_game, take_turn
+from balance.games.shuffle_gp.worth import discard_down
 
 from . import shuffle_gp as sg
 from .shuffle_gp import T, card, driver
@@ -94,6 +95,8 @@ def test_play_hand_always_three_after_a_steal():
     sg.set_car(st, 1, "comet", "mender", {"comet_nudge": 3})
     g = np.arange(30)
     steal(m, st, g, seat(30, 0), seat(30, 1), np.ones(30, np.int32))
+    assert (st.hand[:, 1].sum(axis=1) == HAND).all(), "the robbed player draws back up at once"
+    discard_down(m, st, g, seat(30, 0))  # the stealer, once the card that stole is done
     assert (st.hand.sum(axis=2) == HAND).all()
     assert (st.stolen_in[:, 0, card("comet_nudge")] == 1).all() and (
         st.stolen_out[:, 1, card("comet_nudge")] == 1
@@ -113,7 +116,7 @@ def test_post_setup_two_equip_slots_and_the_pit_stop():
     st.shield[:, 0, 0] = 2
     sg.stack(st, 0, [25, 100])
     g, p = np.arange(10), seat(10, 0)
-    legal, _ = options(m, st, g, p)
+    legal, _, _ = options(m, st, g, p)
     assert not legal[:, card("ironside_armour_plating")].any(), "no empty slot: the equip cannot be played"
     assert legal[:, len(T.cards.ids)].all(), "a pit stop can swap it in"
     pit_stop(m, st, g, p)
@@ -126,7 +129,11 @@ def test_post_setup_two_equip_slots_and_the_pit_stop():
 # --- Abilities: nerfs, traps, anytime -----------------------------------------------------
 
 
-def test_abilities_nerf_sits_on_a_rival_car_for_its_turns_then_goes_home():
+def test_abilities_nerf_sits_on_a_rival_car_for_its_turns_counted_on_its_owners_tracker():
+    """Phase 2: "rotate a turn tracker if you have any ability cards with a
+    turn symbol active": the trackers are the player's who put the card out
+    (Setup 1), so a nerf of 2 turns loses one on each of its owner's turns and
+    weighs on both of its victim's turns in between."""
     m, st = sg.batch(["robot", "robot"], games=10, seed=6)
     sg.set_car(st, 0, "comet", "ace", {"comet_headwind": 1, "comet_evasive_line": 2})
     sg.set_car(st, 1, "ironside", "gremlin", {"ironside_road_block": 2, "ironside_brace": 1})
@@ -135,9 +142,13 @@ def test_abilities_nerf_sits_on_a_rival_car_for_its_turns_then_goes_home():
     assert (st.nerf[:, 1, 0] == card("comet_headwind")).all() and (st.nerf_owner[:, 1, 0] == 0).all()
     assert (st.nerf_left[:, 1, 0] == 2).all()
     take_turn(m, st, g, seat(10, 1))
-    assert (st.bonus[:, 1] == -25).all() and (st.nerf_left[:, 1, 0] == 1).all(), "-25 on the draw; one turn gone"
+    assert (st.bonus[:, 1] == -25).all() and (st.nerf_left[:, 1, 0] == 2).all(), "-25 on the draw; the victim's turn"
+    take_turn(m, st, g, seat(10, 0))
+    assert (st.nerf_left[:, 1, 0] == 1).all(), "its owner's turn: one turn gone"
     take_turn(m, st, g, seat(10, 1))
-    assert (st.bonus[:, 1] == -50).all() and (st.nerf[:, 1] < 0).all()
+    assert (st.bonus[:, 1] == -50).all()
+    take_turn(m, st, g, seat(10, 0))
+    assert (st.nerf[:, 1] < 0).all() and (st.discard[:, 0, card("comet_headwind")] == 1).all(), "home to its owner"
     assert (st.discard[:, 0, card("comet_headwind")] == 1).all(), "back to its owner's discard"
 
 
@@ -270,8 +281,11 @@ def test_immune_players_are_not_affected_by_actions():
     no_turbo(st)
     sg.set_car(st, 1, "comet", "mender", {"comet_nudge": 3})
     st.immune[:, 1] = True
-    take_turn(m, st, np.arange(5), seat(5, 0))
+    play_card(m, st, np.arange(5), seat(5, 0), np.full(5, card("blaze_flamethrower")))
     assert (st.played[:, 0, card("blaze_flamethrower")] == 1).all() and (st.tire[:, 1] == TIRE).all()
+    # and the bot knows it: a hit on nobody is worth nothing, so it plays no Flamethrower
+    take_turn(m, st, np.arange(5), seat(5, 0))
+    assert (st.played[:, 0, card("blaze_flamethrower")] == 1).all()
 
 
 # --- The effect vocabulary: ops not met above --------------------------------------------

@@ -128,8 +128,14 @@ def run_auction(match: Match, st: State, car_order: np.ndarray | None = None, bo
         if match.rec.on:
             names = tables.cars
 
-            def text(j: int, r=r, car=car, power=power, winner=winner, amount=amount, eligible=eligible) -> str:
-                bids = ", ".join(f"player {n} {amount[j, n]}" if eligible[j, n] else f"player {n} -" for n in range(N))
+            def text(
+                j: int, r=r, car=car, power=power, winner=winner, amount=amount, eligible=eligible, card=card
+            ) -> str:
+                # each bid with its card: equal bids are broken by the cars on the card, then no wild
+                bids = ", ".join(
+                    f"player {n} {amount[j, n]} ({cards.ids[card[j, n]]})" if eligible[j, n] else f"player {n} -"
+                    for n in range(N)
+                )
                 power_card = f"with {tables.powers.ids[power[j]]}" if power[j] >= 0 else "without a power card"
                 return (
                     f"  auction {r + 1}: the {names[car[j]]} car {power_card}; bids {bids}; "

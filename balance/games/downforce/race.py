@@ -201,6 +201,8 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
         order = np.argsort(key, axis=1, kind="stable")
     rows = np.arange(n)
     lost_before = st.lost[g].copy() if match.rec.on else None
+    # the trace: where each slot's car stands right after its own move (the slots move in `order`)
+    seen = np.zeros((3, n, cars.shape[1]), np.int64) if match.rec.on else None  # pos, place, lost
     jam = 1.0 - 2.0 * bots.jam[st.bots[g, player]]  # steering of rivals' cars
     for m in range(cars.shape[1]):
         slot = order[:, m]
@@ -219,18 +221,21 @@ def resolve_card(match: Match, st: State, g: np.ndarray, player: np.ndarray, car
             d = np.flatnonzero(det)
             bonus = match.bonus(st.power[g[d], owner[d]])
             move_car(match, st, g[d], car[d], bonus, np.ones(len(d)), steerer[d], "steer: determined")
+        if match.rec.on:
+            seen[:, rows, slot] = st.pos[g, car], st.place[g, car], st.lost[g, car] - lost_before[rows, car]
+            lost_before[rows, car] = st.lost[g, car]
     if match.rec.on:
         names = match.tables.cars
 
-        def where(j: int, c: int) -> str:
-            if st.pos[g[j], c] < 0:
-                return f"home, place {st.place[g[j], c]}"
-            lost = st.lost[g[j], c] - lost_before[j, c]
-            return f"row {match.track.row[st.pos[g[j], c]]}" + (f", blocked ({lost} lost)" if lost else "")
+        def where(j: int, m: int) -> str:
+            pos, place, lost = seen[:, j, m]
+            if pos < 0:
+                return f"home, place {place}"
+            return f"row {match.track.row[pos]}" + (f", blocked ({lost} lost)" if lost else "")
 
         def text(j: int) -> str:
             moved = "; ".join(
-                f"{names[c]} {s} ({where(j, c)})" for c, s, h in zip(cars[j], speed[j], present[j], strict=True) if h
+                f"{names[cars[j, m]]} {speed[j, m]} ({where(j, m)})" for m in range(cars.shape[1]) if present[j, m]
             )
             skipped = [names[c] for c, h in zip(cars[j], present[j], strict=True) if c >= 0 and not h]
             return f"  player {player[j]} plays {cards.ids[card[j]]}: {moved}" + (

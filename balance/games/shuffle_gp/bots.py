@@ -78,6 +78,7 @@ class BotTable:
     extra_play: np.ndarray  # (Q,) float32
     anytime: np.ndarray  # (Q,) float32
     card_value: np.ndarray  # (Q, K) float32: a card's worth, heals not counted (they are situational)
+    slot_value: np.ndarray  # (Q, K, M) float32: the worth of each effect of an action or anytime card
     driver_value: np.ndarray  # (Q, D) float32: a driver's worth in the draft
 
 
@@ -89,7 +90,9 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables) ->
 
     weights = np.array([[getattr(p, f) for f in FEATURES] for p in chosen], dtype=np.float32)
     feats = card_features(tables)
-    card_value = weights @ feats.T
+    # weighed feature by feature in FEATURES order (not a BLAS product): the same sum on every machine,
+    # and a card whose one effect is idle now is worth exactly 0 once that effect's worth is taken off
+    card_value = weighed(weights, feats)
     deck = tables.cards.count.astype(np.float32)
     D = len(tables.drivers.ids)
     per_driver = np.zeros((D, len(FEATURES)), np.float32)
@@ -110,7 +113,8 @@ def bot_table(profiles: dict[str, Profile], names: list[str], tables: Tables) ->
         swap_below=column("swap_below", np.int8),
         extra_play=column("extra_play"),
         anytime=column("anytime"),
-        card_value=card_value.astype(np.float32),
+        card_value=card_value,
+        slot_value=weighed(weights, slot_features(tables)),
         driver_value=(weights @ per_driver.T + bonus).astype(np.float32),
     )
 
@@ -160,6 +164,31 @@ def _effect_features(op: str, target: str | None, amount: int, card_type: str, t
         case "no_ability_play":
             f[0] += 1.5 * stay
     return f
+
+
+def weighed(weights: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """(Q, ...) float32: each profile's weights (Q, F) times `features` (..., F),
+    summed over F in FEATURES order."""
+    w = weights.reshape(weights.shape[:1] + (1,) * (features.ndim - 1) + weights.shape[1:])
+    return (w * features[None]).sum(axis=-1, dtype=np.float32)
+
+
+def slot_features(tables: Tables) -> np.ndarray:
+    """(K, M, F) the features of each effect of an action or anytime card (0
+    elsewhere: a lasting or a trap card is worth what it may do later): the
+    parts card_features sums, so that an effect that would do nothing now
+    (aim.affected) can be taken off a card's worth."""
+    c = tables.cards
+    ops, types = list(V.OPS), V.CARD_TYPES
+    out = np.zeros(c.op.shape + (len(FEATURES),), np.float32)
+    for k in range(len(c.ids)):
+        t = types[c.type[k]]
+        if t not in ("action", "anytime"):
+            continue
+        for m in range(c.n_effects[k]):
+            target = V.TARGETS[c.target[k, m]] if c.target[k, m] >= 0 else None
+            out[k, m] = _effect_features(ops[c.op[k, m]], target, int(c.amount[k, m]), t, int(c.turns[k]))
+    return out
 
 
 def card_features(tables: Tables) -> np.ndarray:

@@ -66,6 +66,7 @@ class RuleTable:
         str  # "event_driver": the driver at the wheel when the event happened; "active_driver": once it is done
     )
     trap_damage_specialties: bool  # damage a trap deals sets off takes_damage and deals_damage specialties
+    pit_stop_equips: bool  # a pit stop equips the card it swaps in: it springs plays_equip traps
 
 
 @dataclass(frozen=True)

@@ -18,61 +18,13 @@ import numpy as np
 
 from .. import chance
 from . import vocabulary as V
-from .match import REPLACE, TARGET, TRIGGER, TYPE, WHEN, Match
-from .moves import discard_down, discard_top, draw_cards, draw_distance_cards, modifier, refill
-from .state import PLAYS_MOST, SKIP_MOST, State, total_distance
+from .aim import affected, choose_rival, scene, targets
+from .match import MAY_IDLE, OP, REPLACE, TRIGGER, TYPE, WHEN, Match
+from .moves import discard_top, draw_cards, draw_distance_cards, modifier, refill
+from .state import PLAYS_MOST, SKIP_MOST, State
+from .worth import discard_down
 
 OPS = list(V.OPS)
-
-
-def choose_rival(m: Match, st: State, g: np.ndarray, p: np.ndarray, nerf: bool = False) -> np.ndarray:
-    """(n,) the rival player p's bot picks for `one_rival` (-1 when none fits:
-    every rival immune, or for a nerf, no free nerf slot): the leader in
-    distance or the most damaged driver, as its `lead` weight says."""
-    P = st.tire.shape[1]
-    j = np.arange(P)[None, :]
-    ok = (j != p[:, None]) & ~st.immune[g]
-    if nerf:
-        ok &= (st.nerf[g] < 0).any(axis=2)
-    q = st.bots[g, p]
-    dist = total_distance(st, m.values, g).astype(np.float32)
-    dist /= np.maximum(dist.max(axis=1, keepdims=True), 1)
-    hurt = (m.tables.rules.tire_health - st.tire[g]) / m.tables.rules.tire_health
-    lead = m.bots.lead[q][:, None]
-    noise = m.bots.noise[q][:, None]
-    u = chance.uniform(m.streams.key(g, "noise: rival choice", p), P)
-    score = (1 - noise) * (lead * dist + (1 - lead) * hurt) + noise * u
-    score = np.where(ok, score, -np.inf)
-    return np.where(ok.any(axis=1), score.argmax(axis=1), -1)
-
-
-def targets(m: Match, st: State, g, p, code: np.ndarray, rival, trig) -> np.ndarray:
-    """(n, P) bool: who an effect with target `code` (n,) hits. Rivals that are
-    immune are left out (a spun-out player, until its next turn)."""
-    n, P = len(g), st.tire.shape[1]
-    j = np.arange(P)[None, :]
-    out = np.zeros((n, P), bool)
-    me = j == p[:, None]
-    for name, c in TARGET.items():
-        rows = code == c
-        if not rows.any():
-            continue
-        if name == "self":
-            mask = me
-        elif name == "one_rival":
-            mask = j == rival[:, None]
-        elif name == "all_rivals":
-            mask = ~me
-        elif name == "leader":
-            dist = total_distance(st, m.values, g).astype(np.int64)
-            key = np.where(me, -1, dist * P + (P - (j - p[:, None]) % P))  # ties: the first clockwise
-            mask = j == key.argmax(axis=1)[:, None]
-        elif name == "next":
-            mask = j == ((p + 1) % P)[:, None]
-        else:  # triggerer
-            mask = j == trig[:, None]
-        out[rows] = mask[rows]
-    return out & (me | ~st.immune[g])
 
 
 def resolve_card(m: Match, st: State, g, p, k, rival, trig, depth: int, avoid=None) -> None:
@@ -129,13 +81,12 @@ def apply_op(m: Match, st: State, code: int, g, p, target, amount, rival, trig, 
         for rows, t in each_target():
             st.skip[g[rows], t] = np.minimum(st.skip[g[rows], t] + amount[rows], SKIP_MOST)
             m.say(g[rows], lambda j, t=t, a=amount[rows]: f"    seat {t[j]} will skip {a[j]} turn(s)")
-    elif name == "draw_ability":
+    elif name == "draw_ability":  # "...then discard down to three": once the whole card is done (discard_down)
         draw_cards(m, st, g, p, amount)
-        discard_down(m, st, g, p)
-    elif name == "extra_play":
+    elif name == "extra_play":  # "you may play one more ability card this turn": a card, not a pass
         mine = st.current[g] == p  # plays only count on your own turn (a trap's owner gains nothing)
         # a play phase plays at most PLAYS_MOST: more left would change nothing (and wrap the int8)
-        st.plays_left[g[mine]] = np.minimum(st.plays_left[g[mine]] + amount[mine], PLAYS_MOST)
+        st.card_plays[g[mine]] = np.minimum(st.card_plays[g[mine]] + amount[mine], PLAYS_MOST)
     elif name == "remove_equip":
         for rows, t in each_target():
             remove_equip(m, st, g[rows], p[rows], t, amount[rows])
@@ -282,7 +233,8 @@ def draw_distance(m: Match, st: State, g, p, depth: int) -> None:
 
 def steal(m: Match, st: State, g, p, t, amount) -> None:
     """Take `amount` random cards from t's hand into p's: they are p's now
-    (FAQ). p discards down to the hand size; t draws back up to it."""
+    (FAQ); t draws back up to the hand size. p discards down to it once the
+    card, trap or specialty that stole is done (discard_down)."""
     for i in range(int(amount.max(initial=0))):
         r = np.flatnonzero(i < amount)  # the games still stealing (not those another game's amount keeps in the loop)
         gr, tr = g[r], t[r]
@@ -295,7 +247,6 @@ def steal(m: Match, st: State, g, p, t, amount) -> None:
         st.stolen_in[gk, pk, kk] += 1
         st.stolen_out[gk, tk, kk] += 1
         m.say(gk, lambda j: f"    seat {pk[j]} steals {m.card_name(kk[j])} from seat {tk[j]}")
-    discard_down(m, st, g, p)
     refill(m, st, g, t)
 
 
@@ -364,8 +315,10 @@ def spring(m: Match, st: State, g, who, trigger: str) -> None:
         return
     c = m.tables.cards
     code = TRIGGER[trigger]
-    for s in range(st.trap.shape[1]):
-        card = st.trap[g, s]
+    waiting = st.trap[g]  # (n, S): the slots that may fire, found once (most events find none)
+    slots = np.flatnonzero(((waiting >= 0) & (c.trigger[np.maximum(waiting, 0)] == code)).any(axis=0))
+    for s in slots:
+        card = st.trap[g, s]  # read again: a trap sprung before may have spun `who` out (immune now)
         fire = (card >= 0) & (c.trigger[np.maximum(card, 0)] == code) & ~st.immune[g, who]
         if not fire.any():
             continue
@@ -386,6 +339,7 @@ def spring(m: Match, st: State, g, who, trigger: str) -> None:
             m.springing = False
         drv = driving if m.tables.rules.specialty_of == "event_driver" else None
         fire_specialty(m, st, gf, owner, "trap_sprung", trig=wf, drv=drv)
+        discard_down(m, st, gf, owner)  # what the trap stole (Pickpocket, Bait)
 
 
 def resolve_then_spring(m: Match, st: State, g, p, k, rival, avoided) -> None:
@@ -413,8 +367,17 @@ def fire_specialty(m: Match, st: State, g, p, when: str, trig, rival=None, drv=N
         return
     g, p, drv, trig = g[rows], p[rows], drv[rows], trig[rows]
     rival = choose_rival(m, st, g, p) if rival is None else rival[rows]
-    # a heal at full tire health does nothing: the trace says no more than the game does
-    idle = (d.op[drv] == OPS.index("heal")) & (st.tire[g, p] >= m.tables.rules.tire_health)
+    # one that changes nothing (a heal at full tire health, a hit on nobody): the trace says no more
+    # than the game does
+    idle = np.zeros(len(g), bool)
+    sc = scene(m, st, g, p) if np.isin(d.op[drv], [OP[name] for name in MAY_IDLE]).any() else None
+    for one in np.unique(drv):
+        r = drv == one
+        op = int(d.op[one])
+        if OPS[op] == "heal":
+            idle[r] = st.tire[g[r], p[r]] >= m.tables.rules.tire_health
+        elif OPS[op] in MAY_IDLE:
+            idle[r] = ~affected(sc, op, int(d.target[one]), int(d.amount[one]), rival, trig)[r].any(axis=1)
     m.say(g, lambda j: None if idle[j] else f"    seat {p[j]}'s specialty ({d.names[drv[j]]}) acts")
     for code in np.unique(d.op[drv]):
         r = d.op[drv] == code
@@ -432,6 +395,7 @@ def fire_specialty(m: Match, st: State, g, p, when: str, trig, rival=None, drv=N
             1,
             np.zeros((r.sum(), st.tire.shape[1]), bool),
         )
+    discard_down(m, st, g, p)  # what it drew or stole (Racecraft, Sticky Fingers)
 
 
 def victims(m: Match, st: State, g, p, k, rival) -> np.ndarray:
@@ -497,8 +461,9 @@ def answer(m: Match, st: State, g, p, k, rival) -> tuple[np.ndarray, np.ndarray]
                 + f" seat {pp[j]}'s {m.card_name(kk[j])}"
             ),
         )
+        refill(m, st, gg, tt)  # "if you play an anytime action, draw a card", before it resolves
         more = c.n_effects[card] > 0
         if more.any():
             resolve_card(m, st, gg[more], tt[more], card[more], pp[more], pp[more], depth=1)
-        refill(m, st, gg, tt)
+            discard_down(m, st, gg[more], tt[more])
     return replaced, avoided

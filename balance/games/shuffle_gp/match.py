@@ -23,6 +23,17 @@ WHEN = {name: i for i, name in enumerate(V.CONDITIONS)}
 LASTING: tuple[str, ...] = tuple(name for name, spec in V.OPS.items() if spec.kind == "lasting")
 LOP = {name: i for i, name in enumerate(LASTING)}
 # Ops that hurt the players they target: a target of one may answer with an anytime cancel.
+# Ops that may change nothing now: a hit into armour, a discard from an empty stack, a swap with no
+# gain, a skip or any of these for an immune player, a removal with nothing to remove. (A steal or a
+# distance draw always finds a card in play: a hand holds three, and the race ends with the deck.)
+MAY_IDLE: tuple[str, ...] = (
+    "damage",
+    "discard_distance",
+    "swap_top_distance",
+    "skip_turn",
+    "remove_equip",
+    "remove_nerf",
+)
 HARMFUL: tuple[str, ...] = (
     "damage",
     "steal_card",
@@ -56,6 +67,11 @@ class Match:
     hurts_self: np.ndarray = field(init=False)  # (K,) int16
     sets_off: np.ndarray = field(init=False)  # (K, T) bool: the trap triggers playing the card sets off
     trap_hurt: np.ndarray = field(init=False)  # (K,) int16: damage a trap deals whoever sets it off
+    # the (op, target, amount) of the action and anytime cards' effects that may change nothing now
+    # (aim.MAY_IDLE), the cards holding each (U, K) bool, and what each is worth on them (Q, U, K) float32
+    idle_kinds: tuple[tuple[int, int, int], ...] = field(init=False)
+    idle_cards: np.ndarray = field(init=False)
+    idle_worth: np.ndarray = field(init=False)
     # traps set off while a card resolves, sprung once it has (g, who, trigger); None: no card resolving
     deferred: list | None = field(init=False, default=None)
     springing: bool = field(init=False, default=False)  # a trap's effects are resolving (rules.trap_damage_specialties)
@@ -87,6 +103,21 @@ class Match:
         self.hurts_self = self_damage(self.tables)
         self.sets_off = trap_triggers(self.tables)
         self.trap_hurt = trap_damage(self.tables)
+        self._idle_kinds()
+
+    def _idle_kinds(self) -> None:
+        c = self.tables.cards
+        instant = np.isin(c.type, [TYPE["action"], TYPE["anytime"]])
+        may = np.isin(c.op, [OP[name] for name in MAY_IDLE]) & instant[:, None]
+        kinds = sorted({(int(c.op[k, s]), int(c.target[k, s]), int(c.amount[k, s])) for k, s in np.argwhere(may)})
+        K, Q = len(c.ids), len(self.bots.names)
+        self.idle_kinds = tuple(kinds)
+        self.idle_cards = np.zeros((len(kinds), K), bool)
+        self.idle_worth = np.zeros((Q, len(kinds), K), np.float32)
+        for u, (op, target, amount) in enumerate(kinds):
+            slots = may & (c.op == op) & (c.target == target) & (c.amount == amount)  # (K, M)
+            self.idle_cards[u] = slots.any(axis=1)
+            self.idle_worth[:, u] = np.where(slots[None], self.bots.slot_value, 0).sum(axis=2, dtype=np.float32)
 
     def say(self, g: np.ndarray, text) -> None:
         if self.rec.on:

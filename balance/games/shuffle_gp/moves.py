@@ -24,6 +24,15 @@ def modifier(m: Match, st: State, g: np.ndarray, p: np.ndarray, name: str) -> np
     return total + m.always[st.driver[g, p], i]
 
 
+def modifiers(m: Match, st: State, g: np.ndarray, name: str) -> np.ndarray:
+    """(n, P) int32: `modifier` for every car of the games `g`."""
+    i = LOP[name]
+    column = m.lasting[:, i]
+    total = column[st.equip[g]].sum(axis=2, dtype=np.int32)
+    total += column[st.nerf[g]].sum(axis=2, dtype=np.int32)
+    return total + m.always[st.driver[g], i]
+
+
 def top_values(m: Match, st: State, g: np.ndarray) -> np.ndarray:
     """(n, P) int32: the value of each player's top distance card (0: an empty stack)."""
     P = st.height.shape[1]
@@ -118,28 +127,3 @@ def draw_cards(m: Match, st: State, g: np.ndarray, p: np.ndarray, n: np.ndarray)
     st.draw[g, p], st.discard[g, p] = deck, disc
     st.hand[g, p] += drawn
     m.detail(g, lambda j: f"    seat {p[j]} draws {cards_text(drawn[j], m.tables.cards.names)}")
-
-
-def keep_value(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """(n, K) float32: what each card is worth to keep, to player p's bot (with its noise)."""
-    q = st.bots[g, p]
-    value = m.bots.card_value[q] + m.bots.defence[q][:, None] * np.minimum(
-        m.heals[None, :], m.tables.rules.tire_health - st.tire[g, p][:, None]
-    )
-    u = chance.uniform(m.streams.key(g, "noise: card worth", p), value.shape[1])
-    noise = m.bots.noise[q][:, None]
-    return (1 - noise) * value + noise * u * 4
-
-
-def discard_down(m: Match, st: State, g: np.ndarray, p: np.ndarray) -> None:
-    """Discard the least valued cards until the hand is down to the hand size."""
-    size = m.tables.rules.hand_size
-    for _ in range(int((st.hand[g, p].sum(axis=1) - size).max(initial=0))):  # one card a step
-        over = st.hand[g, p].sum(axis=1) > size
-        if not over.any():
-            return
-        gg, pp = g[over], p[over]
-        value = np.where(st.hand[gg, pp] > 0, keep_value(m, st, gg, pp), np.inf)
-        k = value.argmin(axis=1)
-        st.hand[gg, pp, k] -= 1
-        st.discard[gg, pp, k] += 1

@@ -91,6 +91,7 @@ class Rules(Strict):
     anytime_cards: Literal["any_time", "turn_play"] = "any_time"  # anytime cards with effects: when they are played
     specialty_of: Literal["event_driver", "active_driver"] = "event_driver"  # whose specialty answers an event
     trap_damage_specialties: bool = False  # damage a trap deals sets off takes/deals_damage specialties
+    pit_stop_equips: bool = True  # a pit stop's card is equipped: it springs plays_equip traps
 
 
 class DistanceModel(Strict):

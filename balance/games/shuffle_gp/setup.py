@@ -80,6 +80,14 @@ def setup(m: Match, seats: np.ndarray, bonus: Bonus | None = None) -> State:
                 dealt[redealt, p] = m.values[card]
                 st.deck[redealt] = deck
             dealt[tied] = np.where(top[tied], dealt[tied], -1)  # the others are out of it
+            again = dealt.copy()
+            m.say(
+                tied,
+                lambda j, tied=tied, again=again: (
+                    "Setup: dealt again "
+                    + ", ".join(f"seat {p}={again[tied[j], p]}" for p in range(P) if again[tied[j], p] >= 0)
+                ),
+            )
     st.deck[:] = tables.distance.count  # the dealt cards go back: the deck is reshuffled (a bag)
     st.first[:] = dealt.argmax(axis=1)  # ties (rules.first_player_ties: lowest_seat): the earliest seat
     st.current[:] = st.first

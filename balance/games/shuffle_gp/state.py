@@ -45,7 +45,7 @@ class State:
     shield: np.ndarray  # (G, P, E) int8: what a shield equip can still absorb
     nerf: np.ndarray  # (G, P, N) int16: nerf cards on each car, -1 empty
     nerf_owner: np.ndarray  # (G, P, N) int8: the seat that played it, -1 empty
-    nerf_left: np.ndarray  # (G, P, N) int8: turns left (counted on the car's turns); 0 = no turn symbol
+    nerf_left: np.ndarray  # (G, P, N) int8: turns left (counted on its owner's turns: its tracker); 0 = no turn symbol
     trap: np.ndarray  # (G, T) int16: traps face up on the table, -1 empty
     trap_owner: np.ndarray  # (G, T) int8: the seat that set it, -1 empty
     trap_left: np.ndarray  # (G, T) int8: turns left (counted on the owner's turns); 0 = no turn symbol
@@ -62,7 +62,8 @@ class State:
     # --- the turn ---
     first: np.ndarray  # (G,) int8: the seat that went first (highest distance card at setup)
     current: np.ndarray  # (G,) int8: the seat whose turn it is
-    plays_left: np.ndarray  # (G,) int8: ability plays left this turn (at most PLAYS_MOST)
+    plays_left: np.ndarray  # (G,) int8: ability plays of any kind left this turn (card, pit stop, redraw, pass)
+    card_plays: np.ndarray  # (G,) int8: plays left this turn that must be ability cards (at most PLAYS_MOST)
     turn: np.ndarray  # (G,) int16: turns taken, all players together
     running: np.ndarray  # (G,) bool: distance cards left and under the turn cap
     # --- bookkeeping ---
@@ -136,6 +137,7 @@ def empty_state(G: int, P: int, K: int, V: int, S: int, E: int) -> State:
         first=z8(G),
         current=z8(G),
         plays_left=z8(G),
+        card_plays=z8(G),
         turn=z16(G),
         running=np.ones(G, bool),
         bots=z16(G, P),
@@ -167,7 +169,10 @@ def empty_state(G: int, P: int, K: int, V: int, S: int, E: int) -> State:
 def total_distance(st: State, values: np.ndarray, g: np.ndarray | None = None) -> np.ndarray:
     """(G, P) int64 (or (n, P) for the games `g`): each player's distance: its
     stack's points plus the bonus points kept beside it."""
-    stack, bonus = (st.stack, st.bonus) if g is None else (st.stack[g], st.bonus[g])
+    height = st.height if g is None else st.height[g]
+    deep = int(height.max(initial=0))  # no stack holds a card above this: read no further
+    stack = st.stack[:, :, :deep] if g is None else st.stack[g, :, :deep]
+    bonus = st.bonus if g is None else st.bonus[g]
     padded = np.append(values, 0)  # an empty place in the stack (-1) reads the appended 0
     pts = padded[stack].sum(axis=2, dtype=np.int32)
     return pts + bonus

@@ -4,8 +4,8 @@ its turn: `g` (n,) the games, `p` (n,) the seat there.
 
 A turn: its start (immunity ends; a turn to skip skips all four phases; a
 `turn_start` specialty acts), 1 draw a distance card, 2 rotate the turn
-trackers (timed equips and nerfs on this car, traps this player set, lose a
-turn and leave at 0), 3 one ability play (a card, a pit stop, discard and
+trackers (the timed cards this player put out: equips on its car, nerfs on
+rivals' cars, traps it set; each loses a turn and leaves at 0), 3 one ability play (a card, a pit stop, discard and
 draw, or pass; the hand refills to three after it), then every player's
 anytime cards (rules.anytime_cards), 4 spend trophies (one to
 swap driver and co-pilot, two for one extra play). The race ends when the
@@ -15,20 +15,21 @@ distance deck and the bottom pile are empty after a turn.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
 from .. import chance
 from ..recorder import hands_text
+from .aim import choose_rival, useful_rivals
 from .bots import FEATURES
-from .effects import answer, choose_rival, draw_distance, fire_specialty, resolve_then_spring, spring
+from .effects import answer, draw_distance, fire_specialty, resolve_then_spring, spring
 from .match import LOP, TYPE, Match
-from .moves import best_swap, discard_top, draw_cards, keep_value, modifier, refill
+from .moves import best_swap, discard_top, draw_cards, modifier, refill
 from .state import PLAYS_MOST, State
+from .worth import NOISE_SPREAD, discard_down, hand_worth, play_worth, worst_in_hand
 
 PIT, REDRAW, PASS = 0, 1, 2  # the options after the K cards: column K + these
-NOISE_SPREAD = 4.0  # a noisy bot's random score spans this many points of card worth
-SPIN_OUT_DREAD = 10.0  # what a bot (without noise) gives up rather than spin itself out
 
 
 def trackers_used(st: State, g, p) -> np.ndarray:
@@ -38,47 +39,6 @@ def trackers_used(st: State, g, p) -> np.ndarray:
     used += ((st.nerf_owner[g] == p[:, None, None]) & (st.nerf_left[g] > 0)).sum(axis=(1, 2))
     used += ((st.trap_owner[g] == p[:, None]) & (st.trap_left[g] > 0)).sum(axis=1)
     return used
-
-
-def self_harm(m: Match, st: State, g, p, cols: np.ndarray | None = None) -> np.ndarray:
-    """(n, C) the damage playing each card of `cols` (C,) (default: every
-    card) would do to player p itself, as deal_damage counts it: its own
-    self-damage raised by p's damage_bonus (a Blaze driving, Spiked Hubcaps)
-    and cut by its damage_reduction, plus what the waiting traps it would set
-    off deal it; less its shields."""
-    cols = slice(None) if cols is None else cols
-    hurts_self, sets_off = m.hurts_self[cols], m.sets_off[cols]
-    n = len(g)
-    total = np.zeros((n, len(hurts_self)), np.int32)
-    if (hurts_self > 0).any():
-        bonus = modifier(m, st, g, p, "damage_bonus")[:, None]
-        cut = modifier(m, st, g, p, "damage_reduction")[:, None]
-        own = np.where(hurts_self[None, :] > 0, np.maximum(hurts_self[None, :] + bonus, 0), 0)
-        total = np.maximum(own - cut, 0)
-    # waiting traps these cards would set off, in the games that have any: the
-    # damage each deals its triggerer (raised by the trap owner's bonus: ignored)
-    relevant = np.flatnonzero(sets_off.any(axis=0))
-    trap = st.trap[g]  # (n, S)
-    trigger = np.where(trap >= 0, m.tables.cards.trigger[np.maximum(trap, 0)], -1)
-    live = np.isin(trigger, relevant)
-    rows = np.flatnonzero(live.any(axis=1))
-    if len(rows):
-        hurt = np.where(live[rows], m.trap_hurt[np.maximum(trap[rows], 0)], 0)
-        by_trigger = np.zeros((len(rows), sets_off.shape[1]), np.float32)  # float: BLAS, not numpy's int matmul
-        for t in relevant:
-            by_trigger[:, t] = np.where(trigger[rows] == t, hurt, 0).sum(axis=1)
-        total[rows] += (by_trigger @ sets_off.T.astype(np.float32)).astype(np.int32)
-    shields = st.shield[g, p].astype(np.int32).sum(axis=1)[:, None]
-    return np.maximum(total - shields, 0)
-
-
-def spin_out_dread(m: Match, st: State, g, p, cols: np.ndarray | None = None) -> np.ndarray:
-    """(n, C) what player p's bot gives up rather than play a card (of `cols`)
-    that would spin itself out (no noise in it: noise breaks near-ties, it
-    does not make a bot spin itself out)."""
-    hurt = self_harm(m, st, g, p, cols)
-    fatal = (hurt > 0) & (hurt >= st.tire[g, p][:, None])
-    return np.where(fatal, SPIN_OUT_DREAD * (1 - m.bots.noise[st.bots[g, p]])[:, None], 0)
 
 
 def pit_stop_cost(m: Match, st: State, g, p) -> np.ndarray:
@@ -94,9 +54,18 @@ def pit_stop_cost(m: Match, st: State, g, p) -> np.ndarray:
     return m.bots.weights[st.bots[g, p], FEATURES.index("speed")] * lost / m.mean_value
 
 
-def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
-    """(n, K + 3) bool legal and float32 score of each choice of player p's
-    ability play: each card kind, then pit stop, discard-and-draw, pass."""
+class Options(NamedTuple):
+    """A player's choices of its ability play: each card kind, then pit stop,
+    discard-and-draw, pass; and the card worths they were priced with, which
+    the choice made then acts on (the card a discard-and-draw throws away, the
+    equips a pit stop swaps)."""
+
+    legal: np.ndarray  # (n, K + 3) bool
+    score: np.ndarray  # (n, K + 3) float32, -inf where illegal
+    worth: np.ndarray  # (n, K) float32: worth.hand_worth
+
+
+def options(m: Match, st: State, g, p) -> Options:
     c, rules = m.tables.cards, m.tables.rules
     n = len(g)
     hand = st.hand[g, p] > 0
@@ -113,7 +82,7 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     legal &= (t != TYPE["nerf"]) | nerf_room[:, None]
     legal &= ~m.timed[None, :] | tracker[:, None]
     q = st.bots[g, p]
-    value = keep_value(m, st, g, p) - spin_out_dread(m, st, g, p)
+    value = hand_worth(m, st, g, p)
 
     held = np.where(hand, value, np.inf)
     is_equip = c.type == TYPE["equip"]
@@ -131,29 +100,7 @@ def options(m: Match, st: State, g, p) -> tuple[np.ndarray, np.ndarray]:
     u = chance.uniform(m.streams.key(g, "noise: pit, redraw or pass", p), 3)
     extra = (1 - noise)[:, None] * extra + noise[:, None] * u * NOISE_SPREAD
     score = np.concatenate([value, extra], axis=1).astype(np.float32)
-    return legal, np.where(legal, score, -np.inf)
-
-
-def anytime_worth(m: Match, st: State, g, p, cols: np.ndarray) -> np.ndarray:
-    """(n, C) what playing each card of `cols` (C,) now is worth to player p's
-    bot, before noise: its card worth, a heal only for the health missing,
-    nothing for a swap of top distance cards that gains nothing or an attack
-    with no rival to hit (every rival immune); less the dread of spinning
-    itself out."""
-    q = st.bots[g, p]
-    missing = m.tables.rules.tire_health - st.tire[g, p]
-    heal = np.minimum(m.heals[cols][None, :], missing[:, None])
-    worth = m.bots.card_value[q[:, None], cols[None, :]] + m.bots.defence[q][:, None] * heal
-    P = st.tire.shape[1]
-    rival = (np.arange(P)[None, :] != p[:, None]) & ~st.immune[g]
-    harmful = m.harmful[cols].any(axis=1)
-    if harmful.any():
-        worth = np.where(harmful[None, :] & ~rival.any(axis=1)[:, None], 0, worth)
-    swaps = m.swaps[cols]
-    if swaps.any():
-        gain = best_swap(m, st, g, p) >= 0
-        worth = np.where(swaps[None, :] & ~gain[:, None], 0, worth)
-    return worth - spin_out_dread(m, st, g, p, cols)
+    return Options(legal, np.where(legal, score, -np.inf), value)
 
 
 def anytime_window(m: Match, st: State, g, first) -> None:
@@ -162,8 +109,8 @@ def anytime_window(m: Match, st: State, g, first) -> None:
     turn's ability play, every player in turn order from `first` (the current
     player) may play anytime cards with effects from hand, each without using
     a play, and draws back up to three after each; a player plays one while
-    one in hand is worth its bot's `anytime` now (docs/rules.md). Cancels
-    answer cards as they are played (effects.answer)."""
+    one in hand is worth its bot's `anytime` now (worth.play_worth;
+    docs/rules.md). Cancels answer cards as they are played (effects.answer)."""
     cols = m.anytime_cols
     if len(cols) == 0 or len(g) == 0:
         return
@@ -181,7 +128,7 @@ def anytime_window(m: Match, st: State, g, first) -> None:
             q = st.bots[gg, tt]
             noise = m.bots.noise[q]
             u = chance.uniform(m.streams.key(gg, "noise: anytime play", tt), len(cols) + 1) * NOISE_SPREAD
-            score = (1 - noise)[:, None] * anytime_worth(m, st, gg, tt, cols) + noise[:, None] * u[:, :-1]
+            score = (1 - noise)[:, None] * play_worth(m, st, gg, tt, cols) + noise[:, None] * u[:, :-1]
             score = np.where(held, score, -np.inf)
             hold = (1 - noise) * m.bots.anytime[q] + noise * u[:, -1]
             i = score.argmax(axis=1)
@@ -193,40 +140,56 @@ def anytime_window(m: Match, st: State, g, first) -> None:
             play_card(m, st, gg, tt, cols[i[go]], aside=True)
 
 
-def play_phase(m: Match, st: State, g, p, cards_only: bool = False) -> None:
-    """Ability plays while plays are left (an extra_play card adds to them).
-    `cards_only`: the plays must be ability cards (the two-trophy extra play:
-    "play an extra ability card"), not a pit stop, a discard-and-draw or a pass."""
+def play_phase(m: Match, st: State, g, p, bought: bool = False) -> None:
+    """Ability plays while plays are left: first the turn's own (`plays_left`:
+    a card, a pit stop, a discard-and-draw or a pass), then those that must be
+    ability cards (`card_plays`: Second Wind's "you may play one more ability
+    card", a card or a pass; `bought`: the two trophies' "extra ability card",
+    a card, bought only with one to play). More than PLAYS_MOST are never made."""
     for _ in range(PLAYS_MOST):
-        go = st.plays_left[g] > 0
+        free = st.plays_left[g] > 0
+        cards_only = ~free & (st.card_plays[g] > 0)
+        go = free | cards_only
         if not go.any():
-            return
-        gg, pp = g[go], p[go]
-        st.plays_left[gg] -= 1
-        play_one(m, st, gg, pp, cards_only)
+            break
+        st.plays_left[g[free]] -= 1
+        st.card_plays[g[cards_only]] -= 1
+        play_one(m, st, g[go], p[go], cards_only[go], bought)
     st.plays_left[g] = 0
+    st.card_plays[g] = 0
 
 
-def play_one(m: Match, st: State, g, p, cards_only: bool = False) -> None:
+def play_one(m: Match, st: State, g, p, cards_only: np.ndarray, bought: bool = False) -> None:
+    """One ability play in each game; `cards_only` (n,) bool: an extra play,
+    an ability card or a pass (`bought`: an ability card; a pass only where
+    none can be played, a card played before having taken it)."""
     K = len(m.tables.cards.ids)
-    _, score = options(m, st, g, p)
-    if cards_only:
-        score[:, K:] = -np.inf
-        has_card = np.isfinite(score[:, :K]).any(axis=1)
-        score[~has_card, K + PASS] = 0.0  # nothing playable left (a card played before took it): pass
+    opt = options(m, st, g, p)
+    score = opt.score
+    if cards_only.any():
+        score[cards_only, K + PIT] = -np.inf
+        score[cards_only, K + REDRAW] = -np.inf
+        if bought:
+            score[cards_only, K + PASS] = np.where(np.isfinite(score[cards_only, :K]).any(axis=1), -np.inf, 0.0)
     choice = score.argmax(axis=1)
+    # a pass wins a tie (a card that would change nothing is worth what a pass is: keep it)
+    choice = np.where(score[:, K + PASS] >= score.max(axis=1), K + PASS, choice)
     cards = choice < K
     play_card(m, st, g[cards], p[cards], choice[cards])
     pit = choice == K + PIT
-    pit_stop(m, st, g[pit], p[pit])
+    pit_stop(m, st, g[pit], p[pit], opt.worth[pit])
     red = choice == K + REDRAW
-    redraw(m, st, g[red], p[red])
+    redraw(m, st, g[red], p[red], opt.worth[red])
     pas = choice == K + PASS
     m.say(g[pas], lambda j: f"  seat {p[pas][j]} passes")
 
 
 def play_card(m: Match, st: State, g, p, k, aside: bool = False) -> None:
-    """Play card k from hand (rulebook "Abilities"), then draw back up to three.
+    """Play card k from hand (rulebook "Abilities") in the rulebook's order:
+    play it, draw a card ("if you play a card during your turn, draw a card";
+    "if you play an anytime action, draw a card"), then resolve it: its own
+    draws come on top of a full hand and end with "discard down to three", and
+    a steal that makes four cards discards one (docs/rules.md, "Drawing").
     `aside`: an anytime card played outside the turn's play (anytime_window)."""
     if len(g) == 0:
         return
@@ -238,11 +201,12 @@ def play_card(m: Match, st: State, g, p, k, aside: bool = False) -> None:
         m.events.add("play", g, p, k, st.turn[g].copy())
     when = ", anytime (not a turn's play)" if aside else ""
     m.say(g, lambda j: f"  seat {p[j]} plays {m.card_name(k[j])} ({c.ids[k[j]]}){when}")
+    refill(m, st, g, p)
     kind = c.type[k]
     instant = (kind == TYPE["action"]) | (kind == TYPE["anytime"])
     if instant.any():
         gi, pi, ki = g[instant], p[instant], k[instant]
-        rival = choose_rival(m, st, gi, pi)
+        rival = choose_rival(m, st, gi, pi, useful=useful_rivals(m, st, gi, pi, ki))
         # a swap of top distance cards aims where it gains most (the random bot keeps its uniform pick)
         aim = m.swaps[ki] & (m.bots.noise[st.bots[gi, pi]] < 1)
         if aim.any():
@@ -283,7 +247,9 @@ def play_card(m: Match, st: State, g, p, k, aside: bool = False) -> None:
         m.say(gl, lambda j: f"    {m.card_name(kl[j])} sits on seat {rl[j]}'s car")
         off = ~lands
         st.discard[gn[off], pn[off], kn[off]] += 1
-    refill(m, st, g, p)
+    # "...then discard down to three" (a card's own draws, a steal): once the card and what it set off are done
+    discard_down(m, st, g, p)
+    refill(m, st, g, p)  # "you will always have three cards": after a spin-out, say, or a rival's steal
 
 
 def put_equip(m: Match, st: State, g, p, slot, k) -> None:
@@ -292,13 +258,17 @@ def put_equip(m: Match, st: State, g, p, slot, k) -> None:
     st.shield[g, p, slot] = m.lasting[k, LOP["shield"]]
 
 
-def pit_stop(m: Match, st: State, g, p) -> None:
-    """Swap the least valued equip on the car with the best equip in hand; the
-    top distance card goes under the deck."""
+def pit_stop(m: Match, st: State, g, p, worth: np.ndarray | None = None) -> None:
+    """ "Take a pit stop. Swap an equipped card with one in your hand, but
+    discard your top distance card": the equip worth least on the car for the
+    equip worth most in hand, by `worth` (n, K), the worths the choice was
+    priced with (default: worth.hand_worth now). The card swapped in is
+    equipped: it springs `plays_equip` traps ("the next player to equip a
+    card") where rules.pit_stop_equips, then the `pit_stop` ones."""
     if len(g) == 0:
         return
     c = m.tables.cards
-    value = keep_value(m, st, g, p)
+    value = hand_worth(m, st, g, p) if worth is None else worth
     equipped = st.equip[g, p]
     slot_value = np.where(equipped >= 0, np.take_along_axis(value, np.maximum(equipped, 0).astype(np.int64), 1), np.inf)
     slot = slot_value.argmin(axis=1)
@@ -310,15 +280,18 @@ def pit_stop(m: Match, st: State, g, p) -> None:
     st.pit_stops[g, p] += 1
     m.say(g, lambda j: f"  seat {p[j]} pits: {m.card_name(old[j])} off, {m.card_name(new[j])} on")
     discard_top(m, st, g, p, m.tables.rules.pit_stop_discard, "pit stop")
+    if m.tables.rules.pit_stop_equips:
+        spring(m, st, g, p, "plays_equip")
     spring(m, st, g, p, "pit_stop")
 
 
-def redraw(m: Match, st: State, g, p) -> None:
-    """Discard the least valued card in hand and draw one."""
+def redraw(m: Match, st: State, g, p, worth: np.ndarray | None = None) -> None:
+    """ "Discard a card from your hand and draw one from your ability deck":
+    the card worth least by `worth` (n, K), the worths the choice was priced
+    with (default: worth.hand_worth now)."""
     if len(g) == 0:
         return
-    value = np.where(st.hand[g, p] > 0, keep_value(m, st, g, p), np.inf)
-    k = value.argmin(axis=1)
+    k = worst_in_hand(st, g, p, hand_worth(m, st, g, p) if worth is None else worth)
     st.hand[g, p, k] -= 1
     st.discard[g, p, k] += 1
     m.say(g, lambda j: f"  seat {p[j]} discards {m.card_name(k[j])} and draws")
@@ -326,14 +299,19 @@ def redraw(m: Match, st: State, g, p) -> None:
 
 
 def rotate(m: Match, st: State, g, p) -> None:
-    """Phase 2: timed equips on p's car, timed nerfs on it and timed traps p
-    set lose a turn; at 0 they go to their owners' discards."""
+    """Phase 2: "rotate a turn tracker if you have any ability cards with a
+    turn symbol active". The trackers are the player's own (Setup 1), so p
+    rotates the ones of every timed card it put out: equips on its car, nerfs
+    it put on other cars, traps it set. Each loses a turn; at 0 it goes to its
+    owner's discard. A nerf of 1 turn so lasts through its victim's next turn,
+    the one it is meant to block, and leaves on its owner's next turn
+    (docs/rules.md, "How turn symbols count")."""
     left = st.equip_left[g, p]
     timed = left > 0
     left = left - timed
     gone = timed & (left == 0)
     st.equip_left[g, p] = left
-    for e in range(left.shape[1]):
+    for e in np.flatnonzero(gone.any(axis=0)):
         r = gone[:, e]
         gr, pr = g[r], p[r]
         card = st.equip[gr, pr, e]
@@ -341,23 +319,23 @@ def rotate(m: Match, st: State, g, p) -> None:
         st.equip[gr, pr, e] = -1
         st.shield[gr, pr, e] = 0
         m.say(gr, lambda j: f"    seat {pr[j]}'s {m.card_name(card[j])} runs out")
-    left = st.nerf_left[g, p]
-    timed = left > 0
-    left = left - timed
-    gone = timed & (left == 0)
-    st.nerf_left[g, p] = left
-    for s in range(left.shape[1]):
-        r = gone[:, s]
+    mine = (st.nerf_owner[g] == p[:, None, None]) & (st.nerf_left[g] > 0)  # (n, P, N): on every car
+    left = st.nerf_left[g] - mine.astype(np.int8)
+    st.nerf_left[g] = left
+    gone = mine & (left == 0)
+    for car, s in np.argwhere(gone.any(axis=0)):  # the (car, slot) places where some nerf runs out
+        r = gone[:, car, s]
         gr, pr = g[r], p[r]
-        card, owner = st.nerf[gr, pr, s], st.nerf_owner[gr, pr, s]
-        st.discard[gr, owner, card] += 1
-        st.nerf[gr, pr, s] = -1
-        st.nerf_owner[gr, pr, s] = -1
-        m.say(gr, lambda j: f"    {m.card_name(card[j])} on seat {pr[j]}'s car runs out")
+        card = st.nerf[gr, car, s]
+        st.discard[gr, pr, card] += 1
+        st.nerf[gr, car, s] = -1
+        st.nerf_owner[gr, car, s] = -1
+        m.say(gr, lambda j, car=car, card=card: f"    {m.card_name(card[j])} on seat {car}'s car runs out")
     mine = (st.trap_owner[g] == p[:, None]) & (st.trap_left[g] > 0)
     st.trap_left[g] -= mine.astype(np.int8)
-    for s in range(st.trap.shape[1]):
-        r = mine[:, s] & (st.trap_left[g, s] == 0)
+    out = mine & (st.trap_left[g] == 0)
+    for s in np.flatnonzero(out.any(axis=0)):
+        r = out[:, s]
         gr, pr = g[r], p[r]
         card = st.trap[gr, s]
         st.discard[gr, pr, card] += 1
@@ -386,17 +364,18 @@ def spend_trophies(m: Match, st: State, g, p) -> None:
     st.swaps[gs, ps] += 1
     m.say(gs, lambda j: f"  seat {ps[j]} spends a trophy: {m.tables.drivers.names[st.driver[gs[j], ps[j]]]} drives")
 
-    afford = st.trophies[g, p] >= rules.trophy_extra_play
-    legal, score = options(m, st, g, p)
-    best = np.where(legal[:, : len(m.tables.cards.ids)], score[:, : len(m.tables.cards.ids)], -np.inf).max(axis=1)
+    afford = np.flatnonzero(st.trophies[g, p] >= rules.trophy_extra_play)  # the others have no choice to weigh
+    K = len(m.tables.cards.ids)
+    legal, score, _ = options(m, st, g[afford], p[afford])
+    best = np.where(legal[:, :K], score[:, :K], -np.inf).max(axis=1)
     # only with an ability card to play: the extra play is "an extra ability card"
-    extra = afford & np.isfinite(best) & np.where(random, u[:, 2] < 0.5, best >= m.bots.extra_play[q])
-    ge, pe = g[extra], p[extra]
+    extra = np.isfinite(best) & np.where(random[afford], u[afford, 2] < 0.5, best >= m.bots.extra_play[q[afford]])
+    ge, pe = g[afford[extra]], p[afford[extra]]
     pay(st, ge, pe, rules.trophy_extra_play)
     st.extra_plays[ge, pe] += 1
-    st.plays_left[ge] += 1
+    st.card_plays[ge] += 1
     m.say(ge, lambda j: f"  seat {pe[j]} spends two trophies on an extra play")
-    play_phase(m, st, ge, pe, cards_only=True)
+    play_phase(m, st, ge, pe, bought=True)
 
 
 def pay(st: State, g, p, cost: int) -> None:
