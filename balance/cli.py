@@ -6,6 +6,7 @@ on stderr and exit code 2.
 
 from __future__ import annotations
 
+import errno
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from rich.text import Text
 from . import __version__
 from .errors import EXIT_USER_ERROR, Problem, UserError
 from .games import GAMES, get_game
+from .printable import command_line, printable
 
 try:  # typer 0.2x carries its own copy of click; older releases use click itself
     from typer._click import exceptions as click_errors
@@ -114,20 +116,37 @@ def game_bar(label: str, quiet: bool) -> Any:
     return GameBar(err, label, quiet)
 
 
+WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def write_failure(exc: OSError) -> str:
+    """A file the command could not write, in one line: which, and why."""
+    what = "the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else (exc.strerror or str(exc)).lower()
+    where = exc.filename or "a file"
+    return f"{where}: write: {what}; nothing half-written is left (free space or choose another --out, then run again)"
+
+
 def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a UserError into one line on stderr and exit code 2."""
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .experiments.setup import release_folders
+        from .folder_lock import READERS_LOCK, release_folders
 
+        READERS_LOCK[0] = True  # the run directories this command reads are held for its life
         try:
             return command(*args, **kwargs)
         except UserError as exc:
             err.print(f"error: {exc}", markup=False, soft_wrap=True)
             raise typer.Exit(EXIT_USER_ERROR) from None
+        except OSError as exc:
+            if exc.errno not in WRITE_ERRORS:  # not the machine's disk: a bug, shown as one
+                raise
+            err.print(f"error: {printable(write_failure(exc))}", markup=False, soft_wrap=True)
+            raise typer.Exit(EXIT_USER_ERROR) from None
         finally:
-            release_folders()  # the experiment folders the command held
+            release_folders()  # the experiment folders the command held, the runs it read
+            READERS_LOCK[0] = False
 
     return wrapper
 
@@ -229,11 +248,12 @@ def cards(
             Problem("--flag", None, "flag", f"unknown {listed.flag_word} {flag!r} (known: {', '.join(flags)})")
         )
     shown = [r for r in listed.rows if (type_ is None or r.type == type_) and (flag is None or flag in r.flags)]
-    table = Table(title=f"{path}: {len(shown)} cards, {sum(r.copies for r in shown)} copies", title_justify="left")
+    title = Text(printable(f"{path}: {len(shown)} cards, {sum(r.copies for r in shown)} copies"))
+    table = Table(title=title, title_justify="left")
     for column in listed.columns:
         table.add_column(column, justify="right" if column in listed.numeric else "left", overflow="fold")
-    for row in shown:
-        table.add_row(*(row.cells[c] for c in listed.columns))
+    for row in shown:  # Text: a card's name is shown as written (no rich markup, no terminal escape runs)
+        table.add_row(*(Text(printable(row.cells[c])) for c in listed.columns))
     out.print(table)
     if listed.caption:
         out.print(listed.caption, soft_wrap=True)
@@ -296,7 +316,8 @@ def trace(
     else:
         loaded = resolve_scenario(target, RunOptions(games=games, seed=seed, chunk_size=chunk_size))
     chosen = get_game(loaded.model.game, loaded.source, loaded.doc.line_of(("game",)))
-    sys.stdout.write(head + chosen.trace(loaded, loaded.model.seed, game, verbose))
+    text = head + chosen.trace(loaded, loaded.model.seed, game, verbose)
+    sys.stdout.write("\n".join(printable(line) for line in text.split("\n")))  # names as written, no escapes run
 
 
 @app.command()
@@ -377,7 +398,7 @@ def run(
             f"run's: {listed}"
         )
     out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)", soft_wrap=True)
-    out.print(f"next: balance report {result.out}", soft_wrap=True)
+    out.print(f"next: {command_line('balance', 'report', result.out)}", soft_wrap=True, markup=False)
 
 
 @app.command()
@@ -431,7 +452,11 @@ def report(
         if strength_dir is not None:
             raise UserError(Problem("--measure", None, "measure", "--measure writes RUN/strength/: drop --strength"))
         scenario, _ = scenario_of_run(run_dir)
-        options = experiment_options(None, None, jobs, run_dir / MEASURED, True, False, "loky", None)
+        from dataclasses import replace
+
+        options = replace(
+            experiment_options(None, None, jobs, run_dir / MEASURED, True, False, "loky", None), fixed_out=True
+        )
         with game_bar("strength", quiet) as bar:
             measured = run_strength(scenario, None, options, True, bar, budget or default_budget(scenario), tolerance)
         out.print(
@@ -466,6 +491,8 @@ SetOption = Annotated[
 def with_sets(path: Path, sets: list[str], name: str, variant: bool = False):
     """The scenario at `path` with --set values: as its own database (run), or
     as one more variant named after them (compare). Checked before any game."""
+    from dataclasses import replace
+
     from .overrides import parse_sets
     from .scenario import load_scenario
 
@@ -481,7 +508,8 @@ def with_sets(path: Path, sets: list[str], name: str, variant: bool = False):
     name = next(n for n in (name, *(f"{name}-{i}" for i in range(2, 100))) if n not in taken)
     out.print(f"variant {name}: " + ", ".join(f"{k}={v}" for k, v in values.items()), soft_wrap=True, markup=False)
     model = loaded.model.model_copy(update={"variants": [*loaded.model.variants, Variant(name=name, overrides=values)]})
-    return type(loaded)(loaded.source, model, loaded.cards_path, loaded.doc, loaded.cards_doc)
+    doc = replace(loaded.doc, given=loaded.doc.given | dict.fromkeys(values, "--set"))  # its mistakes are --set's
+    return type(loaded)(loaded.source, model, loaded.cards_path, doc, loaded.cards_doc)
 
 
 MAX_CHANGES_SHOWN = 20  # database changes printed by compare RUN_A RUN_B (the page has them all)
@@ -533,6 +561,8 @@ def compare(
 
         if after is None:
             raise UserError(Problem(str(scenario), None, "run", "is a run directory: give a second run to compare"))
+        if sets:  # two runs on disk are compared as they were played: nothing to set
+            raise UserError(Problem("--set", None, "set", "--set changes a scenario, not two runs on disk"))
         result = compare_two_runs(scenario, after, options)
         out.print("what changed:" + ("" if result.changed else " nothing (the same database and field)"))
         for line in result.changed[:MAX_CHANGES_SHOWN]:
@@ -568,7 +598,11 @@ def compare(
         )
     out.print(f"table: {result.out / 'compare.csv'}; page: {result.index}")
     if after is None:
-        out.print(f"next: open {result.index}, or balance report {result.out / 'baseline'}", soft_wrap=True)
+        out.print(
+            f"next: open {command_line(result.index)}, or {command_line('balance', 'report', result.out / 'baseline')}",
+            soft_wrap=True,
+            markup=False,
+        )
 
 
 @app.command()
@@ -750,7 +784,11 @@ def strong(
             row["bot"], f"{row['games']:,}", f"{row['win_rate']:.1%}", f"{row['ci_low']:.1%} - {row['ci_high']:.1%}"
         )
     out.print(table)
-    out.print(f"tuned field: {result.out}/; ladder: {result.out / 'ladder.csv'}; balance report {run_dir}")
+    out.print(
+        f"tuned field: {printable(result.out)}/; ladder: {printable(result.out / 'ladder.csv')}; "
+        f"{command_line('balance', 'report', run_dir)}",
+        markup=False,
+    )
 
 
 @app.command()
@@ -830,8 +868,8 @@ def tune(
         if counters is not None:
             from .experiments.tune.harden import check_counters, load_counters
 
-            hand = load_counters(counters, loaded.model.game)
-            check_counters(scenario, bot, hand)
+            hand, counters_doc = load_counters(counters, loaded.model.game)
+            check_counters(scenario, bot, hand, counters_doc)
     if (bot is None) == (not all_bots):
         raise UserError(Problem("--bot", None, "bot", "give --bot NAME, or --all to tune every bot of the field"))
     command = " ".join(["balance", "tune", *sys.argv[2:]]) if sys.argv[1:2] == ["tune"] else ""

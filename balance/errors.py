@@ -21,8 +21,15 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
-        return f"{where}: {self.field}: {self.message}"
+        from .printable import printable, shortened
+
+        # what the user typed (a path, a field, a value) may hold control characters or run on for pages
+        source, field = shortened(printable(self.source)), shortened(printable(self.field))
+        where = source if self.line is None else f"{source}:{self.line}"
+        message = printable(self.message)
+        if source.startswith("--") and field.replace("_", "-") == source[2:]:
+            return f"{where}: {message}"  # an option's own mistake: "--set: ...", not "--set: set: ..."
+        return f"{where}: {field}: {message}"
 
 
 class UserError(Exception):

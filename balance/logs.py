@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +13,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import Problem, UserError
+from .folder_lock import hold_for_reading, lock_held  # noqa: F401 (lock_held: read from here by the report)
+from .printable import command_line
 
 TABLES = ("games", "players", "cards")
 
@@ -87,6 +86,7 @@ def load_run(path: str | Path) -> dict[str, pl.LazyFrame]:
         raise UserError(
             Problem(str(out), None, "run", "not a run directory (no manifest.json); make one with balance run")
         )
+    hold_for_reading(out)  # before the parts are listed: a run replacing them meanwhile is refused, or we are
     parts = run_parts(out, manifest)
     if not parts.chunks:
         raise UserError(Problem(str(out), None, "games", "no Parquet parts: the run has not finished a chunk yet"))
@@ -170,32 +170,13 @@ def resume_command(manifest: dict[str, Any], out: str | Path) -> str:
     """The command that finishes the run in `out`: its scenario file with the
     games, chunk size and seed it was run with (given on the command line or
     not, they are what --resume checks)."""
+    if manifest.get("finish_command"):  # a run an experiment plays: the experiment's own command finishes it
+        return str(manifest["finish_command"])
     scenario = manifest.get("scenario_file") or "SCENARIO"
-    return (
-        f"balance run {scenario} --resume --out {out} --games {manifest.get('games')} "
-        f"--chunk-size {manifest.get('chunk_size')} --seed {manifest.get('seed')}"
-    )
-
-
-def lock_held(out: str | Path) -> bool:
-    """Whether a live `balance run` holds the run directory (its OS lock on
-    .lock, which the kernel drops when that process dies however it dies).
-    Asked with a shared lock, released at once."""
-    try:  # never through a link, never blocking on a FIFO
-        fd = os.open(Path(out) / ".lock", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)  # closing drops the shared lock if we took it
-    return False
+    return command_line(
+        "balance", "run", scenario, "--resume", "--out", out, "--games", manifest.get("games"),
+        "--chunk-size", manifest.get("chunk_size"), "--seed", manifest.get("seed"),
+    )  # fmt: skip
 
 
 def load_manifest(path: str | Path) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from .errors import Problem, UserError, did_you_mean
+from .printable import quoted
 from .yamlio import YamlDoc, dotted
 
 
@@ -59,20 +60,43 @@ def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
     return tuple(out)
 
 
+def canonical_path(data: Any, resolved: tuple[Any, ...]) -> str:
+    """The dotted path of a resolved document path (resolve_path), spelled one
+    way: an item of a list with ids by its id, another list's item by its
+    index (`effects.00.amount` and `effects.0.amount` are one path)."""
+    node, parts = data, []
+    for key in resolved:
+        if isinstance(node, list):
+            item = node[key]
+            parts.append(str(item["id"]) if isinstance(item, dict) and "id" in item else str(key))
+            node = item
+        else:
+            parts.append(str(key))
+            node = node.get(key) if isinstance(node, dict) else None
+    return ".".join(parts)
+
+
 def apply_overrides(doc: YamlDoc, overrides: dict[str, Any], origin: YamlDoc, prefix=("overrides",)) -> YamlDoc:
     """A copy of `doc` with each override set; lines of overridden values point at `origin`."""
     out = YamlDoc(doc.source, copy.deepcopy(doc.data), dict(doc.lines), dict(doc.key_lines))
     out.origins = dict(getattr(doc, "origins", {}))
+    seen: dict[tuple[Any, ...], str] = {}
     for path, value in overrides.items():
         where = (*prefix, path)
+        # where the user gave it: a line of the scenario, or an option (--set) with the bare path
+        given = origin.given.get(path)
+        source, line, name = (given, None, path) if given else (origin.source, origin.line_of(where), dotted(where))
         resolved = resolve_path(out.data, split_path(path))
         if isinstance(resolved, str):
-            raise UserError(Problem(origin.source, origin.line_of(where), dotted(where), resolved))
+            raise UserError(Problem(source, line, name, resolved))
+        if resolved in seen:  # one value spelled two ways (effects.0 and effects.00): which one would win?
+            raise UserError(Problem(source, line, name, f"sets the same value as {seen[resolved]}"))
+        seen[resolved] = path
         parent = out.data
         for key in resolved[:-1]:
             parent = parent[key]
         parent[resolved[-1]] = copy.deepcopy(value)
-        out.origins[resolved] = (origin.source, origin.line_of(where), dotted(where))
+        out.origins[resolved] = (source, line, name)
     return out
 
 
@@ -90,19 +114,28 @@ def parse_sets(texts: list[str], data: Any) -> dict[str, Any]:
         if not eq or not path or not raw.strip():
             raise UserError(
                 Problem(
-                    "--set", None, "set", f"{text!r}: expected PATH=VALUE, e.g. cards.twin_turbo.effects.0.amount=4"
+                    "--set",
+                    None,
+                    "set",
+                    f"{quoted(text)}: expected PATH=VALUE, e.g. cards.twin_turbo.effects.0.amount=4",
                 )
             )
         where = resolve_path(data, split_path(path))
         if isinstance(where, str):
             raise UserError(Problem("--set", None, path, where))
+        given, path = path, canonical_path(data, where)
+        if path in out:
+            again = "" if given == path else f" (as {given})"
+            raise UserError(Problem("--set", None, path, f"is given twice{again}"))
         try:
             value = yaml.safe_load(raw)
         except yaml.YAMLError:
             value = None
+        if value is None:
+            raise UserError(
+                Problem("--set", None, path, f"{quoted(raw)} sets nothing: give a number, a word or true/false")
+            )
         if not isinstance(value, int | float | str | bool):
-            raise UserError(Problem("--set", None, path, f"{raw!r} is not a number, a word or true/false"))
-        if path in out:
-            raise UserError(Problem("--set", None, path, "is given twice"))
+            raise UserError(Problem("--set", None, path, f"{quoted(raw)} is not a number, a word or true/false"))
         out[path] = value
     return out

@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import json
 import os
-import socket
-import stat
 import time
 import traceback
 import uuid
@@ -37,6 +34,7 @@ import pyarrow.parquet as pq
 from . import __version__, progress
 from .allocator import tune_allocator
 from .errors import Problem, UserError
+from .folder_lock import acquire_lock, take_for_writing  # noqa: F401 (acquire_lock: the tests')
 from .games import get_game
 from .games.chance import Streams
 from .limits import check_jobs, check_memory, check_plan
@@ -48,7 +46,6 @@ from .validation import field_bounds
 from .yamlio import YamlDoc, file_problem, load_yaml
 
 TABLES = ("games", "players", "cards")
-LOCK = ".lock"
 
 
 @dataclass
@@ -63,6 +60,9 @@ class RunOptions:
     resume: bool = False
     force: bool = False
     only_chunk: int | None = None  # run just this chunk, in this process (to reproduce a failure)
+    # the command that finishes this run after a failure, where a command other than balance run plays it
+    # (balance strong RUN --resume): said by the failure's message and kept in the manifest
+    finish: str | None = None
 
 
 @dataclass
@@ -223,75 +223,6 @@ def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-@dataclass
-class RunLock:
-    """An OS lock (flock) on out/.lock held for the run's life. The kernel
-    drops it when the process dies, however it dies, so it is never stale and
-    never shared: a pid written in a file can be reused by another process,
-    and a lock file another process has just created may not hold its pid yet
-    (both were read as "stale" before, and two runs could hold one directory).
-    The file holds "pid host" for the message to whoever is refused."""
-
-    path: Path
-    fd: int
-
-    def release(self) -> None:
-        # unlinked while still held, so nobody can take the old file; a process
-        # that opened it just before checks the path still names its file
-        with contextlib.suppress(OSError):
-            os.ftruncate(self.fd, 0)
-            self.path.unlink()
-        os.close(self.fd)
-
-
-def acquire_lock(out: Path) -> RunLock:
-    """Take the run directory, or refuse it with the live holder's pid. The
-    lock file is opened without following a symbolic link and must be a
-    regular file: a .lock planted as a link would have us truncate its
-    target, a FIFO would not hold a lock."""
-    path = out / LOCK
-    for _ in range(20):
-        try:
-            fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
-        except OSError as exc:
-            what = (
-                "is a symbolic link; remove it" if exc.errno == errno.ELOOP else f"cannot be written ({exc.strerror})"
-            )
-            raise UserError(Problem(str(out), None, "--out", f"the run directory's lock {path} {what}")) from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise UserError(Problem(str(out), None, "--out", f"{path} is not a regular file; remove it"))
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise UserError(Problem(str(out), None, "--out", _holder(path))) from None
-        except OSError as exc:  # a file system without locks
-            os.close(fd)
-            raise UserError(
-                Problem(str(out), None, "--out", f"cannot lock the run directory here ({exc.strerror or exc})")
-            ) from None
-        try:
-            current = os.stat(path).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError:
-            current = False
-        if not current:  # its holder released (unlinked) it between our open and our flock
-            os.close(fd)
-            continue
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()} {socket.gethostname()}".encode())
-        return RunLock(path, fd)
-    raise UserError(Problem(str(out), None, "--out", "could not take the run directory's lock"))
-
-
-def _holder(path: Path) -> str:
-    try:
-        pid = int(path.read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return "another balance process holds this run directory; wait for it or choose another --out"
-    return f"a live run (pid {pid}) is writing here; wait for it or choose another --out"
 
 
 def is_run_manifest(manifest: Any) -> bool:
@@ -470,6 +401,8 @@ def run(
         )
     manifest = _manifest(scenario, plan)
     manifest["catalog"] = game.catalog(prepared)
+    if options.finish:
+        manifest["finish_command"] = options.finish
     if options.backend == "loky":
         kinds = sum(len(v) for v in manifest["catalog"].values() if isinstance(v, list))
         workers = 1 if options.only_chunk is not None else min(options.jobs or os.cpu_count() or 1, len(plan))
@@ -478,7 +411,7 @@ def run(
     client = connect_dask(options.scheduler) if options.backend == "dask" and options.only_chunk is None else None
     try:
         make_run_dir(out)
-        lock = acquire_lock(out)
+        lock = take_for_writing(out)
     except BaseException:
         if client is not None:
             client.close()

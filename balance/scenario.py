@@ -5,7 +5,7 @@ database path and the bot profiles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -89,12 +89,14 @@ class Scenario:
         bots = self.model.bots
         return list(bots.pool) if isinstance(bots, BotPool) else list(bots)
 
-    def with_overrides(self, overrides: dict[str, Any], name: str) -> Scenario:
+    def with_overrides(self, overrides: dict[str, Any], name: str, given: str = "--set") -> Scenario:
         """This scenario with more overrides of its card database (a swept or
-        fitted value), under another name; the same seed, field and chunks."""
+        fitted value), under another name; the same seed, field and chunks.
+        `given`: the option they came from, where a mistake in one is reported."""
         m = self.model
         model = m.model_copy(update={"overrides": dict(m.overrides) | overrides, "name": name})
-        return Scenario(self.source, model, self.cards_path, self.doc, self.cards_doc)
+        doc = replace(self.doc, given=self.doc.given | dict.fromkeys(overrides, given))
+        return Scenario(self.source, model, self.cards_path, doc, self.cards_doc)
 
     def database_doc(self) -> YamlDoc:
         """The card database as this scenario plays it: its file with the
@@ -116,8 +118,14 @@ def variant_scenarios(scenario: Scenario) -> list[tuple[str, Scenario]]:
     and overrides, and the same seed, games and chunks (common random numbers)."""
     out = []
     folder = Path(scenario.source).resolve().parent
+    seen: set[str] = set()
     for i, variant in enumerate(scenario.model.variants):
         where = ("variants", i)
+        # each run goes to OUT/<name>: a variant named like the baseline, or like another, would overwrite it
+        if variant.name.lower() == "baseline" or variant.name.lower() in seen:
+            taken = "the baseline's" if variant.name.lower() == "baseline" else "another variant's"
+            raise UserError(scenario.doc.problem((*where, "name"), f"{variant.name!r} is {taken} name; rename it"))
+        seen.add(variant.name.lower())
         cards = scenario.cards_path
         if variant.cards is not None:
             cards = folder / variant.cards
@@ -129,7 +137,13 @@ def variant_scenarios(scenario: Scenario) -> list[tuple[str, Scenario]]:
             update={"name": f"{scenario.model.name}-{variant.name}", "overrides": overrides, "variants": []}
         )
         # the variant's override lines are reported where the variant wrote them
-        doc = YamlDoc(scenario.doc.source, scenario.doc.data, dict(scenario.doc.lines), dict(scenario.doc.key_lines))
+        doc = YamlDoc(
+            scenario.doc.source,
+            scenario.doc.data,
+            dict(scenario.doc.lines),
+            dict(scenario.doc.key_lines),
+            given=dict(scenario.doc.given),
+        )
         for path in variant.overrides:
             key = ("overrides", path)
             doc.key_lines[key] = scenario.doc.line_of((*where, "overrides", path)) or 0

@@ -10,7 +10,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
-from .errors import Problem, UserError, raise_first
+from .errors import Problem, UserError, did_you_mean, raise_first
+from .printable import quoted, shortened
 from .yamlio import YamlDoc
 
 
@@ -28,8 +29,8 @@ class Strict(BaseModel):
                 if key not in known:
                     raise PydanticCustomError(
                         "unknown_key",
-                        "unknown field '{key}' (known: {known})",
-                        {"key": str(key), "known": ", ".join(known)},
+                        "unknown field '{key}'{hint} (known: {known})",
+                        {"key": str(key), "hint": did_you_mean(str(key), known), "known": ", ".join(known)},
                     )
         return data
 
@@ -62,7 +63,7 @@ def _describe(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    return repr(value)
+    return quoted(value) if isinstance(value, str) else shortened(repr(value))
 
 
 def _bound(limit: Any) -> Any:

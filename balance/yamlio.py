@@ -30,6 +30,8 @@ class YamlDoc:
     key_lines: dict[Path_, int] = field(default_factory=dict)  # path -> line of its key
     # path -> (file, line, field) of a value set from elsewhere (a scenario's overrides)
     origins: dict[Path_, tuple[str, int | None, str]] = field(default_factory=dict)
+    # a scenario's overrides given outside its file (--set, a sweep's or a fit's value): path -> the option
+    given: dict[str, str] = field(default_factory=dict)
 
     def line_of(self, path: Path_) -> int | None:
         """The line of the deepest known prefix of `path`.

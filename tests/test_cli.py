@@ -59,7 +59,7 @@ def test_cards_filters_by_type_and_flag():
 def test_cards_rejects_an_unknown_type():
     result = run("cards", "--db", str(CARDS), "--type", "rocket")
     assert result.exit_code == 2
-    assert result.stderr.strip().startswith("error: --type: type: unknown type 'rocket' (known: debris, engine,")
+    assert result.stderr.strip().startswith("error: --type: unknown type 'rocket' (known: debris, engine,")
 
 
 def test_console_script_gives_one_line_and_exit_2_for_a_bad_database(tmp_path):

@@ -88,7 +88,7 @@ def test_unknown_flag(broken):
 def test_unknown_condition(broken):
     path, line = broken("if: {lap: 3}", "if: {on_lap: 3}")
     assert error_of(path) == (
-        f"{path}:{line}: cards.endurance_tyres.effects.1.if.on_lap: unknown field 'on_lap' "
+        f"{path}:{line}: cards.endurance_tyres.effects.1.if.on_lap: unknown field 'on_lap' (did you mean 'lap'?) "
         "(known: played, leading, last, lap, min_coins, min_puzzle_in_play, behind_leader)"
     )
 

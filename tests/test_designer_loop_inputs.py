@@ -106,7 +106,10 @@ def test_a_typo_in_one_key_still_reads_as_its_game(tmp_path):
     path.write_text((ROOT / "heat.yaml").read_text().replace("\nlegends:", "\nlegend:"))
     code, stdout, stderr = cli("validate", path)
     assert code == 2 and stdout.startswith(f"note: {path} looks like a Heat database")
-    assert stderr.count("\n") == 1 and "unknown field 'legend' (known: rules, cards, tracks, legends)" in stderr
+    assert (
+        stderr.count("\n") == 1
+        and "unknown field 'legend' (did you mean 'legends'?) (known: rules, cards, tracks, legends)" in stderr
+    )
 
 
 def test_the_wrong_game_given_says_which_game_the_file_looks_like():
@@ -150,10 +153,10 @@ def test_cards_filters_by_each_games_own_words(monkeypatch, wide):
     code, stdout, _ = cli("cards", "--game", "heat", "--flag", "garage_basic")
     assert code == 0 and {r[3] for r in table(stdout)[1]} == {"garage_basic"}
     assert one_line("cards", "--game", "downforce", "--flag", "x") == (
-        "error: --flag: flag: Downforce cards have no flags (filter with --type)"
+        "error: --flag: Downforce cards have no flags (filter with --type)"
     )
     assert one_line("cards", "--game", "downforce", "--type", "x") == (
-        "error: --type: type: unknown type 'x' (known: power, speed, speed8)"
+        "error: --type: unknown type 'x' (known: power, speed, speed8)"
     )
 
 
@@ -201,11 +204,11 @@ def test_trace_refuses_a_game_name_for_its_number_and_the_old_option():
         "from 0 (the scenario or run names the game)"
     )
     assert one_line("trace", GOLDEN, "--game", 5) == (
-        "error: --game: game: --game names a game (horsepower, heat, downforce, shuffle_gp); which game of the "
+        "error: --game: --game names a game (horsepower, heat, downforce, shuffle_gp); which game of the "
         "run to trace is --game-number 5"
     )
     assert one_line("trace", GOLDEN, "--game", "horsepower") == (
-        "error: --game: game: trace plays the game its scenario or run names: drop --game horsepower (which "
+        "error: --game: trace plays the game its scenario or run names: drop --game horsepower (which "
         "game of the run to trace: --game-number N)"
     )
 

@@ -372,7 +372,7 @@ def test_power_parameter_unknown(broken):
         "    bonus: 1                  # the rulebook's", "    boost: 1                  # the rulebook's"
     )
     assert error_of(path) == (
-        f"{path}:{line}: powers.aggressive.boost: unknown field 'boost' (known: id, name, text, bonus)"
+        f"{path}:{line}: powers.aggressive.boost: unknown field 'boost' (did you mean 'bonus'?) (known: id, name, text, bonus)"
     )
 
 

@@ -95,7 +95,7 @@ def test_the_games_import_nothing_above_them_but_leaf_helpers():
                 above.add((node.module or "").split(".")[0])
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("balance"):
                 above.add(node.module.split(".")[1])
-    assert above == {"errors", "seeding", "validation", "yamlio"}, above
+    assert above == {"errors", "printable", "seeding", "validation", "yamlio"}, above
 
 
 def test_sparse_nonzero_is_flatnonzero_whatever_the_length_and_density():

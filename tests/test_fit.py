@@ -45,7 +45,7 @@ SMALL = ["--budget", "360", "--population", "2", "--confirm-games", "60", "-j", 
             ["--free", "cards.twin_turbo.effects.0.amount=5..5", "--target", "strength:twin_turbo=0+-3"],
             "a range of one value leaves nothing to search",
         ),
-        ([*FIT, "--budget", "0"], "--budget: budget: must hold at least one round: 1,080 games"),
+        ([*FIT, "--budget", "0"], "--budget: must hold at least one round: 1,080 games"),
         (
             ["--free", "cards.twin_turbo.effects.0.amount=0..8", "--target", "strength:twin_turbo=0+-0"],
             "is a band of no width",

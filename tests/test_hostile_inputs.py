@@ -113,8 +113,10 @@ def test_games_and_chunks_are_bounded_in_the_file_and_on_the_command_line(tmp_pa
     with pytest.raises(UserError, match="make 100,000,000 chunks; at most 1,000,000"):
         load_scenario(scenario)
     scenario.write_text(SCENARIO)
-    assert "games: must be at most 1,000,000,000, got 1,000,000,000,000" in one_line("run", scenario, "--games", 10**12)
-    assert "chunk_size: must be at most 1,000,000, got 1,000,000,000" in one_line(
+    assert "--games: must be at most 1,000,000,000, got 1,000,000,000,000" in one_line(
+        "run", scenario, "--games", 10**12
+    )
+    assert "--chunk-size: must be at most 1,000,000, got 1,000,000,000" in one_line(
         "run", scenario, "--chunk-size", 10**9
     )
     assert "at most 1,000,000: raise --chunk-size" in one_line("run", scenario, "--games", 10**8, "--chunk-size", 1)
@@ -532,10 +534,10 @@ def test_a_lock_file_that_is_a_link_or_a_fifo_is_refused(tmp_path, scenario):
 def test_compare_bounds_its_numbers(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO + "variants:\n  - {name: cheap, overrides: {rules.purchase_cost: 2}}\n")
-    assert "until_ci: must be between 0 and 100 percentage points, got nan" in one_line(
+    assert "--until-ci: must be between 0 and 100 percentage points, got nan" in one_line(
         "compare", path, "--until-ci", "nan"
     )
-    assert "max_games: must be between 1 and 1,000,000,000" in one_line(
+    assert "--max-games: must be between 1 and 1,000,000,000" in one_line(
         "compare", path, "--until-ci", "0.1", "--max-games", 10**20
     )
 

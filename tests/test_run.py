@@ -155,7 +155,7 @@ def test_two_processes_racing_for_a_fresh_run_directory_never_both_get_it(tmp_pa
 
     held = acquire_lock(tmp_path)
     os.truncate(tmp_path / ".lock", 0)  # held, but its holder has not written its pid yet
-    with pytest.raises(UserError, match="another balance process holds this run directory"):
+    with pytest.raises(UserError, match="another balance process is reading or writing this run directory"):
         acquire_lock(tmp_path)
     held.release()
     ctx = multiprocessing.get_context("fork")

@@ -243,4 +243,4 @@ def test_tune_all_with_rounds_passes_over_the_field_that_many_times(tmp_path):
         ("exploitability", "miser"),
     ]
     refused = CliRunner().invoke(app, [*args[:3], "--rounds", "0"])
-    assert refused.exit_code == 2 and "--rounds: rounds: must be between 1 and 20, got 0" in refused.stderr
+    assert refused.exit_code == 2 and "--rounds: must be between 1 and 20, got 0" in refused.stderr

@@ -12,11 +12,12 @@ import polars as pl
 
 from ..analysis import tallies
 from ..analysis.compare import compare_runs, in_units
-from ..errors import Problem, UserError
+from ..errors import Problem, UserError, did_you_mean
 from ..games import get_game
 from ..games.base import studied_cards
 from ..limits import MAX_GAMES
 from ..logs import load_manifest, load_run
+from ..printable import quoted
 from ..report.charts import forest_plot
 from ..report.labels import labels_for
 from ..report.page import cell, render, write_csv
@@ -59,7 +60,8 @@ def parse_headline(text: str, bots: list[str]) -> tuple[str, str]:
     if kind == "bot" and key in bots:
         return "win rate by bot", key
     known = ", ".join(f"bot:{b}" for b in bots)
-    raise UserError(Problem("--headline", None, "headline", f"{text!r} is not seat:N or one of {known}"))
+    hint = did_you_mean(text, [f"bot:{b}" for b in bots])
+    raise UserError(Problem("--headline", None, "headline", f"{quoted(text)} is not seat:N or one of {known}{hint}"))
 
 
 def compare(

@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import Problem, UserError
-from ..runner import LOCK, RunLock, RunOptions, acquire_lock, check_backend, make_run_dir
+from ..folder_lock import LOCK, hold_folder, release_folders  # noqa: F401 (release_folders: the CLI's)
+from ..logs import read_manifest
+from ..runner import RunOptions, check_backend, is_run_manifest, make_run_dir
 
 HELD_OUT = 10**9  # round_seed's stream of every held-out confirmation: past any search round
 
@@ -38,6 +40,7 @@ class ExperimentOptions:
     resume: bool = False  # continue what the folder holds, where the experiment keeps a state
     backend: str = "loky"  # "dask": the games on the cluster at `scheduler`, with the same results
     scheduler: str | None = None
+    fixed_out: bool = False  # the folder is the command's own (RUN/strength/): no --out to choose another
 
     def runs(self, **changes: Any) -> RunOptions:
         """The runner's options for a run this experiment plays."""
@@ -57,16 +60,24 @@ class ExperimentOptions:
 
 
 def output_folder(
-    options: ExperimentOptions, name: str, command: str, state: str | None = None, folder: str | None = None
+    options: ExperimentOptions,
+    name: str,
+    command: str,
+    state: str | None = None,
+    folder: str | None = None,
+    result: str | None = None,
 ) -> Path:
     """The experiment's folder (options.out, default runs/<name>-<folder or command>),
     made, after refusing to mix or lose a result: a folder that holds
     something is replaced only with --force; one that holds the `state` file
     of a search is continued with --resume (search_state.open_state reads
-    it). Checked before any game."""
+    it); `result`: the file a finished one holds (a folder without it holds an
+    unfinished one, said so). A run of balance run is never replaced by
+    another command's --force. Checked before any game."""
     out = Path(options.out) if options.out else Path("runs") / f"{name}-{folder or command}"
     if out.exists() and not out.is_dir():
-        raise UserError(Problem(str(out), None, "--out", "is a file, not a folder; choose another --out"))
+        remove = "remove it" if options.fixed_out else "choose another --out"
+        raise UserError(Problem(str(out), None, "--out", f"is a file, not a folder; {remove}"))
     if options.resume and state is None:
         raise UserError(Problem("--resume", None, "resume", f"balance {command} keeps no state to resume"))
     make_run_dir(out)
@@ -75,34 +86,23 @@ def output_folder(
     resumable = state is not None and (out / state).is_file()
     if options.resume and not resumable and holds:
         raise UserError(Problem(str(out), None, "--resume", f"holds no {command} to resume; use --force to start over"))
-    if holds and not options.force and not options.resume:
-        words = (
-            f"holds a {command}: --resume to continue it, --force to start over"
-            if resumable
-            else f"already holds a {command} result: add --force to replace it, or choose another --out"
+    if holds and is_run_manifest(read_manifest(out)):
+        # a run of balance run (the --out of another command, or a mistyped path): --force would delete it
+        raise UserError(
+            Problem(str(out), None, "--out", f"holds a run of balance run, not a {command}; choose another --out")
         )
+    if holds and not options.force and not options.resume:
+        # its own games, but not its result: an unfinished one (other files are just "a result" to keep)
+        unfinished = result is not None and not (out / result).is_file() and (out / "baseline").is_dir()
+        elsewhere = "" if options.fixed_out else ", or choose another --out"
+        if resumable:
+            words = f"holds a {command}: --resume to continue it, --force to start over"
+        elif unfinished:
+            words = f"holds an unfinished {command} (no {result}): add --force to start it over{elsewhere}"
+        else:
+            words = f"already holds a {command} result: add --force to replace it{elsewhere}"
         raise UserError(Problem(str(out), None, "--out", words))
     return out
-
-
-_HELD: dict[Path, RunLock] = {}  # the experiment folders this process holds (runner.acquire_lock's OS lock)
-
-
-def hold_folder(out: Path) -> None:
-    """Take `out` for this process (an OS lock on out/.lock, the run directory's
-    kind: dropped by the kernel however the process ends), or refuse it in one
-    line while another process holds it. Held again by the same process, it is
-    the same lock: a resumed or repeated experiment in one process is not a rival."""
-    key = out.resolve()
-    if key not in _HELD:
-        _HELD[key] = acquire_lock(out)
-
-
-def release_folders() -> None:
-    """Let go of every folder this process holds (the end of a command; a test's teardown)."""
-    while _HELD:
-        _, lock = _HELD.popitem()
-        lock.release()
 
 
 def round_seed(seed: int, round_: int) -> int:

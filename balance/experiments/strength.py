@@ -232,10 +232,12 @@ def strength(
         )
     # the game's own checks of an item (Heat: a field with Legends, who have no deck) before any game
     game.prepare(with_item(scenario, chosen[0]))
-    out = output_folder(options, scenario.name, "strength")
+    out = output_folder(options, scenario.name, "strength", result="strength.csv")
     design = Design(first, budget, tolerance / 100)
     replacing = {i["id"]: i["kind"] for i in items if i.get("replaces") and not _extra_playbook(scenario, i)}
-    table = paired_strength(scenario, chosen, out, options.runs(), on_progress, design, replacing)
+    # a strength keeps no state: after a failure (a full disk) its own command, again, starts it over
+    again = "the same command with --force" if not options.fixed_out else "the same command again"
+    table = paired_strength(scenario, chosen, out, options.runs(finish=again), on_progress, design, replacing)
     names = {i["id"]: i["name"] for i in items}
     kinds = {i["id"]: i["kind"] for i in items}
     table = table.with_columns(

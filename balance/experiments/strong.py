@@ -22,6 +22,7 @@ import polars as pl
 
 from ..errors import Problem, UserError
 from ..games import get_game
+from ..printable import command_line
 from ..report.page import write_csv
 from ..runner import RunResult, scenario_of_run
 from ..runner import run as run_scenario
@@ -164,6 +165,20 @@ def exploit(scenario: Scenario, options: ExperimentOptions, budget: int, out: Pa
     return figures
 
 
+def _check_folder(out: Path, options: ExperimentOptions) -> None:
+    """RUN/strong/ (the command's own folder: no --out to choose) refused in
+    one line that names what finishes or replaces what it holds."""
+    if options.force or options.resume or not (out / "manifest.json").exists():
+        return
+    if (out / LADDER).is_file():
+        raise UserError(Problem(str(out), None, "strong", "already holds a strong result: add --force to replace it"))
+    raise UserError(
+        Problem(
+            str(out), None, "strong", "holds an unfinished strong run: --resume to finish it, --force to start over"
+        )
+    )
+
+
 def play_strong(
     run_dir: str | Path,
     options: ExperimentOptions,
@@ -192,11 +207,13 @@ def play_strong(
         )
     strong = _with_bots(scenario, strong_field(scenario), f"{scenario.name}-strong")
     out = run_dir / FOLDER
+    _check_folder(out, options)
     sub = options.runs(
         seed=options.seed if options.seed is not None else scenario.model.seed,
         out=out,
         resume=options.resume,
         force=options.force,
+        finish=command_line("balance", "strong", run_dir, "--resume"),
     )
     size = min(scenario.model.chunk_size, ladder_games)
     on_ladder = len(rungs(scenario)) * math.ceil(ladder_games / size) * size

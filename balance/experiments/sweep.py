@@ -55,6 +55,8 @@ def parse_values(text: str, option: str = "--set") -> list[float | int]:
         return UserError(Problem(option, None, "values", f"{text!r}: {why} (use 1..6, 1,3,5 or 0.5:2.0:0.25)"))
 
     def number(s: str) -> float | int:
+        if not s.strip().isascii():  # Python reads a full-width ５ or an Arabic-Indic digit as a number too
+            raise bad(f"{s.strip()!r} is not a number (digits 0-9)")
         try:
             return int(s)
         except ValueError:
@@ -124,7 +126,7 @@ def check_metric(kind: str, key: str, items: list[str], drafted: list[str], scen
             + (f"; strength:{key} measures it by experiment" if key in items else "")
         )
     elif kind == "bot" and key not in scenario.bot_names:
-        problem = f"no bot {key!r} in this scenario (bots: {', '.join(scenario.bot_names)})"
+        problem = f"no bot {key!r} in this scenario{did_you_mean(key, scenario.bot_names)} (bots: {', '.join(scenario.bot_names)})"
     elif kind == "seat" and not (key.isdigit() and int(key) < scenario.model.players):
         problem = f"seat {key!r} is not a seat of this scenario (0 to {scenario.model.players - 1})"
     if problem:

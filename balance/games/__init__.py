@@ -8,7 +8,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, MutableMapping
 
-from ..errors import Problem, UserError
+from ..errors import Problem, UserError, did_you_mean
+from ..printable import quoted
 from .base import Game
 
 _MODULES = {"horsepower": ".horsepower", "heat": ".heat", "downforce": ".downforce", "shuffle_gp": ".shuffle_gp"}
@@ -48,9 +49,10 @@ class Registry(MutableMapping[str, Game]):
 GAMES = Registry()
 
 
-def get_game(name: str, source: str = "game", line: int | None = None) -> Game:
+def get_game(name: str, source: str = "--game", line: int | None = None) -> Game:
     try:
         return GAMES[name]
     except KeyError:
         known = ", ".join(GAMES)
-        raise UserError(Problem(source, line, "game", f"unknown game {name!r} (known: {known})")) from None
+        hint = did_you_mean(name, list(GAMES))
+        raise UserError(Problem(source, line, "game", f"unknown game {quoted(name)}{hint} (known: {known})")) from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import Problem
+from ..errors import Problem, did_you_mean
 from ..yamlio import YamlDoc
 
 
@@ -39,7 +39,9 @@ def unknown_bot_problems(scenario: ScenarioView, known: list[str]) -> list[Probl
     """One problem for each of the scenario's bots that no profile names."""
     where = ("bots",) if isinstance(scenario.model.bots, list) else ("bots", "pool")
     return [
-        scenario.doc.problem((*where, i), f"unknown bot {name!r} (known: {', '.join(known)})")
+        scenario.doc.problem(
+            (*where, i), f"unknown bot {name!r}{did_you_mean(name, known)} (known: {', '.join(known)})"
+        )
         for i, name in enumerate(scenario.bot_names)
         if name not in known
     ]

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from ..analysis.strength import STRONGER, WEAKER
+from ..printable import command_line
 
 SHOWN = 8  # items a side (too strong, too weak) named in the findings; the rest: "and N more"
 
@@ -213,8 +214,16 @@ def change_lines(
             what = "Weaken" if weaken else "Strengthen"
             free = free_value(database, item) if database else None
             command = (
-                f"-> balance fit {scenario} --free {free[0]}={fit_range(free[1], weaken)} "
-                f"--target strength:{item}=0+-{band}"
+                "-> "
+                + command_line(
+                    "balance",
+                    "fit",
+                    scenario,
+                    "--free",
+                    f"{free[0]}={fit_range(free[1], weaken)}",
+                    "--target",
+                    f"strength:{item}=0+-{band}",
+                )
                 if free
                 else "(its entry holds no number to fit: change its effects, then balance report --measure)"
             )
@@ -244,7 +253,16 @@ def seat_change_lines(
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate")
         worst = group.row(0, named=True)
         fix = (
-            f" -> balance fit {scenario} --free {seat_rule}.{worst['seat']}=0..3 --target seat-balance<={100 * tolerance:g}"
+            " -> "
+            + command_line(
+                "balance",
+                "fit",
+                scenario,
+                "--free",
+                f"{seat_rule}.{worst['seat']}=0..3",
+                "--target",
+                f"seat-balance<={100 * tolerance:g}",
+            )
             if seat_rule
             else ""
         )

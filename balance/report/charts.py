@@ -17,6 +17,8 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from ..atomic import write_with  # noqa: E402
+
 sns.set_theme(style="whitegrid", context="notebook")
 PALETTE = sns.color_palette("colorblind")
 DPI = 110
@@ -30,8 +32,10 @@ SMALL = 9
 
 def _save(fig: plt.Figure, path: Path) -> Path:
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    try:
+        write_with(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format="png"))  # a chart whole or not at all
+    finally:
+        plt.close(fig)
     return path
 
 

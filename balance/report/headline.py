@@ -16,6 +16,7 @@ from ..analysis import drivers, winrate
 from ..analysis.stats import Z95
 from ..analysis.strength import STRONGER, UNDECIDED, WEAKER
 from ..experiments.strong import EXPLOIT, FOLDER, read_strong
+from ..printable import command_line
 from ..units import from_units
 from .labels import Labels
 
@@ -111,7 +112,7 @@ def strong_section(
     """What the page's "Under strong play" section shows, and the tables it writes."""
     from ..logs import load_manifest, load_run
 
-    command = f"balance strong {run_dir}"
+    command = command_line("balance", "strong", run_dir)
     folder, ladder, why = read_strong(run_dir, manifest.get("run_id"))
     if folder is None:
         reasons = {
@@ -149,8 +150,8 @@ def strong_section(
             + " and ".join(
                 c
                 for c, done in (
-                    (f"balance report {run_dir} --measure", mine),
-                    (f"balance strong {run_dir} --measure", theirs),
+                    (command_line("balance", "report", run_dir, "--measure"), mine),
+                    (command_line("balance", "strong", run_dir, "--measure"), theirs),
                 )
                 if not done
             )

@@ -23,6 +23,7 @@ from ..analysis.supply import debris_supply
 from ..errors import Problem, UserError
 from ..games.base import studied_cards
 from ..logs import find_unreadable_part, load_manifest, load_run, run_parts
+from ..printable import command_line
 from ..units import in_units
 from ..validation import NAME_PATTERN
 from . import causal, charts, headline, track_chart
@@ -701,7 +702,10 @@ def _build_report(
             "every item's causal strength again, with more games for the undecided ones",
         ),
         (f"balance compare {_shown_path(str(run_dir))} runs/AFTER", "this run against one after a change, paired"),
-        (f"balance sweep {scenario_path} --set cards.ID.count=0..3 --target 0", "where an item becomes fair"),
+        (
+            f"balance sweep {command_line(scenario_path)} --set cards.ID.count=0..3 --target 0",
+            "where an item becomes fair",
+        ),
         (f"balance strong {_shown_path(str(run_dir))}", "the same figures with tuned bots in every seat"),
     ]
     n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
@@ -728,9 +732,9 @@ def _build_report(
 def _shown_path(path: str) -> str:
     """A path as a command line in the page shows it: relative to here where it lies below."""
     try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
+        return command_line(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
-        return path
+        return command_line(path)
 
 
 def make_report_dir(out: Path) -> None:

@@ -10,21 +10,20 @@ from pathlib import Path
 import jinja2
 import polars as pl
 
+from ..atomic import write_text, write_with
+
 TEMPLATES = Path(__file__).parent / "templates"
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined)
 
 
 def render(template: str, path: Path, **context: object) -> Path:
     """Render `template` into `path` atomically (a temporary name, then a rename)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(_ENV.get_template(template).render(**context), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_text(path, _ENV.get_template(template).render(**context))
 
 
 # A cell a spreadsheet reads as a formula when it opens the CSV (CSV injection):
 # user text such as a card named "=HYPERLINK(...)" or "@SUM(...)".
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA = re.compile(r"^\s*[=+\-@]|^[\t\r]")  # spaces before an = are skipped by some spreadsheets
 
 
 def write_csv(table: pl.DataFrame, path: Path) -> Path:
@@ -33,9 +32,9 @@ def write_csv(table: pl.DataFrame, path: Path) -> Path:
     the text still reads the same, and nothing runs."""
 
     def safe(text: str) -> str:
-        return "'" + text if text.startswith(_FORMULA_START) else text
+        return "'" + text if _FORMULA.match(text) else text
 
-    starts = "^[" + "".join(re.escape(c) for c in _FORMULA_START) + "]"
+    starts = _FORMULA.pattern
     table = table.rename({c: safe(c) for c in table.columns if safe(c) != c}).with_columns(
         pl.when(pl.col(c).cast(pl.String).str.contains(starts))
         .then(pl.lit("'") + pl.col(c).cast(pl.String))
@@ -44,10 +43,7 @@ def write_csv(table: pl.DataFrame, path: Path) -> Path:
         for c, dtype in table.schema.items()
         if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
     )
-    tmp = path.with_name(f".{path.name}.tmp")
-    table.write_csv(tmp)
-    tmp.replace(path)
-    return path
+    return write_with(path, table.write_csv)
 
 
 def cell(value: object, column: str) -> str:

@@ -11,7 +11,7 @@ import itertools
 from typing import Any
 
 from ...errors import Problem, UserError
-from ...overrides import resolve_path, split_path
+from ...overrides import canonical_path, resolve_path, split_path
 from ...scenario import Scenario
 from ..sweep import parse_values
 from ..tune.space import Param
@@ -36,6 +36,7 @@ def free_params(scenario: Scenario, frees: list[str]) -> list[Param]:
         where = resolve_path(data, split_path(path))
         if isinstance(where, str):
             raise UserError(Problem("--free", None, path, where))
+        given, path = path, canonical_path(data, where)  # one path, however it is spelled
         parent = data
         for key in where[:-1]:
             parent = parent[key]
@@ -43,7 +44,8 @@ def free_params(scenario: Scenario, frees: list[str]) -> list[Param]:
         if node is None:
             raise UserError(Problem("--free", None, path, "is not set in the card database: nothing to start from"))
         if path in (p.name for p in params):
-            raise UserError(Problem("--free", None, path, "is given twice"))
+            again = "" if given == path else f" (as {given})"
+            raise UserError(Problem("--free", None, path, f"is given twice{again}"))
         if isinstance(node, str) and where[-1] in ("name", "id", "art", "text"):
             raise UserError(Problem("--free", None, path, f"is {node!r}, a name, not a value to search"))
         if isinstance(node, str):  # a word (dice keep: sum or best): a choice among the words given, today's too
@@ -57,6 +59,13 @@ def free_params(scenario: Scenario, frees: list[str]) -> list[Param]:
         if isinstance(node, bool) or not isinstance(node, int | float):
             raise UserError(Problem("--free", None, path, f"is {node!r}, not a number to search"))
         values = parse_values(values_text, "--free")
+        # a comma list is those values, not the range between them (unless it is that range, 0,1,2,3)
+        whole_run = all(isinstance(v, int) for v in values) and sorted(set(values)) == list(
+            range(int(min(values)), int(max(values)) + 1)
+        )
+        if "," in values_text and len(set(values)) > 1 and not whole_run:
+            params.append(Param(tuple(split_path(path)), "choice", node, choices=tuple(dict.fromkeys([node, *values]))))
+            continue
         if min(values) == max(values):  # nothing to search: a fixed value is an override, not a free one
             raise UserError(
                 Problem(

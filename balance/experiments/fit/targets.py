@@ -27,9 +27,10 @@ import re
 from dataclasses import dataclass
 
 from ...errors import Problem, UserError, did_you_mean
+from ...printable import quoted
 
 KINDS = ("seat-balance", "bot-spread", "strength", "rounds")
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUMBER = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"  # ASCII digits: \d would take a full-width ５ too
 _FORMS = (
     (re.compile(rf"^(?P<kind>seat-balance|bot-spread)<=(?P<high>{_NUMBER})$"), "at most"),
     (re.compile(rf"^strength:(?P<key>all)\+-(?P<tol>{_NUMBER})$"), "all"),
@@ -88,7 +89,7 @@ def parse_target(text: str) -> Target:
         if low > high:
             break
         return Target("rounds", "", low, high, text)
-    raise UserError(Problem("--target", None, "target", f"{text!r} is not a target (forms: {EXAMPLES})"))
+    raise UserError(Problem("--target", None, "target", f"{quoted(text)} is not a target (forms: {EXAMPLES})"))
 
 
 def check_items(targets: list[Target], items: list[str]) -> None:

@@ -21,6 +21,7 @@ import yaml
 
 from ...errors import Problem, UserError
 from ...games import get_game
+from ...printable import comment
 from ...report.page import render, write_csv
 from ...runner import RunOptions, resolve_scenario
 from ...scenario import BotPool, Scenario
@@ -157,10 +158,14 @@ def _write(result: FieldResult, scenario: Scenario, passes: int, command: str) -
     if result.strongest:
         bot, rate, profile = result.strongest
         strongest = (
-            f"# balance tune --all, {time.strftime('%Y-%m-%d')}: "
-            f"{command or f'balance tune {scenario.source} --all --rounds {passes}'}\n"
-            f"# the strongest bot of the final field: {bot}, winning {pct(rate.rate)} ({pct(rate.low)} to "
-            f"{pct(rate.high)}, n={rate.n:,}) in it; ready to paste into the game's bots.yaml as `tuned`\n"
+            comment(
+                f"balance tune --all, {time.strftime('%Y-%m-%d')}: "
+                f"{command or f'balance tune {scenario.source} --all --rounds {passes}'}"
+            )
+            + comment(
+                f"the strongest bot of the final field: {bot}, winning {pct(rate.rate)} ({pct(rate.low)} to "
+                f"{pct(rate.high)}, n={rate.n:,}) in it; ready to paste into the game's bots.yaml as `tuned`"
+            )
             + yaml.safe_dump({"tuned": profile}, sort_keys=False, default_flow_style=None)
         )
         (out / "tuned.yaml").write_text(strongest)

@@ -30,10 +30,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
-from ...errors import Problem, UserError
-from ...games import get_game
+from ...errors import Problem, UserError, did_you_mean
+from ...games import GAMES, get_game
+from ...printable import comment, printable
 from ...scenario import Scenario
+from ...validation import problem_from_error
+from ...yamlio import YamlDoc, load_yaml
 from ..experiment import Estimate, Task, estimate, paired
 from ..setup import held_out_seed, output_folder, round_seed
 from . import TuneOptions, collect_wins, field_with, tune
@@ -83,16 +87,47 @@ def with_values(profile: dict[str, Any], values: dict[str, Any]) -> dict[str, An
     return out
 
 
-def load_counters(path: str | Path, game: str) -> dict[str, dict[str, Any]]:
-    """The hand counters of `game` in a counters file: {game: {name: {dotted value: number}}}."""
-    try:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise UserError(Problem(str(path), None, "--counters", f"cannot be read ({exc})")) from None
-    counters = data.get(game, {}) if isinstance(data, dict) else None
-    if not isinstance(counters, dict) or not all(isinstance(v, dict) for v in counters.values()):
-        raise UserError(Problem(str(path), None, "--counters", f"holds no mapping of counters under {game!r}"))
-    return counters
+COUNTERS_SHAPE = "game -> counter name -> values, e.g. horsepower: {rusher: {weights.drive: 2.0}}"
+
+
+def load_counters(path: str | Path, game: str) -> tuple[dict[str, dict[str, Any]], YamlDoc]:
+    """The hand counters of `game` in a counters file ({game: {name: {dotted
+    value: number}}}), read as every other input is (one-line errors with the
+    file and line; no FIFO, device or file over 16 MiB), and the document."""
+    doc = load_yaml(path)
+    data = doc.data
+    if not isinstance(data, dict) or not data:
+        raise UserError(Problem(doc.source, None, "counters", f"holds no counters: expected {COUNTERS_SHAPE}"))
+    for key in data:
+        if key not in GAMES:
+            hint = did_you_mean(str(key), list(GAMES)) or f" (known games: {', '.join(GAMES)})"
+            raise UserError(doc.problem((key,), f"{printable(key)!r} is not a game{hint}", "counters"))
+    if game not in data:
+        held = ", ".join(str(k) for k in data)
+        raise UserError(Problem(doc.source, None, "counters", f"holds no counters for {game} (only for {held})"))
+    counters = data[game]
+    if not isinstance(counters, dict) or not counters:
+        raise UserError(doc.problem((game,), f"no counters under {game}: expected {COUNTERS_SHAPE}", game))
+    for name, values in counters.items():
+        if not isinstance(values, dict) or not values:
+            raise UserError(
+                doc.problem((game, name), "expected values to set, e.g. {weights.drive: 2.0}", f"{game}.{name}")
+            )
+    return counters, doc
+
+
+def _line_of_value(
+    doc: YamlDoc | None, game: str, name: str, values: dict[str, Any], loc: tuple[Any, ...]
+) -> int | None:
+    """The line of the counter's value that a profile error's `loc` names (a
+    dotted key of the file, weights.drive, or its first part)."""
+    if doc is None:
+        return None
+    for end in range(len(loc), 0, -1):
+        key = ".".join(str(p) for p in loc[:end])
+        if key in values:
+            return doc.line_of((game, name, key))
+    return doc.line_of((game, name))
 
 
 def _profile(scenario: Scenario, bot: str) -> dict[str, Any]:
@@ -100,20 +135,26 @@ def _profile(scenario: Scenario, bot: str) -> dict[str, Any]:
     return game.profiles(scenario.model.bot_profiles, scenario.doc)[bot].model_dump(mode="json", by_alias=True)
 
 
-def check_counters(scenario: Scenario, bot: str, counters: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def check_counters(
+    scenario: Scenario, bot: str, counters: dict[str, dict[str, Any]], doc: YamlDoc | None = None
+) -> list[dict[str, Any]]:
     """Each counter's whole profile (`bot`'s with its values set), refused in
-    one line where a value is unknown or out of bounds: before any game."""
-    model = get_game(scenario.model.game).profile_model
+    one line (the file's line where `doc` is given) where a value is unknown
+    or out of bounds: before any game."""
+    game = scenario.model.game
+    model = get_game(game).profile_model
     base = _profile(scenario, bot)
     out = []
     for name, values in counters.items():
         profile = with_values(base, values)
         try:
             model.model_validate(profile)
-        except ValueError as exc:
-            first = str(exc).splitlines()
-            words = " ".join(line.strip() for line in first[1:3]) if len(first) > 2 else str(exc)
-            raise UserError(Problem("--counters", None, "counters", f"counter {name!r}: {words}")) from None
+        except ValidationError as exc:
+            source = doc.source if doc is not None else "--counters"
+            problem = problem_from_error(YamlDoc(source, {}), exc.errors()[0])  # the first, in plain words
+            loc = tuple(problem.field.split(".")) if problem.field else ()
+            line = _line_of_value(doc, game, name, values, loc)
+            raise UserError(Problem(source, line, f"{game}.{name}.{problem.field}", problem.message)) from None
         out.append(profile)
     return out
 
@@ -243,6 +284,6 @@ def _save(out: Path, result: HardenResult) -> None:
         )
     )
     (out / "tuned.yaml").write_text(
-        f"# balance tune --harden, {time.strftime('%Y-%m-%d')}: {summary(result)}\n"
+        comment(f"balance tune --harden, {time.strftime('%Y-%m-%d')}: {summary(result)}")
         + yaml.safe_dump({"tuned": result.profile}, sort_keys=False, default_flow_style=None)
     )

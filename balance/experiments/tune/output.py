@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 import yaml
 
+from ...printable import comment
 from ...report.charts import learning_curve
 from ...report.page import render, write_csv
 from ...units import PCT, in_units
@@ -37,7 +38,7 @@ def verdict(result) -> str:
 
 def profile_yaml(result, command: str) -> str:
     """The tuned profile under its bot's name, with how it was made."""
-    header = f"# balance tune, {time.strftime('%Y-%m-%d')}: {command}\n# held out: {verdict(result)}\n"
+    header = comment(f"balance tune, {time.strftime('%Y-%m-%d')}: {command}") + comment(f"held out: {verdict(result)}")
     return header + yaml.safe_dump({result.bot: result.profile}, sort_keys=False, default_flow_style=None)
 
 
