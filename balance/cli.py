@@ -181,6 +181,8 @@ def validate(
 ) -> None:
     """Check card databases: print counts by type and flag, and any warnings."""
     from .database_kind import DEFAULT_GAME, choose_game, load_as
+    from .stale_text import stale_texts
+    from .yamlio import load_yaml
 
     for path in paths or [Path(get_game(game or DEFAULT_GAME).database_file)]:
         # without --game, each file is read as the game its top-level keys show (a note says so)
@@ -201,9 +203,10 @@ def validate(
             table.add_row(f"{summary.flag_word} {name}", str(distinct), str(copies))
         out.print(table)
         out.print(", ".join(f"{n} {pile}" for pile, n in summary.piles.items()))
-        for warning in summary.warnings:
+        warnings = [*summary.warnings, *stale_texts(load_yaml(path))]  # a text an edit left behind, too
+        for warning in warnings:
             out.print(Text.assemble(("warning:", "yellow"), f" {warning}"), soft_wrap=True)
-        verdict = "ok" if not summary.warnings else f"ok, {len(summary.warnings)} warning(s)"
+        verdict = "ok" if not warnings else f"ok, {len(warnings)} warning(s)"
         out.print(f"{path}: {verdict}", soft_wrap=True)  # one line, whatever the width: scripts read it
 
 
@@ -960,7 +963,7 @@ def fit(
         Optional[int], typer.Option("--max-changes", help="Change at most this many values.")
     ] = None,
     budget: Annotated[int, typer.Option("--budget", help="Games the search may spend.")] = 100_000,
-    games: games_option("Games per candidate") = None,
+    games: games_option("Games per candidate", "the scenario's, or fewer: what --budget holds in 4 rounds") = None,
     population: Annotated[int, typer.Option("--population", help="Candidates a round, besides the centre.")] = 8,
     confirm_games: Annotated[
         Optional[int],

@@ -142,10 +142,8 @@ def parse_yaml(text: str, source: str) -> YamlDoc:
             _measure(root, source)
             doc.data = _build(root, (), doc, loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        message = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        raise UserError(Problem(source, line, "yaml", message or "not valid YAML")) from None
+        line, message = _plain_syntax_error(exc, text)
+        raise UserError(Problem(source, line, "yaml", message)) from None
     except yaml.YAMLError as exc:
         raise UserError(Problem(source, None, "yaml", str(exc).splitlines()[0])) from None
     except RecursionError:  # nesting libyaml's composer could not hold
@@ -153,6 +151,28 @@ def parse_yaml(text: str, source: str) -> YamlDoc:
     finally:
         loader.dispose()
     return doc
+
+
+def _plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[int | None, str]:
+    """(line, message) of a YAML syntax error in words a designer acts on: the
+    two mistakes a hand-edited database makes most, said with what to do, on
+    the line to change; others as the parser says them."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark is not None else None
+    problem, context = str(exc.problem or ""), str(exc.context or "")
+    lines = text.splitlines()
+    if problem.startswith("mapping values are not allowed") and line is not None and line <= len(lines):
+        # "text: Draw 2: then go": the second ": " starts a key inside a value
+        key, _, value = lines[line - 1].strip().lstrip("- ").partition(":")
+        example = f' (e.g. {key.strip()}: "{value.strip()}")' if key.strip() and value.strip() else ""
+        return line, f"a ': ' inside a value reads as a new key: put the value in quotes{example}"
+    if context.startswith(("while parsing a flow mapping", "while parsing a flow sequence")) and exc.context_mark:
+        # reported where the parser gave up (a line late): the { or [ that is never closed is the mistake
+        opened = exc.context_mark.line + 1
+        bracket, close = ("{", "}") if "mapping" in context else ("[", "]")
+        return opened, f"the {bracket} opened on this line is not closed: add {close} at its end (or a , between items)"
+    message = " ".join(p for p in (context, problem) if p)
+    return line, message or "not valid YAML"
 
 
 def _measure(root: yaml.Node, source: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from balance.games.horsepower.schema import load_database
 
-from .conftest import broken_copy, one_line_error
+from .conftest import ROOT, broken_copy, one_line_error
 
 
 @pytest.fixture
@@ -23,9 +23,49 @@ def error_of(path: str) -> str:
     return one_line_error(load_database, path)
 
 
-def test_yaml_syntax(broken):
+def test_yaml_syntax_an_unclosed_bracket_is_reported_where_it_opens(broken):
+    """Issue 43: the parser gives up a line late ("while parsing a flow
+    sequence ... did not find expected ',' or ']'"); the mistake is where the
+    bracket opened, and the fix is to close it."""
     path, line = broken("    name: Twin Turbo\n", "    name: [Twin Turbo\n")
-    assert error_of(path).startswith(f"{path}:{line + 1}: yaml: while parsing a flow sequence")
+    assert error_of(path) == (
+        f"{path}:{line}: yaml: the [ opened on this line is not closed: add ] at its end (or a , between items)"
+    )
+    path, line = broken(
+        '      - {op: drive, amount: 6}\n    text: "+6 Drive."', '      - {op: drive, amount: 6\n    text: "+6 Drive."'
+    )
+    assert error_of(path).startswith(f"{path}:{line}: yaml: the {{ opened on this line is not closed: add }}")
+
+
+def test_yaml_syntax_a_colon_in_a_text_says_to_quote_it(broken):
+    """Issue 43: an unquoted ': ' in a text gave the parser's "mapping values
+    are not allowed in this context"."""
+    path, line = broken('    text: "+6 Drive."\n', "    text: Drive: +6\n")
+    assert error_of(path) == (
+        f"{path}:{line}: yaml: a ': ' inside a value reads as a new key: put the value in quotes "
+        '(e.g. text: "Drive: +6")'
+    )
+
+
+def test_an_id_inside_the_database_gets_a_did_you_mean(broken):
+    path, line = broken("    stock_engine: ", "    stock_engin: ")
+    assert error_of(path).endswith("no card with id 'stock_engin' (did you mean 'stock_engine'?)")
+
+
+def test_validate_warns_when_a_text_no_longer_says_the_numbers():
+    """Issue 43: after an edit `text: "+6 Drive."` stayed and nothing warned."""
+    from balance.stale_text import stale_texts
+    from balance.yamlio import parse_yaml
+
+    text = (ROOT / "cards.yaml").read_text()
+    assert stale_texts(parse_yaml(text, "cards.yaml")) == [], "the shipped texts match their numbers"
+    edited = text.replace(
+        '      - {op: drive, amount: 6}\n    text: "+6 Drive."', '      - {op: drive, amount: 4}\n    text: "+6 Drive."'
+    )
+    (warning,) = stale_texts(parse_yaml(edited, "cards.yaml"))
+    assert str(warning).endswith(
+        "cards.twin_turbo.text: says 6, which none of its numbers is: does the text still match them? ('+6 Drive.')"
+    )
 
 
 def test_unknown_key(broken):
@@ -138,12 +178,15 @@ def test_missing_required_op_field(broken):
 
 def test_reference_to_a_missing_card(broken):
     path, line = broken("  debris_card: debris", "  debris_card: junk")
-    assert error_of(path) == f"{path}:{line}: rules.debris_card: no card with id 'junk'"
+    assert error_of(path) == f"{path}:{line}: rules.debris_card: no card with id 'junk' (did you mean 'junk_toss'?)"
 
 
 def test_starting_deck_names_a_missing_card(broken):
     path, line = broken("    cut_off: 1\n", "    cutoff: 1\n")
-    assert error_of(path) == f"{path}:{line}: rules.starting_deck.cutoff: no card with id 'cutoff'"
+    assert (
+        error_of(path)
+        == f"{path}:{line}: rules.starting_deck.cutoff: no card with id 'cutoff' (did you mean 'cut_off'?)"
+    )
 
 
 def test_duplicate_yaml_key(broken):

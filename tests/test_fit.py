@@ -97,7 +97,9 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     assert "held-out seeds" in page and "variants:" in page
     assert all((tmp_path / "a" / png).stat().st_size > 10_000 for png in ("progress.png", "targets.png"))
     assert "proposal: " in runs[0].stdout and "held-out games the search never played" in runs[0].stdout
-    assert runs[0].stdout.startswith("balance fit searched cards.twin_turbo.effects.0.amount (2 rounds of search;")
+    assert runs[0].stdout.startswith(
+        "balance fit searched cards.twin_turbo.effects.0.amount (2 rounds of search, 60 games a candidate;"
+    )
     # issue 35: a budget too small to play each of 0..8 says which values went untried and what would try them
     tried = sorted({c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]})
     untried = ", ".join(str(v) for v in range(9) if v not in tried)
@@ -134,7 +136,7 @@ def test_a_small_grid_is_played_whole_each_value_once(tmp_path):
         )
         == best["cards.twin_turbo.effects.0.amount"]
     )
-    assert "(each of its 3 combinations played once; " in result.stdout
+    assert "(each of its 3 combinations played once, 60 games a candidate; " in result.stdout
     assert "values no candidate tried" not in result.stdout
     page = (tmp_path / "g" / "index.html").read_text()
     assert page.index("balance fit searched") < page.index("How it was found")
@@ -165,3 +167,17 @@ def test_a_fit_is_the_same_whatever_the_jobs(tmp_path):
     assert (tmp_path / "j1" / "proposal.yaml").read_text() == (tmp_path / "j2" / "proposal.yaml").read_text()
     assert (tmp_path / "j1" / "candidates.csv").read_text() == (tmp_path / "j2" / "candidates.csv").read_text()
     assert (tmp_path / "j1" / "targets.csv").read_text() == (tmp_path / "j2" / "targets.csv").read_text()
+
+
+def test_without_games_the_budget_sets_a_candidates_games_so_a_printed_fit_runs():
+    """Issue 43: every `balance fit` line the report printed stopped at once
+    (`--budget: must hold at least one round: 360,000 games (9 candidates x 2
+    run(s) x 20,000 games), got 100,000`): without --games a candidate now
+    plays what the budget holds in four rounds, never more than the scenario's
+    games, never fewer than 512 (a budget too small for that is still refused)."""
+    from balance.experiments.fit import MIN_ROUNDS, candidate_games
+
+    per = candidate_games(100_000, 2, 9, 20_000)
+    assert per == 1388 and MIN_ROUNDS * per * 2 * 9 <= 100_000
+    assert candidate_games(100_000, 2, 9, 30) == 30, "a small scenario keeps its own games"
+    assert candidate_games(1_000, 2, 9, 20_000) == 512

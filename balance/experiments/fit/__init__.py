@@ -86,6 +86,19 @@ class FitResult:
     edges: list[str]  # the proposal's numbers at an end of their range whose figures miss: "PATH = 1 (range 1..3)"
     untried: list[str] = field(default_factory=list)  # "PATH: 2, 3": whole or word values no candidate played
     grid_games: int | None = None  # the games that would play every combination of the free values (None: a real one)
+    candidate_games: int = 0  # games each candidate played (--games, or what the budget holds: candidate_games)
+
+
+MIN_ROUNDS = 4  # rounds a fit's budget holds at least, where --games is not given
+MIN_CANDIDATE_GAMES = 512  # games a candidate plays at least, where the budget sets them
+
+
+def candidate_games(budget: int, runs: int, candidates: int, scenario_games: int) -> int:
+    """The games each candidate plays when --games is not given: the
+    scenario's, or fewer, so that the budget holds MIN_ROUNDS rounds (a
+    budget too small even for MIN_CANDIDATE_GAMES is refused as before)."""
+    fits = budget // (MIN_ROUNDS * runs * candidates)
+    return min(scenario_games, max(MIN_CANDIDATE_GAMES, fits))
 
 
 def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, int], None] | None = None) -> FitResult:
@@ -131,6 +144,14 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     everything = any(t.kind == "strength" and t.key == "all" for t in targets)
     watched = watched_items(params, items, keys, everything)
     search_runs, confirm_runs = 1 + len(watched), 1 + len(keys)  # a candidate's runs: its baseline, then its items
+    if options.games is None:  # the budget sets the games a candidate plays: a fit runs as printed, in a few rounds
+        per = candidate_games(options.budget, search_runs, options.population + 1, m.games)
+        if per != m.games:
+            scenario = resolve_scenario(path, options.runs(games=per))
+            m = scenario.model
+            settings["games"] = m.games
+            confirm = options.confirm_games or 2 * m.games
+            settings["confirm_games"] = confirm
     round_games = m.games * search_runs * (options.population + 1)
     if options.budget < round_games:  # before any game and any folder
         raise UserError(
@@ -303,6 +324,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         at_range_ends(proposal, blocked),
         untried_values(params, [_values(c, params) for c in candidates]),
         grid_games,
+        m.games,
     )
 
 

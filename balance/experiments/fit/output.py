@@ -101,7 +101,7 @@ def plain_summary(result) -> str:
         f"each of its {len(result.candidates):,} combinations played once"
         if result.ended == "grid"
         else f"{len(result.rounds)} round{'s' if len(result.rounds) != 1 else ''} of search"
-    )
+    ) + (f", {result.candidate_games:,} games a candidate" if result.candidate_games else "")
     verdict = (
         "which meets every target"
         if result.met

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, create_model
 
-from ...errors import Problem, raise_first
+from ...errors import Problem, did_you_mean, raise_first
 from ...validation import ID_PATTERN, Strict, duplicate_ids, validate_items, validate_model, validate_top
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
@@ -272,7 +272,13 @@ def _powers(raws: list[dict[Any, Any]], doc: YamlDoc, label) -> tuple[list[tuple
             problems.append(doc.problem(path, f"expected text, got {_kind(power_id)}", label(path)))
         elif power_id not in POWER_MODELS:
             known = ", ".join(V.POWERS)
-            problems.append(doc.problem(path, f"unknown power {power_id!r} (known: {known})", label(path)))
+            problems.append(
+                doc.problem(
+                    path,
+                    f"unknown power {power_id!r}{did_you_mean(str(power_id), known.split(', '))} (known: {known})",
+                    label(path),
+                )
+            )
         else:
             power, power_problems = validate_model(POWER_MODELS[power_id], raw, doc, ("powers", i), label)
             problems += power_problems
@@ -418,7 +424,12 @@ def _track_choice(rules: Rules, tracks: list[TrackModel], doc: YamlDoc) -> list[
     known = [t.id for t in tracks]
     if rules.track in known:
         return []
-    return [doc.problem(("rules", "track"), f"unknown track {rules.track!r} (known: {', '.join(known)})")]
+    return [
+        doc.problem(
+            ("rules", "track"),
+            f"unknown track {rules.track!r}{did_you_mean(rules.track, known)} (known: {', '.join(known)})",
+        )
+    ]
 
 
 def _tracks(tracks, doc: YamlDoc, label) -> tuple[list[Track], list[Problem]]:

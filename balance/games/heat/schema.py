@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, create_model
 from pydantic_core import PydanticCustomError
 
-from ...errors import Problem, raise_first
+from ...errors import Problem, did_you_mean, raise_first
 from ...validation import ID_PATTERN, Strict, duplicate_ids, validate_items, validate_model, validate_top
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
@@ -376,7 +376,11 @@ def _effects(card: CardModel, doc: YamlDoc, where, label) -> tuple[tuple[Effect,
             continue
         if op_name not in V.OPS:
             problems.append(
-                doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))
+                doc.problem(
+                    (*path, "op"),
+                    f"unknown op {op_name!r}{did_you_mean(op_name, list(V.OPS))} (known: {known})",
+                    label((*path, "op")),
+                )
             )
             continue
         model, model_problems = validate_model(OP_MODELS[op_name], raw, doc, path, label)
@@ -485,7 +489,12 @@ def _track_checks(tracks, rules: Rules, doc: YamlDoc, label) -> list[Problem]:
     problems = duplicate_ids([(("tracks", i), t.id) for i, t in tracks], doc, label)
     known = [t.id for _, t in tracks]
     if rules.track not in known:
-        problems.append(doc.problem(("rules", "track"), f"unknown track {rules.track!r} (known: {', '.join(known)})"))
+        problems.append(
+            doc.problem(
+                ("rules", "track"),
+                f"unknown track {rules.track!r}{did_you_mean(rules.track, known)} (known: {', '.join(known)})",
+            )
+        )
     # The grid's last row, counted like corner positions (space -1 = last before the line).
     back = rules.grid.pole_space - (rules.max_cars - 1) // rules.grid.cars_per_space
     for i, track in tracks:

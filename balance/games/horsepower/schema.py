@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, create_model
 
-from ...errors import Problem, raise_first
+from ...errors import Problem, did_you_mean, raise_first
 from ...validation import ID_PATTERN, Strict, duplicate_ids, validate_model, validate_top
 from ...yamlio import YamlDoc, load_yaml
 from . import limits as LIM
@@ -261,7 +261,11 @@ def _effects(item, doc: YamlDoc, where, label, on_playbook: bool) -> tuple[tuple
             continue
         if not isinstance(op_name, str) or op_name not in V.OPS:
             known = ", ".join(V.OPS)
-            what = f"unknown op {op_name!r}" if isinstance(op_name, str) else f"expected an op, got {_kind(op_name)}"
+            what = (
+                f"unknown op {op_name!r}{did_you_mean(op_name, list(V.OPS))}"
+                if isinstance(op_name, str)
+                else f"expected an op, got {_kind(op_name)}"
+            )
             problems.append(doc.problem((*path, "op"), f"{what} (known: {known})", label((*path, "op"))))
             continue
         if not on_playbook and "when" in raw:
@@ -318,9 +322,11 @@ def _cross_checks(rules: Rules, cards, playbooks, doc: YamlDoc, label) -> list[P
     card_ids = {item.id for _, item, _ in cards}
     for card_id in rules.starting_deck:
         if card_id not in card_ids:
-            problems.append(doc.problem(("rules", "starting_deck", card_id), f"no card with id {card_id!r}"))
+            hint = did_you_mean(card_id, sorted(card_ids))
+            problems.append(doc.problem(("rules", "starting_deck", card_id), f"no card with id {card_id!r}{hint}"))
     if rules.debris_card not in card_ids:
-        problems.append(doc.problem(("rules", "debris_card"), f"no card with id {rules.debris_card!r}"))
+        hint = did_you_mean(rules.debris_card, sorted(card_ids))
+        problems.append(doc.problem(("rules", "debris_card"), f"no card with id {rules.debris_card!r}{hint}"))
     problems += _starting_deck_problems(rules, cards, doc)
 
     for name in ("auction_spaces", "incinerator_spaces"):

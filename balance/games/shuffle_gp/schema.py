@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, create_model
 from pydantic_core import PydanticCustomError
 
-from ...errors import Problem, raise_first
+from ...errors import Problem, did_you_mean, raise_first
 from ...validation import ID_PATTERN, Strict, duplicate_ids, validate_items, validate_model, validate_top
 from ...yamlio import YamlDoc, load_yaml
 from . import vocabulary as V
@@ -343,7 +343,13 @@ def _effect(raw: dict[Any, Any], path, models, card_type: str | None, when: str 
         return None, [doc.problem((*path, "op"), message, label((*path, "op")))]
     if op_name not in V.OPS:
         known = ", ".join(V.OPS)
-        return None, [doc.problem((*path, "op"), f"unknown op {op_name!r} (known: {known})", label((*path, "op")))]
+        return None, [
+            doc.problem(
+                (*path, "op"),
+                f"unknown op {op_name!r}{did_you_mean(op_name, list(V.OPS))} (known: {known})",
+                label((*path, "op")),
+            )
+        ]
     model, problems = validate_model(models[op_name], raw, doc, path, label)
     if model is None:
         return None, problems
