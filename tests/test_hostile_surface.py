@@ -5,7 +5,9 @@ silent wrong results first, then crashes, unclear messages and cosmetics."""
 from __future__ import annotations
 
 import errno
+import html
 import os
+import shlex
 import subprocess
 
 import polars as pl
@@ -348,6 +350,13 @@ def test_printed_commands_are_shell_quoted(tmp_path):
     scenario.write_text(SCENARIO)
     code, stdout, _ = cli("run", scenario, "--out", folder / "r 1", "-j", "1", "-q")
     assert code == 0 and f"next: balance report '{folder / 'r 1'}'" in stdout
+    code, _, stderr = cli("report", folder / "r 1", "--out", folder / "rep")
+    assert code == 0, stderr
+    page = html.unescape((folder / "rep" / "index.html").read_text())
+    for command in ("balance sweep ", "balance strong ", "balance compare "):
+        line = page[page.index(command) :].split("<", 1)[0].split(":", 1)[0] if command in page else ""
+        words = shlex.split(line)  # as a shell reads the command the page prints
+        assert str(folder / "tiny.yaml") in words or str(folder / "r 1") in words, line
 
 
 def test_set_errors_say_set_once_and_null_sets_nothing(scenario):

@@ -692,21 +692,22 @@ def _build_report(
             draft, seat_settings(causal.load_database(manifest.get("cards_file")), scenario.get("overrides"))
         ),
         causal=lines,
-        strength_command=f"balance report {_shown_path(str(run_dir))} --measure",
+        strength_command=command_line("balance", "report", _shown_path(str(run_dir)), "--measure"),
         change=change,
         contradicted=contradicted,
     )
+    shown_run = _shown_path(str(run_dir))
     deeper = [  # what a designer runs next, from this page
         (
-            f"balance report {_shown_path(str(run_dir))} --measure --budget 400000",
+            command_line("balance", "report", shown_run, "--measure", "--budget", 400000),
             "every item's causal strength again, with more games for the undecided ones",
         ),
-        (f"balance compare {_shown_path(str(run_dir))} runs/AFTER", "this run against one after a change, paired"),
+        (command_line("balance", "compare", shown_run, "runs/AFTER"), "this run against one after a change, paired"),
         (
-            f"balance sweep {command_line(scenario_path)} --set cards.ID.count=0..3 --target 0",
+            command_line("balance", "sweep", scenario_path, "--set", "cards.ID.count=0..3", "--target", 0),
             "where an item becomes fair",
         ),
-        (f"balance strong {_shown_path(str(run_dir))}", "the same figures with tuned bots in every seat"),
+        (command_line("balance", "strong", shown_run), "the same figures with tuned bots in every seat"),
     ]
     n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
     header["players"] = f"{n_players} {labels.players}" + (
@@ -730,11 +731,12 @@ def _build_report(
 
 
 def _shown_path(path: str) -> str:
-    """A path as a command line in the page shows it: relative to here where it lies below."""
+    """A path as a command line in the page shows it: relative to here where it lies below
+    (not yet quoted for a shell: command_line does that with the rest of the command)."""
     try:
-        return command_line(Path(path).resolve().relative_to(Path.cwd()))
+        return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
-        return command_line(path)
+        return path
 
 
 def make_report_dir(out: Path) -> None:
