@@ -581,6 +581,13 @@ def compare(
             scenario = with_sets(scenario, sets, "set", variant=True)
         with game_bar("compare", quiet) as bar:
             result = run_compare(scenario, options, bar, until_ci, max_games, headline)
+        out.print(
+            "what changed:" + ("" if result.changed else " nothing in the database (the variants change the field)")
+        )
+        for line in result.changed[:MAX_CHANGES_SHOWN]:
+            out.print(f"  {printable(line)}", soft_wrap=True, markup=False)
+        if len(result.changed) > MAX_CHANGES_SHOWN:
+            out.print(f"  ... and {len(result.changed) - MAX_CHANGES_SHOWN} more (the page lists them all)")
     if until_ci is not None:
         out.print(
             f"stopped at {result.games:,} games per run: {result.headline} difference interval "

@@ -119,3 +119,32 @@ def test_until_ci_adds_games_until_the_headline_interval_is_narrow(tmp_path):
     assert capped.games == 400 and capped.headline_width > 0.1
     with pytest.raises(UserError, match="is not seat:N or one of bot:racer"):
         compare(path, headline="bot:nobody", options=ExperimentOptions(out=tmp_path / "x"))
+
+
+def test_the_forest_plot_draws_every_significant_row():
+    """Issue 43: a `--set` compare's one significant row (not a win rate) was
+    missing from its chart, and significant win rates past the 25 largest too."""
+    from balance.report.charts import forest_rows
+
+    rows = [  # forty large differences (flagged or not: the flag is the table's), then a smaller significant one
+        {"variant": "v", "metric": "win rate by seat", "key": str(k), "diff": 0.1 + 0.001 * k,
+         "ci_low": 0.09 + 0.001 * k, "ci_high": 0.11 + 0.001 * k, "significant": False}
+        for k in range(40)
+    ]  # fmt: skip
+    rows.append({"variant": "v", "metric": "win rate by bot", "key": "quiet", "diff": 0.01, "ci_low": 0.002,
+                 "ci_high": 0.018, "significant": True})  # fmt: skip
+    rows.append({"variant": "v", "metric": "mean rounds", "key": "all", "diff": 1.5, "ci_low": 0.5, "ci_high": 2.5,
+                 "significant": True})  # fmt: skip
+    rates, others = forest_rows(pl.DataFrame(rows))
+    assert "quiet" in rates["key"].to_list() and len(rates) == 26
+    assert others["metric"].to_list() == ["mean rounds"]
+
+
+def test_a_compare_says_what_its_variants_changed(compared):
+    """Issue 43: a scenario's compare (and `--set`'s, a variant named `set`)
+    had no "What changed": it lists each variant's change, as compare RUN_A
+    RUN_B does, in the console and on the page."""
+    out, stdout = compared
+    assert "what changed:\n  cards.v8_block.effects.0.amount: 3 -> 12 (strong-v8)" in stdout
+    page = (out / "index.html").read_text()
+    assert "What changed" in page and "cards.v8_block.effects.0.amount: 3 -&gt; 12 (strong-v8)" in page

@@ -113,8 +113,32 @@ def compare(
             break
         n, first = min(max_games, games_for_width(n, width, until_ci)), False
     names = [name for name, _ in variants]
-    table, index = _write(table, out, scenario.name, scenario.model.game, scenario.model.seed, names, n)
-    return CompareResult(out, table, index, n, f"{metric} {key}", width)
+    changed = variant_changes(out, names)
+    paired = (
+        f"Paired: the same seed ({scenario.model.seed}), games ({n:,}) and field in every run, so game g is the "
+        "same deal in each and every difference comes from what changed."
+    )
+    table, index = _write(
+        table, out, scenario.name, scenario.model.game, scenario.model.seed, names, n, changed=changed, paired=paired
+    )
+    return CompareResult(out, table, index, n, f"{metric} {key}", width, changed=changed, paired=paired)
+
+
+def variant_changes(out: Path, names: list[str]) -> list[str]:
+    """What each variant changed in the database the baseline played ("PATH:
+    old -> new", and the variant's name where there are several), read from
+    the runs' own manifests as `compare RUN_A RUN_B` reads them."""
+    from ..analysis.database_diff import change_lines
+
+    base = load_manifest(out / "baseline")
+    lines = []
+    for name in names:
+        variant = load_manifest(out / name)
+        if "database" not in base or "database" not in variant:
+            continue
+        for line in change_lines(base["database"], variant["database"]):
+            lines.append(line if len(names) == 1 else f"{line} ({name})")
+    return lines
 
 
 def _write(

@@ -569,18 +569,45 @@ def _forest_label(variant: str, what: str, width: int = 62) -> str:
     return "\n".join(textwrap.fill(part, width) for part in (f"{variant}:", what))
 
 
+def _z(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with `z`: the difference over its standard error (from the 95% interval)."""
+    se = (frame["ci_high"] - frame["ci_low"]).to_numpy() / 3.92
+    return frame.with_columns(pl.Series("z", frame["diff"].to_numpy() / np.where(se > 0, se, np.inf)))
+
+
+def forest_rows(table: pl.DataFrame, top: int = 25) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """What the forest plot draws: the win-rate differences (the `top` largest
+    by |diff| over its standard error, and every significant one), and every
+    significant difference of another measure (its own unit: drawn as z)."""
+    finite = table.filter(pl.col("diff").is_finite())
+    rates = _z(finite.filter(pl.col("metric").str.contains("win rate")))
+    rates = rates.with_columns(pl.col("z").abs().alias("size")).sort("size", descending=True)
+    rates = rates.with_row_index("rank").filter((pl.col("rank") < top) | pl.col("significant")).drop("rank", "size")
+    others = _z(finite.filter(~pl.col("metric").str.contains("win rate") & pl.col("significant")))
+    return rates.reverse(), others.sort(pl.col("z").abs())
+
+
 def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
-    """The largest differences in win-rate metrics (percentage points), with their intervals."""
-    rates = table.filter(pl.col("metric").str.contains("win rate") & pl.col("diff").is_finite())
-    se = (rates["ci_high"] - rates["ci_low"]).to_numpy() / 3.92
-    z = np.abs(rates["diff"].to_numpy()) / np.where(se > 0, se, np.inf)
-    data = rates.with_columns(pl.Series("z", z)).sort("z", descending=True).head(top).reverse()
+    """The largest differences in win-rate metrics (percentage points), with their
+    intervals; below them every significant difference of another measure (a
+    compare of any change charts each row it calls significant)."""
+    data, others = forest_rows(table, top)
     labels = [
         _forest_label(v, f"{m.replace('win rate', 'wr')} {k}")
         for v, m, k in zip(data["variant"], data["metric"], data["key"], strict=True)
     ]
-    lines = max((label.count("\n") + 1 for label in labels), default=1)
-    fig, ax = plt.subplots(figsize=(PAGE_WIDTH, (0.14 + 0.17 * lines) * max(len(data), 1) + 2.0))
+    other_labels = [
+        _forest_label(v, f"{m} {k} ({d:+.3g})")
+        for v, m, k, d in zip(others["variant"], others["metric"], others["key"], others["diff"], strict=True)
+    ]
+    lines = max((label.count("\n") + 1 for label in labels + other_labels), default=1)
+    row = 0.14 + 0.17 * lines
+    heights = [max(len(data), 1)] + ([len(others)] if len(others) else [])
+    fig, axes = plt.subplots(
+        len(heights), 1, figsize=(PAGE_WIDTH, row * sum(heights) + 2.0 * len(heights)),
+        gridspec_kw={"height_ratios": heights}, squeeze=False,
+    )  # fmt: skip
+    ax = axes[0, 0]
     y = _interval_dots(ax, data, "diff")
     ax.set_yticks(y, labels, fontsize=SMALL)
     ax.set_xlabel(
@@ -589,6 +616,20 @@ def forest_plot(table: pl.DataFrame, path: Path, top: int = 25) -> Path:
         labelpad=6,
     )
     ax.set_title("Largest differences")
+    if len(others):
+        ax = axes[1, 0]
+        y = np.arange(len(others))
+        z = others["z"].to_numpy()
+        ax.axvline(0, color="grey", lw=1)
+        ax.errorbar(z, y, xerr=1.96, fmt="none", ecolor="#999999", capsize=3)
+        ax.scatter(z, y, color=PALETTE[3], zorder=3, s=30)
+        ax.set_yticks(y, other_labels, fontsize=SMALL)
+        ax.set_xlabel(
+            "the other significant differences, each in its own unit (in brackets):\n"
+            "difference over its standard error (z; 95% interval +-1.96)",
+            fontsize=SMALL + 1,
+            labelpad=6,
+        )
     return _save(fig, path)
 
 
