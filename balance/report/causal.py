@@ -195,13 +195,20 @@ def change_lines(
     seat_lines: list[str],
     shown: int = 5,
 ) -> list[str]:
-    """What to change: the items to weaken and to strengthen (significant, and
-    the whole interval beyond the tolerance; `shown` a side), the seats out of
-    balance, each with a `balance fit` command a designer can run as it is."""
+    """What to change: the items to weaken and to strengthen (`shown` a side,
+    then how many more), the seats out of balance, each with a `balance fit`
+    command a designer can run as it is. An item is to change where the
+    findings call it too strong or too weak (its verdict: one threshold for
+    both sections), and its line says where its interval still reaches into
+    the fair band (a small change may do)."""
     lines: list[str] = []
-    # clearly out of the band: significant, and the whole interval beyond the tolerance
     band = f"{100 * tolerance:g}"
-    beyond = table.filter(pl.col("significant") & ((pl.col("ci_low") > tolerance) | (pl.col("ci_high") < -tolerance)))
+    if "verdict" in table.columns:
+        beyond = table.filter(pl.col("verdict").is_in([STRONGER, WEAKER]))
+    else:  # a table of an older strength: significant, and the whole interval beyond the tolerance
+        beyond = table.filter(
+            pl.col("significant") & ((pl.col("ci_low") > tolerance) | (pl.col("ci_high") < -tolerance))
+        )
     for weaken, rows in (
         (True, beyond.filter(pl.col("change") > 0).sort("change", descending=True)),
         (False, beyond.filter(pl.col("change") < 0).sort("change")),
@@ -227,15 +234,18 @@ def change_lines(
                 if free
                 else "(its entry holds no number to fit: change its effects, then balance report --measure)"
             )
+            near = r["ci_low"] <= tolerance if weaken else r["ci_high"] >= -tolerance
             lines.append(
                 f"{what} {names.get(item, item)}: {points(r['change'])} points ({points(r['ci_low'])} to "
-                f"{points(r['ci_high'])}, n={r['games']:,}) {command}"
+                f"{points(r['ci_high'])}, n={r['games']:,})"
+                + (f", its interval reaching into the +-{band} band: a small change may do" if near else "")
+                + f" {command}"
             )
         if rows.height > shown:
             lines.append(rest)
     if not lines:
         lines.append(
-            f"No item is clearly beyond the fair band of +-{band} points by experiment (balance report --tolerance "
+            f"No item is too strong or too weak by experiment (fair band +-{band} points; balance report --tolerance "
             "sets the band)."
         )
     return lines + seat_lines
