@@ -28,7 +28,8 @@ dev: $(VENV)/.installed-dev
 # it) and again with the tuned bots (balance strong, with the best challenger a
 # 20,000-game tune finds against them), measure every card and Playbook by
 # experiment and build the report in reports/four-player-mixed/ (--measure),
-# and trace its first game. About 3 minutes on 2 cores (docs/performance.md).
+# and trace its first game. About 4 minutes on 2 cores (4 min 3 s measured with
+# `/usr/bin/time make report`, installed; docs/performance.md).
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
