@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import Problem, UserError
-from .folder_lock import hold_for_reading, lock_held  # noqa: F401 (lock_held: read from here by the report)
+from .folder_lock import hold_for_reading
 from .printable import command_line
 
 TABLES = ("games", "players", "cards")

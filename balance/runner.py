@@ -33,8 +33,9 @@ import pyarrow.parquet as pq
 
 from . import __version__, progress
 from .allocator import tune_allocator
+from .atomic import write_with
 from .errors import Problem, UserError
-from .folder_lock import acquire_lock, take_for_writing  # noqa: F401 (acquire_lock: the tests')
+from .folder_lock import take_for_writing
 from .games import get_game
 from .games.chance import Streams
 from .limits import check_jobs, check_memory, check_plan
@@ -88,16 +89,11 @@ def write_part(out: Path, table: str, chunk: int, data: pa.Table, run_id: str | 
     parts off as a later run's)."""
     final = part_path(out, table, chunk)
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     if run_id is not None:
         data = data.replace_schema_metadata({**(data.schema.metadata or {}), RUN_ID_KEY: run_id.encode()})
-    try:
-        # page checksums: a part whose data is damaged while its footer is sound is found on --resume
-        pq.write_table(data, tmp, compression="zstd", write_page_checksum=True)
-        os.replace(tmp, final)
-    except BaseException:  # a full disk mid-write: no half part left behind
-        tmp.unlink(missing_ok=True)
-        raise
+    # a full disk mid-write leaves no half part behind; page checksums: a part whose data is damaged while
+    # its footer is sound is found on --resume
+    write_with(final, lambda tmp: pq.write_table(data, tmp, compression="zstd", write_page_checksum=True))
 
 
 def part_ok(path: Path, run_id: str | None, rows: int | None = None, deep: bool = False) -> bool:

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -145,6 +148,22 @@ def _release_experiment_folders():
     """An experiment called as a library holds its folder for the process's life
     (setup.hold_folder); a test lets go of them when it ends, as a command does."""
     yield
-    from balance.experiments.setup import release_folders
+    from balance.folder_lock import release_folders
 
     release_folders()
+
+
+@contextmanager
+def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KiB tmpfs at tmp_path/tiny where the test may mount one (root, as
+    in CI), unmounted after (lazily: a mapped file must not keep it); else the
+    test is skipped, its simulated full disk standing for it."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({made.stderr.decode().strip()}); the simulated test covers it")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=False)

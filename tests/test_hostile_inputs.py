@@ -19,7 +19,7 @@ from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 from balance.yamlio import MAX_BYTES, load_yaml
 
-from .conftest import ROOT, SCENARIO, cli, one_line
+from .conftest import ROOT, SCENARIO, cli, one_line, tiny_tmpfs
 from .mutants import time_limit
 
 # --- item 6: YAML that hangs, recurses or never ends -------------------------------------------
@@ -221,8 +221,7 @@ def test_a_failure_mid_run_is_recorded_and_the_report_says_the_run_is_not_whole(
 
 
 def test_a_running_run_is_told_from_a_dead_one_by_its_lock(tmp_path, scenario):
-    from balance.logs import lock_held
-    from balance.runner import acquire_lock
+    from balance.folder_lock import acquire_lock, lock_held
 
     out = tmp_path / "run"
     run(scenario, RunOptions(out=out, jobs=1))
@@ -274,12 +273,7 @@ def test_disk_full_mid_run_keeps_whole_parts_and_says_how_to_finish(tmp_path, sc
 def test_a_real_full_file_system(tmp_path, scenario):
     """A 1 MiB tmpfs where the test may mount one (root, as in CI); else the
     simulated disk above stands for it."""
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({made.stderr.decode().strip()}); the simulated test covers it")
-    try:
+    with tiny_tmpfs(tmp_path) as mount:
         big = SCENARIO.replace("games: 30", "games: 2000").replace("chunk_size: 8", "chunk_size: 20")
         scenario.write_text(big)
         line = one_line("run", scenario, "--out", mount / "run", "-j", "1", "-q")
@@ -294,8 +288,6 @@ def test_a_real_full_file_system(tmp_path, scenario):
         assert "cannot be written (Read-only file system)" in one_line("run", scenario, "--out", view, "--resume", "-q")
         assert "--out: cannot be made (Read-only file system)" in one_line("run", scenario, "--out", view / "x", "-q")
         subprocess.run(["umount", str(view)], check=True)
-    finally:
-        subprocess.run(["umount", "--lazy", str(mount)], check=False)  # lazy: a mapped file must not keep it
 
 
 # --- Dask addresses ----------------------------------------------------------------------------
@@ -513,7 +505,7 @@ def test_a_manifest_with_fields_of_the_wrong_type_is_one_line(tmp_path, scenario
 def test_a_lock_file_that_is_a_link_or_a_fifo_is_refused(tmp_path, scenario):
     """A .lock planted as a symbolic link had its target emptied; a FIFO gave
     a traceback, and made report hang."""
-    from balance.logs import lock_held
+    from balance.folder_lock import lock_held
 
     precious = tmp_path / "precious.txt"
     precious.write_text("keep me")

@@ -16,7 +16,7 @@ import yaml
 
 from balance.errors import UserError
 
-from .conftest import ROOT, SCENARIO, cli, one_line
+from .conftest import ROOT, SCENARIO, cli, one_line, tiny_tmpfs
 
 VARIANTS = (
     SCENARIO.replace("games: 30", "games: 12") + "variants:\n  - {name: NAME, overrides: {rules.starting_coins: 4}}\n"
@@ -119,20 +119,10 @@ def test_a_report_on_a_full_disk_is_one_line_and_leaves_no_temporary_file(small_
 def test_a_report_on_a_real_full_file_system(small_run, tmp_path):
     """A 256 KiB tmpfs where the test may mount one (root, as in CI); else the
     simulated disk above stands for it."""
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({made.stderr.decode().strip()}); the simulated test covers it")
-    try:
+    with tiny_tmpfs(tmp_path) as mount:
         line = one_line("report", small_run, "--out", mount / "report")
         assert "the disk is full" in line
         assert not [p for p in mount.rglob("*") if ".tmp" in p.name]
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
-
-
-COUNTER = "horsepower:\n  rusher: {weights.drive: 2.0}\n"
 
 
 @pytest.mark.parametrize(
@@ -182,7 +172,7 @@ def test_a_report_of_a_run_being_replaced_is_refused_in_one_line(small_run):
     """A run replaced under `balance report` (run --force) gave a
     FileNotFoundError traceback in 3 of 5 tries: a reader now shares the run's
     lock, and is refused while a run writes."""
-    from balance.runner import acquire_lock
+    from balance.folder_lock import acquire_lock
 
     writer = acquire_lock(small_run)  # as balance run --force holds it while it replaces the folder
     try:

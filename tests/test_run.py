@@ -116,7 +116,7 @@ def test_a_directory_held_by_a_live_run_is_refused(scenario, tmp_path):
     """The lock is an OS lock held for the run's life: refused while held; a
     lock file left behind (whatever pid it names, even a live unrelated
     process's, issue 17 item 5) is taken over once nobody holds it."""
-    from balance.runner import acquire_lock
+    from balance.folder_lock import acquire_lock
 
     out = tmp_path / "run"
     out.mkdir()
@@ -132,7 +132,7 @@ def test_a_directory_held_by_a_live_run_is_refused(scenario, tmp_path):
 
 
 def _race_for(out: str, start, results) -> None:
-    from balance.runner import acquire_lock
+    from balance.folder_lock import acquire_lock
 
     start.wait()
     try:
@@ -151,7 +151,7 @@ def test_two_processes_racing_for_a_fresh_run_directory_never_both_get_it(tmp_pa
     fresh directory in some trials, and an empty .lock was always taken over."""
     import multiprocessing
 
-    from balance.runner import acquire_lock
+    from balance.folder_lock import acquire_lock
 
     held = acquire_lock(tmp_path)
     os.truncate(tmp_path / ".lock", 0)  # held, but its holder has not written its pid yet

@@ -6,10 +6,10 @@ search's state is never mixed into this one."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text
 from ..errors import Problem, UserError
 
 
@@ -34,6 +34,4 @@ def open_state(out: Path, name: str, what: str, settings: dict[str, Any], resume
 
 def save_state(out: Path, name: str, state: dict[str, Any]) -> None:
     """Write the state whole, or leave the last one (a crash mid-write loses nothing)."""
-    tmp = out / f".{name}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(state))
-    tmp.replace(out / name)
+    write_text(out / name, json.dumps(state))

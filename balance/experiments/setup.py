@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Problem, UserError
-from ..folder_lock import LOCK, hold_folder, release_folders  # noqa: F401 (release_folders: the CLI's)
+from ..folder_lock import LOCK, hold_folder
 from ..logs import read_manifest
 from ..runner import RunOptions, check_backend, is_run_manifest, make_run_dir
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import polars as pl
 
-from ..logs import lock_held, resume_command
+from ..folder_lock import lock_held
+from ..logs import resume_command
 from .labels import Labels
 
 # What each status in a manifest means to whoever reads the page.

@@ -47,6 +47,15 @@ def choose_rival(
     return np.where(ok.any(axis=1), score.argmax(axis=1), -1)
 
 
+def leader_seat(m: Match, st: State, g, p) -> np.ndarray:
+    """(n,) the leader in distance among player p's rivals; ties: the first clockwise from p."""
+    P = st.tire.shape[1]
+    j = np.arange(P)[None, :]
+    dist = total_distance(st, m.values, g).astype(np.int64)
+    key = np.where(j == p[:, None], -1, dist * P + (P - (j - p[:, None]) % P))
+    return key.argmax(axis=1)
+
+
 def targets(m: Match, st: State, g, p, code: np.ndarray, rival, trig) -> np.ndarray:
     """(n, P) bool: who an effect with target `code` (n,) hits. Rivals that are
     immune are left out (a spun-out player, until its next turn)."""
@@ -65,9 +74,7 @@ def targets(m: Match, st: State, g, p, code: np.ndarray, rival, trig) -> np.ndar
         elif name == "all_rivals":
             mask = ~me
         elif name == "leader":
-            dist = total_distance(st, m.values, g).astype(np.int64)
-            key = np.where(me, -1, dist * P + (P - (j - p[:, None]) % P))  # ties: the first clockwise
-            mask = j == key.argmax(axis=1)[:, None]
+            mask = j == leader_seat(m, st, g, p)[:, None]
         elif name == "next":
             mask = j == ((p + 1) % P)[:, None]
         else:  # triggerer
@@ -89,11 +96,8 @@ class Scene:
 
     @cached_property
     def leader(self) -> np.ndarray:
-        """(n, P) bool: the leader among p's rivals (ties: the first clockwise), if it can be reached."""
-        P = self.me.shape[1]
-        dist = total_distance(self.st, self.m.values, self.g).astype(np.int64)
-        key = np.where(self.me, -1, dist * P + (P - (self.seats - self.p[:, None]) % P))
-        return (self.seats == key.argmax(axis=1)[:, None]) & self.rival
+        """(n, P) bool: the leader among p's rivals (leader_seat), if it can be reached."""
+        return (self.seats == leader_seat(self.m, self.st, self.g, self.p)[:, None]) & self.rival
 
     @cached_property
     def next(self) -> np.ndarray:
@@ -132,10 +136,6 @@ class Scene:
     @cached_property
     def nerfed(self) -> np.ndarray:
         return (self.st.nerf[self.g] >= 0).any(axis=2)  # (n, P) bool: a nerf on the car
-
-
-def scene(m: Match, st: State, g, p) -> Scene:
-    return Scene(m, st, g, p)
 
 
 def reach(sc: Scene, target: int, rival=None, trig=None) -> np.ndarray:
@@ -183,14 +183,18 @@ def affects_any(sc: Scene, kinds: tuple[tuple[int, int, int], ...]) -> np.ndarra
     them) would change anyone now: `affected`, each target and each op read
     once for all the kinds that share it."""
     P = sc.me.shape[1]
+
+    def op_key(op: int, amount: int) -> tuple[int, int]:  # only damage reads its amount (changes)
+        return op, amount if op == OP["damage"] else 0
+
     targets = sorted({t for _, t, _ in kinds})
-    ops = sorted({(o, a if o == OP["damage"] else 0) for o, _, a in kinds})
+    ops = sorted({op_key(o, a) for o, _, a in kinds})
     hit = np.stack([reach(sc, t) for t in targets], axis=1)  # (n, T, P)
     change = np.empty((len(sc.g), len(ops), P), bool)  # (n, O, P)
     for i, (o, a) in enumerate(ops):
         change[:, i] = changes(sc, o, a)
     ti = [targets.index(t) for _, t, _ in kinds]
-    oi = [ops.index((o, a if o == OP["damage"] else 0)) for o, _, a in kinds]
+    oi = [ops.index(op_key(o, a)) for o, _, a in kinds]
     return (hit[:, ti, :] & change[:, oi, :]).any(axis=2)
 
 
@@ -204,6 +208,6 @@ def useful_rivals(m: Match, st: State, g, p, k: np.ndarray) -> np.ndarray:
             continue
         rows = m.idle_cards[u, k]
         if rows.any():
-            sc = scene(m, st, g, p) if sc is None else sc
+            sc = Scene(m, st, g, p) if sc is None else sc
             out |= affected(sc, op, target, amount) & rows[:, None]
     return out

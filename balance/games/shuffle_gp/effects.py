@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import chance
 from . import vocabulary as V
-from .aim import affected, choose_rival, scene, targets
+from .aim import Scene, affected, choose_rival, targets
 from .match import MAY_IDLE, OP, REPLACE, TRIGGER, TYPE, WHEN, Match
 from .moves import discard_top, draw_cards, draw_distance_cards, modifier, refill
 from .state import PLAYS_MOST, SKIP_MOST, State
@@ -83,7 +83,7 @@ def apply_op(m: Match, st: State, code: int, g, p, target, amount, rival, trig, 
             m.say(g[rows], lambda j, t=t, a=amount[rows]: f"    seat {t[j]} will skip {a[j]} turn(s)")
     elif name == "draw_ability":  # "...then discard down to three": once the whole card is done (discard_down)
         draw_cards(m, st, g, p, amount)
-    elif name == "extra_play":  # "you may play one more ability card this turn": a card, not a pass
+    elif name == "extra_play":  # "you may play one more ability card this turn": a card or a pass (play_phase)
         mine = st.current[g] == p  # plays only count on your own turn (a trap's owner gains nothing)
         # a play phase plays at most PLAYS_MOST: more left would change nothing (and wrap the int8)
         st.card_plays[g[mine]] = np.minimum(st.card_plays[g[mine]] + amount[mine], PLAYS_MOST)
@@ -370,7 +370,7 @@ def fire_specialty(m: Match, st: State, g, p, when: str, trig, rival=None, drv=N
     # one that changes nothing (a heal at full tire health, a hit on nobody): the trace says no more
     # than the game does
     idle = np.zeros(len(g), bool)
-    sc = scene(m, st, g, p) if np.isin(d.op[drv], [OP[name] for name in MAY_IDLE]).any() else None
+    sc = Scene(m, st, g, p) if np.isin(d.op[drv], [OP[name] for name in MAY_IDLE]).any() else None
     for one in np.unique(drv):
         r = drv == one
         op = int(d.op[one])

@@ -22,7 +22,6 @@ TRIGGER = {name: i for i, name in enumerate(V.TRIGGERS)}
 WHEN = {name: i for i, name in enumerate(V.CONDITIONS)}
 LASTING: tuple[str, ...] = tuple(name for name, spec in V.OPS.items() if spec.kind == "lasting")
 LOP = {name: i for i, name in enumerate(LASTING)}
-# Ops that hurt the players they target: a target of one may answer with an anytime cancel.
 # Ops that may change nothing now: a hit into armour, a discard from an empty stack, a swap with no
 # gain, a skip or any of these for an immune player, a removal with nothing to remove. (A steal or a
 # distance draw always finds a card in play: a hand holds three, and the race ends with the deck.)
@@ -34,6 +33,7 @@ MAY_IDLE: tuple[str, ...] = (
     "remove_equip",
     "remove_nerf",
 )
+# Ops that hurt the players they target: a target of one may answer with an anytime cancel.
 HARMFUL: tuple[str, ...] = (
     "damage",
     "steal_card",
@@ -68,7 +68,7 @@ class Match:
     sets_off: np.ndarray = field(init=False)  # (K, T) bool: the trap triggers playing the card sets off
     trap_hurt: np.ndarray = field(init=False)  # (K,) int16: damage a trap deals whoever sets it off
     # the (op, target, amount) of the action and anytime cards' effects that may change nothing now
-    # (aim.MAY_IDLE), the cards holding each (U, K) bool, and what each is worth on them (Q, U, K) float32
+    # (MAY_IDLE), the cards holding each (U, K) bool, and what each is worth on them (Q, U, K) float32
     idle_kinds: tuple[tuple[int, int, int], ...] = field(init=False)
     idle_cards: np.ndarray = field(init=False)
     idle_worth: np.ndarray = field(init=False)

@@ -5,8 +5,10 @@ its turn: `g` (n,) the games, `p` (n,) the seat there.
 A turn: its start (immunity ends; a turn to skip skips all four phases; a
 `turn_start` specialty acts), 1 draw a distance card, 2 rotate the turn
 trackers (the timed cards this player put out: equips on its car, nerfs on
-rivals' cars, traps it set; each loses a turn and leaves at 0), 3 one ability play (a card, a pit stop, discard and
-draw, or pass; the hand refills to three after it), then every player's
+rivals' cars, traps it set; each loses a turn and leaves at 0), 3 one ability
+play (a card, a pit stop, discard and draw, or pass; a card played is
+replaced before it resolves, and its own draws are discarded down to three
+after), then every player's
 anytime cards (rules.anytime_cards), 4 spend trophies (one to
 swap driver and co-pilot, two for one extra play). The race ends when the
 distance deck and the bottom pile are empty after a turn.
@@ -66,6 +68,7 @@ class Options(NamedTuple):
 
 
 def options(m: Match, st: State, g, p) -> Options:
+    """Player p's legal choices of its ability play and their scores (Options)."""
     c, rules = m.tables.cards, m.tables.rules
     n = len(g)
     hand = st.hand[g, p] > 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
-from .aim import affects_any, scene
+from .aim import Scene, affects_any
 from .match import OP, TARGET, WHEN, Match
 from .moves import modifier, modifiers
 from .state import State
@@ -105,7 +105,7 @@ def idle_worth(m: Match, st: State, g, p, cols: np.ndarray) -> np.ndarray:
     if len(rows) == 0:
         return loss
     gr, pr = g[rows], p[rows]
-    idle = holds[rows] & ~affects_any(scene(m, st, gr, pr), m.idle_kinds)  # (r, U)
+    idle = holds[rows] & ~affects_any(Scene(m, st, gr, pr), m.idle_kinds)  # (r, U)
     q = st.bots[gr, pr]
     for u in np.flatnonzero(idle.any(axis=0)):
         r = np.flatnonzero(idle[:, u])
