@@ -988,7 +988,7 @@ def fit(
     """Search card and rule values toward targets; propose the change as a variants: entry, confirmed on held-out seeds."""
     from .experiments.fit import FitOptions
     from .experiments.fit import fit as run_fit
-    from .experiments.fit.output import console_lines, plain_summary, untried_line, write_outputs
+    from .experiments.fit.output import console_lines, plain_summary, response_lines, untried_line, write_outputs
 
     common = experiment_options(games, seed, jobs, out_dir, force, resume, backend, scheduler)
     options = FitOptions(
@@ -1004,7 +1004,9 @@ def fit(
         result = run_fit(scenario, options, bar)
     index = write_outputs(result, scenario.stem)
     out.print(plain_summary(result), soft_wrap=True, markup=False)
-    for line in console_lines(result):
+    for line in result.why_not:
+        out.print(line, soft_wrap=True, markup=False)
+    for line in response_lines(result) + console_lines(result):
         out.print(f"  {line}", soft_wrap=True, markup=False)
     if result.edges:
         out.print(

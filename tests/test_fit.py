@@ -67,12 +67,15 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     path.write_text(SCENARIO)
 
     def fit(out: str, budget: str, *more: str):
-        args = ["fit", str(path), *FIT, *SMALL, "--budget", budget, "--out", str(tmp_path / out), *more]
+        free = ["--free", "cards.twin_turbo.effects.0.amount=0..9", "--target", "strength:twin_turbo=0+-10"]
+        args = ["fit", str(path), *free, *SMALL, "--budget", budget, "--out", str(tmp_path / out), *more]
         return CliRunner().invoke(app, args)
 
-    first = fit("a", "360")
+    # the probes first (fit.probe: twin_turbo at 0 and 9, 120 games each), then rounds of 360 (below the 1,200
+    # of the small grid: a search)
+    first = fit("a", "600")
     assert first.exit_code == 0, first.output
-    runs = [fit("a", "840", "--resume"), fit("b", "840")]  # a second round, whether the first played a check (120)
+    runs = [fit("a", "1080", "--resume"), fit("b", "1080")]  # a second round, whether the first played a check (120)
     assert all(r.exit_code == 0 for r in runs), runs[0].output
     a, b = ((tmp_path / k / "proposal.yaml").read_text() for k in "ab")
     assert a == b, "same seed, same proposal"
@@ -82,7 +85,8 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     drawn = {c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]}
     checks = sum("check_miss" in row for row in state["rounds"])
     assert state["games"] == 120 * (len(drawn) + checks), "values drawn again are not played again (60 x 2 runs)"
-    assert state["games"] + state["repeats"] == 2 * 360 + 120 * checks, "but held against the budget"
+    assert state["games"] + state["repeats"] == 240 + 2 * 360 + 120 * checks, "but held against the budget"
+    assert [c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"] if c["round"] == -1] == [0, 9]
     variants = yaml.safe_load(a)["variants"]
     assert variants[0]["name"] == "fit" and set(variants[0]["overrides"]) <= {"cards.twin_turbo.effects.0.amount"}
     path.write_text(SCENARIO + yaml.safe_dump({"variants": variants}))
@@ -100,10 +104,10 @@ def test_the_same_seed_gives_the_same_proposal_as_a_variant_the_scenario_takes(t
     assert runs[0].stdout.startswith(
         "balance fit searched cards.twin_turbo.effects.0.amount (2 rounds of search, 60 games a candidate;"
     )
-    # issue 35: a budget too small to play each of 0..8 says which values went untried and what would try them
+    # issue 35: a budget too small to play each of 0..9 says which values went untried and what would try them
     tried = sorted({c["cards.twin_turbo.effects.0.amount"] for c in state["candidates"]})
-    untried = ", ".join(str(v) for v in range(9) if v not in tried)
-    assert f"values no candidate tried: cards.twin_turbo.effects.0.amount: {untried}; a --budget of 1,080" in (
+    untried = ", ".join(str(v) for v in range(10) if v not in tried)
+    assert f"values no candidate tried: cards.twin_turbo.effects.0.amount: {untried}; a --budget of 1,200" in (
         runs[0].stdout
     )
     shown = [line.strip() for line in runs[0].stdout.splitlines() if line.strip().startswith("strength:twin_turbo")]

@@ -131,14 +131,15 @@ def free_value(database: dict[str, Any], item: str) -> tuple[str, float] | None:
     pick; None where the database holds none. The item is found in any list of
     items with ids, nested too (Shuffle GP's drivers and their cards), and the
     path names it by id, as fit's --free and the overrides take it."""
-    entry = _find(database, item, "")
+    entry = find_entry(database, item)
     return _first_number(entry[0], entry[1]) if entry else None
 
 
-def _find(node: Any, item: str, path: str) -> tuple[dict[str, Any], str] | None:
+def find_entry(node: Any, item: str, path: str = "") -> tuple[dict[str, Any], str] | None:
+    """(entry, PATH) of the item with id `item` anywhere in the database, its path naming it by id."""
     if isinstance(node, dict):
         for key, value in node.items():
-            found = _find(value, item, f"{path}.{key}" if path else str(key))
+            found = find_entry(value, item, f"{path}.{key}" if path else str(key))
             if found:
                 return found
     elif isinstance(node, list):
@@ -146,7 +147,7 @@ def _find(node: Any, item: str, path: str) -> tuple[dict[str, Any], str] | None:
             if isinstance(entry, dict) and "id" in entry:
                 if entry["id"] == item:
                     return entry, f"{path}.{item}"
-                found = _find({k: v for k, v in entry.items() if k != "id"}, item, f"{path}.{entry['id']}")
+                found = find_entry({k: v for k, v in entry.items() if k != "id"}, item, f"{path}.{entry['id']}")
                 if found:
                     return found
     return None

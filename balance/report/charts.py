@@ -940,3 +940,40 @@ def fit_targets(rows: pl.DataFrame, path: Path) -> Path:
     axes[0, 0].legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     axes[0, 0].set_title("Targets today and at the proposal\n(held-out seeds, 95% intervals)", fontsize=SMALL + 2)
     return _save(fig, path)
+
+
+def fit_response(responses: list[dict], path: Path) -> Path:
+    """balance fit: an item's strength against the value of its free number, one
+    panel a number: the probes (the search's games, 95% intervals), today's
+    and the proposal's figures on the held-out games, and the target's band."""
+    fig, axes = plt.subplots(1, len(responses), figsize=(6.2 * len(responses), 4.2), squeeze=False)
+    for ax, r in zip(axes[0], responses, strict=True):
+        low, high = r["band"]
+        ax.axhspan(low, high, color="0.88", lw=0, label=f"target band ({low:+g} to {high:+g})")
+        values = [v for v, _ in r["probes"]]
+        figures = [f for _, f in r["probes"]]
+        y = np.array([f.value for f in figures])
+        err = [y - [f.low for f in figures], [f.high for f in figures] - y]
+        ax.errorbar(values, y, yerr=err, marker="o", color="0.35", capsize=3, label="probed (search games)")
+        for (who, (value, f)), (colour, marker, shift) in zip(
+            r["held"].items(), ((PALETTE[1], "s", -0.06), (PALETTE[0], "D", 0.06)), strict=False
+        ):
+            span = (max(values) - min(values)) or 1
+            ax.errorbar(
+                [value + shift * span],
+                [f.value],
+                yerr=[[f.value - f.low], [f.high - f.value]],
+                ls="",
+                marker=marker,
+                color=colour,
+                capsize=3,
+                label=f"{who}, held out ({value:g}: {f.value:+.1f})",
+            )
+        if all(float(v).is_integer() for v in values):
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.set_xlabel(r["path"], fontsize=SMALL + 1)
+        ax.set_ylabel(f"{r['item']}: strength (points of win rate)")
+        ax.axhline(0, color="0.6", lw=0.8)
+        ax.legend(fontsize=SMALL)
+        ax.set_title(f"{r['item']}: strength by value", fontsize=SMALL + 2)
+    return _save(fig, path)

@@ -37,6 +37,7 @@ import numpy as np
 
 from ...errors import Problem, UserError
 from ...games import get_game
+from ...report.causal import find_entry
 from ...runner import resolve_scenario
 from ..search_state import open_state, save_state
 from ..setup import ExperimentOptions, held_out_seed, output_folder, round_seed
@@ -46,9 +47,10 @@ from .blocks import BlockSearch, aimed_misses, owner, watched_items
 from .evaluate import evaluate, figure_misses, strength_keys
 from .measure import Figure
 from .objective import PENALTY, changed, cost
+from .probe import WIDENINGS, Response, levers, narrowed, probe, probed_params, why_not
 from .smooth import WINDOW, Measured
 from .space import at_range_ends, free_params, small_grid, untried_values
-from .targets import check_items, parse_target
+from .targets import Target, check_items, parse_target
 
 CHECK = 20_000  # round_seed's stream of the stop rule's fresh seeds (CHECK + round)
 STATE = "fit.json"  # the search's state after each round: what --resume continues from
@@ -84,6 +86,8 @@ class FitResult:
     ended: str  # why the search ended: "met" (checked on a fresh seed) or "budget"
     confirm_games: int
     edges: list[str]  # the proposal's numbers at an end of their range whose figures miss: "PATH = 1 (range 1..3)"
+    responses: list[Response] = field(default_factory=list)  # each probed number's response (fit.probe)
+    why_not: list[str] = field(default_factory=list)  # a sentence per probed number that cannot reach its band
     untried: list[str] = field(default_factory=list)  # "PATH: 2, 3": whole or word values no candidate played
     grid_games: int | None = None  # the games that would play every combination of the free values (None: a real one)
     candidate_games: int = 0  # games each candidate played (--games, or what the budget holds: candidate_games)
@@ -163,17 +167,8 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 f"{search_runs} run(s) x {m.games:,} games), got {options.budget:,}",
             )
         )
-    # a small grid (every free value whole or a word, few enough combinations for the budget): each is played once,
-    # rather than sampled (a sample may draw some values four times and others never)
-    grid = small_grid(params)
-    grid_games = len(grid) * m.games * search_runs if grid is not None else None
     out = output_folder(options, scenario.name, "fit", STATE)
     state = open_state(out, STATE, "fit", settings, options.resume)
-    by_grid = bool(state.get("grid", grid_games is not None and grid_games <= options.budget))
-
-    search = BlockSearch.start(params, items, keys)
-    if state:
-        search.load(state["search"])
     rounds: list[dict[str, Any]] = state.get("rounds", [])
     candidates: list[dict[str, Any]] = state.get("candidates", [])
     used = int(state.get("games", 0))
@@ -184,10 +179,15 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     if ended == "budget" and used + repeats + round_games <= options.budget:  # resumed with a larger budget: search on
         ended = None
         state.pop("result", None)
-    # a round is played whole (the first even past the budget): the bar's total is what will be played
-    total = max(options.budget // round_games, 1, len(rounds)) * round_games + 2 * confirm * confirm_runs
-    if by_grid:
-        total = grid_games + 2 * confirm * confirm_runs
+    owners = {p.name: owner(p, items) for p in params}
+    to_probe = probed_params(params, targets, owners)
+
+    def planned(by_grid: bool, grid_games: int | None) -> int:
+        """The bar's total: a round is played whole (the first even past the budget), then the confirmation."""
+        search_games = grid_games if by_grid else max(options.budget // round_games, 1, len(rounds)) * round_games
+        return used + search_games + 2 * confirm * confirm_runs
+
+    total = planned(False, None) + len(to_probe) * (2 + WIDENINGS) * m.games * search_runs
 
     def play(values: dict[str, Any], folder: Path, seed: int, games: int, measured: list[str], what: str):
         nonlocal used
@@ -229,6 +229,54 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         chosen = [c for c in candidates if c["round"] > last - WINDOW]
         return [_values(c, params) for c in chosen], [seen[_key(c, params)] for c in chosen]
 
+    # each free number of an item with a strength target: its response first, the range widened or narrowed to
+    # bracket the fair value (fit.probe); the probes are candidates on the search's games, kept in `seen`
+    if "probes" in state:
+        responses = [Response.from_json(r) for r in state["probes"]]
+    else:
+        responses = []
+        for p, target in to_probe:
+            item = owners[p.name]
+
+            def strength_at(value: Any, p: Param = p, target: Target = target, item: str = item) -> Figure:
+                values = start | {p.name: value}
+                key = _key(values, params)
+                figures = searched(values, f"probe-{len(seen)}", m.seed, f"probing {item}: {p.name} = {value}")
+                seen[key] = {(text, fk): f.value for text, by in figures.items() for fk, f in by.items()}
+                # a candidate of round -1: the grid's least cost and the planes count it
+                aimed = aimed_misses(seen[key], by_text)
+                score = cost([x for _, x in aimed], values, params, options.penalty, options.max_changes)
+                candidates.append(
+                    {"round": -1, "candidate": len(candidates), "centre": False, **values, "cost": score}
+                    | {"aim_miss": _total(aimed)}
+                )
+                return figures[target.text][item]
+
+            responses.append(probe(p, target, item, strength_at, lambda value, p=p: _legal(game, scenario, p, value)))
+    params = narrowed(params, responses)
+    for c in candidates:  # the probes' costs over the ranges searched, as every later candidate's
+        if c["round"] == -1:
+            values = _values(c, params)
+            c["cost"] = cost(
+                [x for _, x in aimed_misses(seen[_key(values, params)], by_text)],
+                values,
+                params,
+                options.penalty,
+                options.max_changes,
+            )
+    # a small grid (every free value whole or a word, few enough combinations for the budget): each is played once,
+    # rather than sampled (a sample may draw some values four times and others never)
+    grid = small_grid(params)
+    grid_games = len(grid) * m.games * search_runs if grid is not None else None
+    by_grid = bool(state.get("grid", grid_games is not None and grid_games <= options.budget))
+    # the probed values of a grid are played already
+    left = sum(1 for v in grid if _key(v, params) not in seen) * m.games * search_runs if by_grid else None
+    total = planned(by_grid, left)
+    search = BlockSearch.start(params, items, keys)
+    if state.get("search"):
+        search.load(state["search"])
+    save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended, by_grid, responses))
+
     r = len(rounds)
     while ended is None:
         rng = np.random.default_rng(np.random.SeedSequence([m.seed, r, 21]))  # a round's draws, apart from games
@@ -269,9 +317,13 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             ended = "met" if row["check_miss"] == 0 else None
         rounds.append(row | {"games": used})
         r += 1
-        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended, by_grid))
+        save_state(
+            out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended, by_grid, responses)
+        )
     if ended in ("budget", "grid"):
-        save_state(out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended, by_grid))
+        save_state(
+            out, STATE, _state(settings, search, rounds, candidates, seen, used, repeats, ended, by_grid, responses)
+        )
     if ended == "met":
         proposal = rounds[-1]["centre"]
     elif ended == "grid":  # every combination played once on the same deals: the least cost; held-out games judge it
@@ -300,12 +352,18 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         else:
             after = play(proposal, out / "confirm" / "proposal", held, confirm, keys, "held out: the proposal")
         result = {"before": _json(before), "after": _json(after), "games": used - searched_games}
-        state_now = _state(settings, search, rounds, candidates, seen, searched_games, repeats, ended, by_grid)
+        state_now = _state(
+            settings, search, rounds, candidates, seen, searched_games, repeats, ended, by_grid, responses
+        )
         save_state(out, STATE, state_now | {"result": result})
     missed = {key for key, miss in figure_misses(targets, after) if miss > 0}
     met = not missed
     # a value at an end of its range, where the figures it moves still miss: the range may be what stops it
-    blocked = [p for p in params if (o := owner(p, keys)) in missed or (o is None and missed)]
+    # (a probed number says why in its own sentence: fit.probe.why_not)
+    probed = {r.path for r in responses}
+    blocked = [
+        p for p in params if p.name not in probed and ((o := owner(p, keys)) in missed or (o is None and missed))
+    ]
     return FitResult(
         out,
         start,
@@ -322,10 +380,34 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         ended,
         confirm,
         at_range_ends(proposal, blocked),
+        responses,
+        _why_not(responses, scenario, game),
         untried_values(params, [_values(c, params) for c in candidates]),
         grid_games,
         m.games,
     )
+
+
+def _legal(game, scenario, param: Param, value: Any) -> bool:
+    """Whether the database takes `value` for `param` (a probe never plays a value the game refuses)."""
+    try:
+        game.prepare(scenario.with_overrides({param.name: value}, scenario.model.name))
+    except UserError:
+        return False
+    return True
+
+
+def _why_not(responses: list[Response], scenario, game) -> list[str]:
+    """A sentence for each probed number that cannot bring its item into the band, with the item's other levers."""
+    database = scenario.database_doc().data
+    names = {i["id"]: i["name"] for i in strength_items(game, game.catalog(game.prepare(scenario)))}
+    out = []
+    for r in responses:
+        found = find_entry(database, r.item)
+        entry, prefix = found if found else (None, "")
+        if sentence := why_not(r, levers(entry, r.path, prefix), names.get(r.item, r.item)):
+            out.append(sentence)
+    return out
 
 
 def _total(misses: list[tuple[str, float]]) -> float:
@@ -342,9 +424,11 @@ def _state(
     repeats: int,
     ended,
     grid: bool,
+    responses: list[Response],
 ) -> dict[str, Any]:
     return {
         "grid": grid,
+        "probes": [r.to_json() for r in responses],
         "settings": settings,
         "search": search.to_json(),
         "rounds": rounds,

@@ -87,6 +87,9 @@ class BlockSearch:
         for block in blocks:
             span = np.array([p.high - p.low for p in block.dist.numbers], float)
             block.dist.spread = np.maximum(block.dist.spread, RANGE_SPREAD * span)
+            # today's value may lie outside the range (a probe narrowed it to the values that bracket fair)
+            lows, highs = ([getattr(p, end) for p in block.dist.numbers] for end in ("low", "high"))
+            block.dist.mean = np.clip(block.dist.mean, np.array(lows, float), np.array(highs, float))
         for block in blocks:  # a designer who names other words wants them tried: half the weight on today's
             for prob, p in zip(block.dist.probs, block.dist.choices, strict=True):
                 prob[:] = 0.5 / (len(p.choices) - 1) if len(p.choices) > 1 else 1.0

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import yaml
 
-from ...report.charts import fit_progress, fit_targets
+from ...report.charts import fit_progress, fit_response, fit_targets
 from ...report.page import cell, render, write_csv
 from .targets import parse_target
 
@@ -125,9 +125,39 @@ def untried_line(result) -> str:
     return f"values no candidate tried: {'; '.join(result.untried)}{grid}"
 
 
+def response_lines(result) -> list[str]:
+    """Per probed number: the item's strength at each probed value (the search's games) and the range searched."""
+    lines = []
+    for r in result.responses:
+        read = "; ".join(f"{_number(v)}: {f.value:+.1f}" for v, f in r.probes)
+        n = r.probes[0][1].n if r.probes else 0
+        searched = f"searched {_number(r.low)}..{_number(r.high)}" if r.reach == "band" else "no value reaches the band"
+        lines.append(f"{r.item}'s strength by {r.path} ({read} points, n={n:,} games each): {searched}")
+    return lines
+
+
+def _number(x) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
 def _one(value: float) -> str:
     """One decimal; what rounds to zero has no sign (0.0, not -0.0)."""
     return "0.0" if round(value, 1) == 0 else f"{value:.1f}"
+
+
+def _response_points(result, response) -> dict:
+    """What response.png draws for one probed number: its item's strength at each probed value (the
+    search's games, with intervals), the band, and today's and the proposal's on the held-out games."""
+    item, path = response.item, response.path
+    held = {
+        who: (values[path], figures[response.target][item])
+        for who, values, figures in (
+            ("today", result.start, result.before),
+            ("proposal", result.proposal, result.after),
+        )
+        if item in figures.get(response.target, {})
+    }
+    return {"path": path, "item": item, "band": response.band, "probes": response.probes, "held": held}
 
 
 def write_outputs(result, scenario_name: str) -> Path:
@@ -136,8 +166,13 @@ def write_outputs(result, scenario_name: str) -> Path:
     targets = target_rows(result)
     write_csv(targets, out / "targets.csv")
     write_csv(pl.DataFrame(result.candidates), out / "candidates.csv")
-    fit_progress(result.rounds, out / "progress.png")
+    (out / "progress.png").unlink(missing_ok=True)  # a fit resolved by its probes has no rounds to draw
+    if result.rounds:
+        fit_progress(result.rounds, out / "progress.png")
     fit_targets(shown_rows(targets, result), out / "targets.png")
+    responses = [_response_points(result, r) for r in result.responses]
+    if responses:
+        fit_response(responses, out / "response.png")
     return render(
         "fit.html.j2",
         out / "index.html",
@@ -154,6 +189,9 @@ def write_outputs(result, scenario_name: str) -> Path:
         edges=result.edges,
         summary=plain_summary(result),
         untried=untried_line(result),
+        responses=response_lines(result),
+        why_not=result.why_not,
+        response_chart=bool(responses),
         columns=targets.columns,
         data=[[cell(v, c) for v, c in zip(row, targets.columns, strict=True)] for row in targets.iter_rows()],
     )
