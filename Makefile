@@ -24,8 +24,9 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
-# The default scenario: check the cards, run it (replacing an earlier run of
-# it) and again with the tuned bots (balance strong, with the best challenger a
+# The default scenario: check the cards, run it (an earlier run of other cards
+# is kept as runs/four-player-mixed.previous, and the report opens with what
+# changed since, by experiment) and again with the tuned bots (balance strong, with the best challenger a
 # 20,000-game tune finds against them), measure every card and Playbook by
 # experiment and build the report in reports/four-player-mixed/ (--measure),
 # and trace its first game. About 4 minutes on 2 cores (4 min 3 s measured with
@@ -33,7 +34,7 @@ dev: $(VENV)/.installed-dev
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
-	$(BIN)/balance run $(DEFAULT) --force
+	$(BIN)/balance run $(DEFAULT)
 	$(BIN)/balance strong runs/four-player-mixed --force --exploit-budget 20000
 	$(BIN)/balance report runs/four-player-mixed --out reports/four-player-mixed --measure
 	$(BIN)/balance trace $(DEFAULT) --seed 1 > reports/four-player-mixed/trace-seed1-game0.txt

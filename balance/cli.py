@@ -341,7 +341,14 @@ def run(
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
     resume: Annotated[bool, flag("--resume", help="Finish an interrupted run: only the missing chunks.")] = False,
-    force: Annotated[bool, flag("--force", help="Overwrite a finished or unfinished run in --out.")] = False,
+    force: Annotated[
+        bool,
+        flag(
+            "--force",
+            help="Start over an unfinished run in --out (a finished one is replaced without it, and kept as "
+            "OUT.previous when its inputs differ).",
+        ),
+    ] = False,
     quiet: Annotated[bool, flag("--quiet", "-q", help="No progress bar.")] = False,
     only_chunk: Annotated[
         Optional[int], typer.Option("--only-chunk", help="Run one chunk in this process (to reproduce a failure).")
@@ -354,7 +361,9 @@ def run(
     from .runner import ChunkFailed, RunInterrupted, RunOptions
     from .runner import run as run_scenario
 
-    options = RunOptions(games, seed, chunk_size, jobs, out_dir, backend, scheduler, resume, force, only_chunk)
+    options = RunOptions(
+        games, seed, chunk_size, jobs, out_dir, backend, scheduler, resume, force, only_chunk, keep_previous=True
+    )
     label = str(scenario)
     if sets:
         scenario = with_sets(scenario, sets, "set")
@@ -401,6 +410,12 @@ def run(
             f"run's: {listed}"
         )
     out.print(f"logs: {result.out}/ (games/, players/, cards/, manifest.json)", soft_wrap=True)
+    if result.previous is not None:
+        out.print(
+            f"the run it replaced: {result.previous}/ (balance report opens with what changed since)",
+            soft_wrap=True,
+            markup=False,
+        )
     out.print(f"next: {command_line('balance', 'report', result.out)}", soft_wrap=True, markup=False)
 
 
@@ -576,6 +591,8 @@ def compare(
             out.print(Text.assemble(("note:", "yellow"), f" {result.unpaired}"), soft_wrap=True)
         else:
             out.print(result.paired, soft_wrap=True)
+        for k, line in enumerate(result.causal):
+            out.print(line if k == 0 else f"  {line}", soft_wrap=True, markup=False)
     else:
         if sets:  # one more variant: the scenario with these values, against the baseline
             scenario = with_sets(scenario, sets, "set", variant=True)
@@ -962,7 +979,7 @@ def fit(
         list[str],
         typer.Option(
             "--target",
-            help="What balanced means, in points: seat-balance<=2, bot-spread<=10, strength:ID=0+-2, "
+            help="What balanced means, in points: seat-balance<=2, draft-balance<=2, bot-spread<=10, strength:ID=0+-2, "
             "strength:all+-3, rounds=18..24.",
         ),
     ],

@@ -19,11 +19,12 @@ import errno
 import hashlib
 import json
 import os
+import shutil
 import time
 import traceback
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from . import __version__, progress
 from .allocator import tune_allocator
 from .atomic import write_with
 from .errors import Problem, UserError
-from .folder_lock import take_for_writing
+from .folder_lock import LOCK, RunLock, take_for_writing
 from .games import get_game
 from .games.chance import Streams
 from .limits import check_jobs, check_memory, check_plan
@@ -64,6 +65,9 @@ class RunOptions:
     # the command that finishes this run after a failure, where a command other than balance run plays it
     # (balance strong RUN --resume): said by the failure's message and kept in the manifest
     finish: str | None = None
+    # balance run's own: a finished run of other inputs in `out` is kept beside it (OUT.previous) and replaced,
+    # one of the same inputs played again in place (its games are the same): no --force in a designer's loop
+    keep_previous: bool = False
 
 
 @dataclass
@@ -73,6 +77,7 @@ class RunResult:
     ran_chunks: list[int] = field(default_factory=list)
     seconds: float = 0.0
     replaced_chunks: list[int] = field(default_factory=list)  # kept parts that were unreadable, short or foreign
+    previous: Path | None = None  # where the run this one replaced is kept (keep_previous)
 
 
 class ChunkFailed(Exception):
@@ -253,6 +258,56 @@ def remove_foreign_parts(out: Path, n_chunks: int) -> None:
                 path.unlink(missing_ok=True)
 
 
+PREVIOUS = ".previous"  # OUT.previous: the finished run balance run replaced, kept beside it (one generation)
+
+
+def previous_of(out: Path) -> Path:
+    """Where the run that `out` replaced is kept."""
+    return out.with_name(out.name + PREVIOUS)
+
+
+def same_inputs(old: dict[str, Any], manifest: dict[str, Any]) -> bool:
+    """Whether two manifests describe the same games: the same database as played, scenario and chunk plan."""
+    keys = ("cards_sha256", "game", "seed", "chunks")
+    scenario = json.dumps(old.get("scenario"), sort_keys=True) == json.dumps(manifest.get("scenario"), sort_keys=True)
+    return scenario and all(old.get(k) == manifest.get(k) for k in keys)
+
+
+def keep_previous(out: Path, lock: RunLock) -> RunLock:
+    """Move the finished run in `out`, with what was measured of it inside
+    (RUN/strength, RUN/strong), to OUT.previous, replacing the one kept there;
+    return the lock of the fresh, empty `out`. Each step is one rename, so a
+    crash leaves the old run whole in one place or the other; a previous
+    folder a reader holds is refused in one line before anything moves."""
+    previous = previous_of(out)
+    trash = None
+    if previous.exists():
+        if not previous.is_dir() or not is_run_manifest(read_manifest(previous)):
+            raise UserError(
+                Problem(
+                    str(previous),
+                    None,
+                    "--out",
+                    "is where balance run keeps the run it replaces, but holds something else: move it away",
+                )
+            )
+        held = take_for_writing(previous)
+        trash = previous.with_name(f".{previous.name}.{os.getpid()}.old")
+        os.rename(previous, trash)
+        held.path = trash / LOCK  # its file moved with the folder: released there, never the new one's
+        held.release()
+    os.rename(out, previous)
+    lock.path = previous / LOCK
+    try:
+        make_run_dir(out)
+        fresh = take_for_writing(out)
+    finally:
+        lock.release()
+    if trash is not None:
+        shutil.rmtree(trash, ignore_errors=True)
+    return fresh
+
+
 def _check_existing(out: Path, manifest: dict[str, Any], options: RunOptions) -> None:
     old = read_manifest(out)
     has_parts = any((out / t).exists() and any((out / t).glob("part-*.parquet")) for t in TABLES)
@@ -413,7 +468,15 @@ def run(
             client.close()
         raise
     start = time.perf_counter()
+    kept = None
     try:
+        old = read_manifest(out)
+        if options.keep_previous and options.only_chunk is None and not options.resume and is_run_manifest(old):
+            if old.get("status") == "complete" and not same_inputs(old, manifest):
+                lock = keep_previous(out, lock)
+                kept = previous_of(out)
+            elif old.get("status") == "complete":  # the same games: played again in place, the kept one stays
+                options = replace(options, force=True)
         _check_existing(out, manifest, options)
         old = read_manifest(out)
         if old is not None and options.resume:
@@ -476,7 +539,7 @@ def run(
         if client is not None:
             client.close()
         lock.release()
-    return RunResult(out, manifest, ran, time.perf_counter() - start, bad)
+    return RunResult(out, manifest, ran, time.perf_counter() - start, bad, kept)
 
 
 class RunInterrupted(KeyboardInterrupt):

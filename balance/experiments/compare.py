@@ -17,7 +17,7 @@ from ..games import get_game
 from ..games.base import studied_cards
 from ..limits import MAX_GAMES
 from ..logs import load_manifest, load_run
-from ..printable import quoted
+from ..printable import command_line, quoted
 from ..report.charts import forest_plot
 from ..report.labels import labels_for
 from ..report.page import cell, render, write_csv
@@ -37,6 +37,7 @@ class CompareResult:
     unpaired: str = ""  # two runs on disk that could not be paired: why (their metrics compared unpaired)
     changed: list[str] = field(default_factory=list)  # two runs on disk: what differs between their databases
     paired: str = ""  # two runs on disk: a line saying whether (and why) they were compared game by game
+    causal: list[str] = field(default_factory=list)  # two runs on disk: the changed items' strength before -> after
 
 
 GROWTH_MARGIN = 1.08  # aim a little past the predicted games: a step that falls just short costs another step
@@ -152,13 +153,14 @@ def _write(
     note: str = "",
     changed: list[str] | None = None,
     paired: str = "",
+    causal: list[str] | None = None,
 ) -> tuple[pl.DataFrame, Path]:
     """The forest plot, compare.csv and .parquet and the page of a comparison; (the table in units, the page)."""
     forest_plot(table, out / "forest.png")
     table = in_units(table)  # what the user reads, the files and the page, holds percent and points
     write_csv(table, out / "compare.csv")
     table.write_parquet(out / "compare.parquet")
-    return table, _page(name, game, seed, table, out, names, games, note, changed, paired)
+    return table, _page(name, game, seed, table, out, names, games, note, changed, paired, causal)
 
 
 def _run_all(scenario, variants, out: Path, options: RunOptions, on_progress) -> pl.DataFrame:
@@ -239,8 +241,44 @@ def compare_two_runs(before: Path, after: Path, options: ExperimentOptions = Exp
         or f"Paired: the same seed ({a.get('seed')}), games ({games:,}) and field, so game g is the same deal in "
         "both runs and every difference comes from what changed."
     )
-    table, index = _write(table, out, title, a.get("game", ""), a.get("seed"), [name], games, note, changed, paired)
-    return CompareResult(out, table, index, games, "", float("nan"), note, changed, paired)
+    causal = causal_changes(Path(before), Path(after), a, b, changed)
+    table, index = _write(
+        table, out, title, a.get("game", ""), a.get("seed"), [name], games, note, changed, paired, causal
+    )
+    return CompareResult(out, table, index, games, "", float("nan"), note, changed, paired, causal)
+
+
+def causal_changes(before: Path, after: Path, a: dict, b: dict, changed: list[str]) -> list[str]:
+    """The changed items' causal strength before -> after, from each run's own
+    strength experiment (balance report RUN --measure), as the report's "Since
+    the last run" gives it; where a run was not measured, the command that measures it."""
+    from ..report.causal import strength_moves
+    from ..report.headline import strength_result
+
+    ids = changed_ids(changed)
+    if not ids:
+        return []
+    measured = [strength_result(before, a), strength_result(after, b)]
+    missing = [str(run) for run, m in zip((before, after), measured, strict=True) if m is None]
+    if missing:
+        commands = " and ".join(
+            command_line("balance", "report", run, "--measure", "--out", f"reports/{Path(run).name}") for run in missing
+        )
+        return [f"The changed items' causal strength needs both runs measured: {commands}"]
+    catalog = b.get("catalog") or {}
+    names = {
+        i["id"]: i["name"]
+        for kind in catalog.values()
+        if isinstance(kind, list)
+        for i in kind
+        if "id" in i and "name" in i
+    }
+    lines = strength_moves(measured[0][0], measured[1][0], ids, names)
+    heading = (
+        "By experiment (causal): the changed items' strength, and that of every item whose verdict moved, in each run's "
+        "own paired experiment, before -> after"
+    )
+    return [heading + ":", *lines] if lines else []
 
 
 def database_changes(a: dict, b: dict, before: Path, after: Path) -> list[str]:
@@ -301,6 +339,7 @@ def _page(
     note: str = "",
     changed: list[str] | None = None,
     paired: str = "",
+    causal: list[str] | None = None,
 ) -> Path:
     labels = labels_for(game)
     tallied = (table["metric"].str.starts_with("mean ") & table["metric"].str.ends_with(" by bot")).any()
@@ -319,6 +358,7 @@ def _page(
         unpaired=note,
         changed=changed,
         paired=paired if not note else "",
+        causal=causal or [],
         variants=names,
         significant=table.filter(pl.col("significant")).height,
         rows=table.height,

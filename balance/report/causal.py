@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from ..analysis.strength import STRONGER, WEAKER
+from ..analysis.strength import STRONGER, UNDECIDED, WEAKER
 from ..printable import command_line
 
 SHOWN = 8  # items a side (too strong, too weak) named in the findings; the rest: "and N more"
@@ -187,6 +187,20 @@ def fit_range(value: float, weaken: bool) -> str:
     return f"{low:g}:{high:g}:{step / 4:g}"
 
 
+def sweep_range(value: float) -> str:
+    """Five values around today's both ways (a comma list), for a sweep that brackets fair."""
+    if float(value).is_integer():
+        step = max(1, int(abs(value)) // 2)
+        values = [int(value) + k * step for k in range(-2, 3)]
+    else:
+        step = max(abs(value) / 2, 0.5)
+        values = [round(value + k * step, 4) for k in range(-2, 3)]
+    return ",".join(f"{v:g}" for v in dict.fromkeys(max(0, v) for v in values))
+
+
+SWEEP_GAMES = 4096  # games a value in the report's printed sweep: five values, paired, in about half a minute
+
+
 def change_lines(
     table: pl.DataFrame,
     names: dict[str, str],
@@ -253,10 +267,20 @@ def change_lines(
 
 
 def seat_change_lines(
-    seats: pl.DataFrame, equality: pl.DataFrame, tolerance: float, scenario: str, seat_rule: str | None
+    seats: pl.DataFrame,
+    equality: pl.DataFrame,
+    tolerance: float,
+    scenario: str,
+    seat_rule: str | None,
+    key: str = "seat",
 ) -> list[str]:
-    """The seats out of balance (the chi-square test rejects equal shares and the
-    gap passes the tolerance), with a fit over the game's seat rule where it has one."""
+    """The seats (or, with `key="draft_position"`, the draft positions, 1 the
+    first pick) out of balance: the chi-square test rejects equal shares and
+    the gap passes the tolerance; with a fit over the game's compensation
+    rule for them where it has one (rules.seat_coins, rules.draft_coins)."""
+    word = key.replace("_", " ")
+    target = "seat-balance" if key == "seat" else "draft-balance"
+    first = 0 if key == "seat" else 1  # a rule's list starts at seat 0, at draft position 1
     lines = []
     for row in equality.iter_rows(named=True):
         if not (row["p_value"] < 0.05 and row["largest_gap"] > tolerance):
@@ -270,20 +294,46 @@ def seat_change_lines(
                 "fit",
                 scenario,
                 "--free",
-                f"{seat_rule}.{worst['seat']}=0..3",
+                f"{seat_rule}.{worst[key] - first}=0..3",
                 "--target",
-                f"seat-balance<={100 * tolerance:g}",
+                f"{target}<={100 * tolerance:g}",
             )
             if seat_rule
             else ""
         )
+        lever = f" (its lever: {seat_rule}, extra starting coins by {word})" if seat_rule and key != "seat" else ""
         p = row["p_value"]
         lines.append(
-            f"Seats out of balance ({row['n_players']} players): {100 * row['largest_gap']:.1f} points between the best "
-            f"and worst seat (chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}); "
-            f"seat {worst['seat']} wins least{fix}"
+            f"{word.capitalize()}s out of balance ({row['n_players']} players): {100 * row['largest_gap']:.1f} points "
+            f"between the best and worst {word} (chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}); "
+            f"{word} {worst[key]} wins least{lever}{fix}"
         )
     return lines
+
+
+def strong_gap_line(positions: pl.DataFrame | None, word: str = "seat") -> list[str]:
+    """Where the gap between the best and worst seat widens in the tuned field
+    (balance strong) past what the two intervals allow: one sentence; none otherwise."""
+    if positions is None or positions.is_empty() or "win_rate_strong" not in positions.columns:
+        return []
+
+    def gap(suffix: str) -> tuple[float, float]:
+        rates = positions[f"win_rate{suffix}"]
+        best, worst = int(rates.arg_max()), int(rates.arg_min())
+        row = positions.row
+        half = [
+            (row(i, named=True)[f"ci_high{suffix}"] - row(i, named=True)[f"ci_low{suffix}"]) / 2 for i in (best, worst)
+        ]
+        return float(rates.max() - rates.min()), float(sum(h * h for h in half) ** 0.5)
+
+    (here, noise), (strong, strong_noise) = gap(""), gap("_strong")
+    if strong - here <= (noise**2 + strong_noise**2) ** 0.5:
+        return []
+    return [
+        f"Under strong play the {word} gap widens: {100 * here:.1f} points between the best and worst {word} in this "
+        f"field, {100 * strong:.1f} in the tuned field (balance strong, n={int(positions['n_strong'][0]):,} games): "
+        f"a compensation fitted here may fall short for strong players."
+    ]
 
 
 def load_database(path: str | Path | None) -> dict[str, Any] | None:
@@ -295,3 +345,41 @@ def load_database(path: str | Path | None) -> dict[str, Any] | None:
     except (OSError, yaml.YAMLError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def _verdict_move(before: str, after: str) -> str:
+    if after == before:
+        return f"still {after}" if after in (STRONGER, WEAKER) else after
+    if after == UNDECIDED:
+        return f"was {before}, now undecided"
+    return f"now {after} (was {before})"
+
+
+def strength_moves(before: pl.DataFrame, after: pl.DataFrame, changed: set[str], names: dict[str, str]) -> list[str]:
+    """Each changed item, then each other item whose verdict moved to or from too
+    strong or too weak: its causal strength before -> after, both with their
+    intervals and games, and the verdict; the items that only moved between fair
+    and undecided (an interval crossing the band's edge by noise) named in one line."""
+    old = {r["card"]: r for r in before.iter_rows(named=True)}
+    new = {r["card"]: r for r in after.iter_rows(named=True)}
+    moved = [i for i in new if i in old and i not in changed and old[i]["verdict"] != new[i]["verdict"]]
+    flagged = (STRONGER, WEAKER)
+    settled = [i for i in moved if old[i]["verdict"] not in flagged and new[i]["verdict"] not in flagged]
+    lines = []
+    for item in [i for i in new if i in changed] + [i for i in moved if i not in settled]:
+        a, b = old.get(item), new[item]
+        name = names.get(item, item)
+        now = f"{points(b['change'])} ({points(b['ci_low'])} to {points(b['ci_high'])}, n={b['games']:,})"
+        if a is None:
+            lines.append(f"{name}: {now} points, {b['verdict']} (not measured before)")
+            continue
+        then = f"{points(a['change'])} ({points(a['ci_low'])} to {points(a['ci_high'])}, n={a['games']:,})"
+        why = "changed" if item in changed else "verdict moved"
+        lines.append(f"{name} ({why}): {then} -> {now} points, {_verdict_move(a['verdict'], b['verdict'])}")
+    if settled:
+        shown = ", ".join(
+            f"{names.get(i, i)} ({old[i]['verdict']} -> {new[i]['verdict']}, {points(new[i]['change'])})"
+            for i in settled
+        )
+        lines.append(f"Between fair and undecided only (an interval at the band's edge): {shown}.")
+    return lines

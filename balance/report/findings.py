@@ -390,7 +390,7 @@ def seat_settings(database: dict | None, overrides: dict | None) -> list[str]:
     rules = dict((database or {}).get("rules") or {})
     for path, value in (overrides or {}).items():
         parts = path.split(".")
-        if parts[0] == "rules" and len(parts) >= 2 and parts[1].startswith("seat_"):
+        if parts[0] == "rules" and len(parts) >= 2 and parts[1].startswith(("seat_", "draft_coins")):
             if len(parts) == 2:
                 rules[parts[1]] = value
             elif isinstance(rules.get(parts[1]), list) and parts[2].isdigit():
@@ -401,11 +401,12 @@ def seat_settings(database: dict | None, overrides: dict | None) -> list[str]:
                 rules[parts[1]] = listed
     out = []
     for key, value in rules.items():
-        if not key.startswith("seat_"):
+        if not key.startswith(("seat_", "draft_coins")):
             continue
         values = value if isinstance(value, list) else [value]
         if any(v not in (0, None, False) for v in values):
-            out.append(f"rules.{key} gives the seats {value}")
+            whom = "the draft positions" if key.startswith("draft_") else "the seats"
+            out.append(f"rules.{key} gives {whom} {value}")
     return out
 
 

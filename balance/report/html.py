@@ -24,6 +24,7 @@ from ..errors import Problem, UserError
 from ..games.base import studied_cards
 from ..logs import find_unreadable_part, load_manifest, load_run, run_parts
 from ..printable import command_line
+from ..runner import PREVIOUS, previous_of
 from ..units import in_units
 from ..validation import NAME_PATTERN
 from . import causal, charts, headline, track_chart
@@ -40,9 +41,12 @@ from .findings import (
 )
 from .labels import Labels, labels_for
 from .page import cell, render, write_csv
+from .since import HEADING as SINCE
+from .since import since_lines
 from .status import no_winner_lines, run_status
 
 WHAT_HAPPENED = "What happened"  # the one heading of a page without a winner
+DRAFT_RULES = {"horsepower": "rules.draft_coins"}  # the same for the draft's order (1 = the first pick)
 SEAT_RULES = {"horsepower": "rules.seat_coins"}  # a game's seat compensation, by seat: what fit turns for the seats
 
 
@@ -388,6 +392,15 @@ def _drivers_section(run, catalog: dict, labels: Labels, names: dict[str, str]):
     return chart_specs, table_specs, lines, card_table, card_charts, card_entry
 
 
+def _sweep_item(table: pl.DataFrame, database: dict | None) -> tuple[str, str, float] | None:
+    """The item farthest from fair by experiment that has a number to sweep: (id, PATH, today's value)."""
+    for row in table.sort(pl.col("change").abs(), descending=True).iter_rows(named=True):
+        found = causal.free_value(database, row["card"]) if database else None
+        if found:
+            return row["card"], found[0], found[1]
+    return None
+
+
 def report_folder_name(name: Any, run_dir: Path) -> str:
     """The default report folder's name, reports/<scenario name>: only a plain
     name (a run made before names were checked may hold "..")."""
@@ -662,16 +675,22 @@ def _build_report(
         )
     scenario_path = _shown_path(manifest.get("scenario_file") or "SCENARIO")
     seen = causal.associations(card_table, book_table)
-    lines = change = None
+    lines = change = database = None
     contradicted: set[str] = set()
     if measured:
         where = _shown_path(str(measured[2] / "strength.csv"))
         lines = causal.causal_lines(measured[0], unique, seen, where)
         contradicted = causal.contradicted(measured[0], seen)
-        seat_lines = causal.seat_change_lines(
-            seats, equality, tolerance, scenario_path, SEAT_RULES.get(manifest.get("game", ""))
-        )
-        database = causal.load_database(manifest.get("cards_file"))
+        game = manifest.get("game", "")
+        seat_lines = causal.seat_change_lines(seats, equality, tolerance, scenario_path, SEAT_RULES.get(game))
+        if draft is not None and draft_equality is not None:  # the draft's order, drawn apart from the seats
+            seat_lines += causal.seat_change_lines(
+                draft, draft_equality, tolerance, scenario_path, DRAFT_RULES.get(game), "draft_position"
+            )
+        if not strong["missing"]:
+            seat_lines += causal.strong_gap_line(strong["positions"], strong["seat_word"])
+        # the database as the run played it (its manifest keeps it): the file may have been edited since
+        database = manifest.get("database") or causal.load_database(manifest.get("cards_file"))
         change = causal.change_lines(measured[0], unique, tolerance, scenario_path, database, seat_lines)
     own = {k: auction_lines.get(k, []) + driver_lines.get(k, []) for k in ("position", "items", "strategies", "supply")}
     sections = findings(
@@ -689,7 +708,10 @@ def _build_report(
         strategies=own.get("strategies", []),
         supply=supply_lines(supply) + own.get("supply", []) + corner_lines(corners) + capped_lines(run, labels),
         seat_meaning=seat_meaning(
-            draft, seat_settings(causal.load_database(manifest.get("cards_file")), scenario.get("overrides"))
+            draft,
+            seat_settings(
+                manifest.get("database") or causal.load_database(manifest.get("cards_file")), scenario.get("overrides")
+            ),
         ),
         causal=lines,
         strength_command=command_line("balance", "report", _shown_path(str(run_dir)), "--measure"),
@@ -697,18 +719,45 @@ def _build_report(
         contradicted=contradicted,
     )
     shown_run = _shown_path(str(run_dir))
+    since = since_lines(run_dir, manifest, unique, shown_run)
+    if since:  # what a designer's edit did opens the page
+        sections.insert(0, (SINCE, since))
     deeper = [  # what a designer runs next, from this page
         (
             command_line("balance", "report", shown_run, "--measure", "--budget", 400000),
             "every item's causal strength again, with more games for the undecided ones",
         ),
-        (command_line("balance", "compare", shown_run, "runs/AFTER"), "this run against one after a change, paired"),
-        (
-            command_line("balance", "sweep", scenario_path, "--set", "cards.ID.count=0..3", "--target", 0),
-            "where an item becomes fair",
-        ),
         (command_line("balance", "strong", shown_run), "the same figures with tuned bots in every seat"),
     ]
+    if previous_of(run_dir).is_dir():  # the run this one replaced (balance run keeps it)
+        deeper.insert(
+            1,
+            (
+                command_line("balance", "compare", f"{shown_run}{PREVIOUS}", shown_run),
+                "this run against the one it replaced, paired, with the changed items' causal line",
+            ),
+        )
+    if measured and (swept := _sweep_item(measured[0], database)):
+        item, path, value = swept
+        deeper.insert(
+            -1,
+            (
+                command_line(
+                    "balance",
+                    "sweep",
+                    scenario_path,
+                    "--set",
+                    f"{path}={causal.sweep_range(value)}",
+                    "--metric",
+                    f"strength:{item}",
+                    "--target",
+                    0,
+                    "--games",
+                    causal.SWEEP_GAMES,
+                ),
+                f"{unique.get(item, item)}'s strength (points, by experiment) at each value, and where it crosses 0",
+            ),
+        )
     n_legends = int(run["games"].select(pl.col("legends").max()).collect().item()) if legends else 0
     header["players"] = f"{n_players} {labels.players}" + (
         f" ({n_legends} Legend{'s' if n_legends > 1 else ''})" if n_legends else ""

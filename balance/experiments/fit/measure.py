@@ -22,13 +22,18 @@ class Figure:
     n: int  # games behind it
 
 
-def seat_balance(run: Path) -> dict[str, Figure]:
+def seat_balance(run: Path, by: str = "seat") -> dict[str, Figure]:
     """Each seat's win rate minus its fair share, in points, with its 95%
-    interval (at the run's largest player count), keyed "seat N" (0 plays first)."""
-    seats = winrate.by_seat(run)
-    seats = seats.filter(pl.col("n_players") == seats["n_players"].max()).sort("seat")
+    interval (at the run's largest player count), keyed "seat N" (0 plays
+    first); with `by="draft_position"`, each draft position's, keyed "draft
+    position N" (1 picks first)."""
+    seats = winrate.by_seat(run) if by == "seat" else winrate.by_draft_position(run)
+    if seats is None:  # a game without a draft
+        return {}
+    seats = seats.filter(pl.col("n_players") == seats["n_players"].max()).sort(by)
+    word = by.replace("_", " ")
     return {
-        f"seat {r['seat']}": Figure(
+        f"{word} {r[by]}": Figure(
             100 * (r["win_rate"] - r["fair"]),
             100 * (r["ci_low"] - r["fair"]),
             100 * (r["ci_high"] - r["fair"]),
@@ -79,6 +84,8 @@ def measure(target: Target, run: Path, strengths: dict[str, Figure] | None = Non
     measured, for strength:all)."""
     if target.kind == "seat-balance":
         return seat_balance(run)
+    if target.kind == "draft-balance":
+        return seat_balance(run, "draft_position")
     if target.kind == "bot-spread":
         return {target.text: bot_spread(run)}
     if target.kind == "rounds":

@@ -2,6 +2,7 @@
 units a designer reads (win rates in percent, differences in points).
 
     seat-balance<=2          every seat's win rate within 2 points of fair (one figure per seat)
+    draft-balance<=2         the same for every draft position (Horsepower: 1 = the first pick)
     bot-spread<=10           best bot's win rate minus the worst's, at most 10 points
     strength:twin_turbo=0+-2 the item's causal strength within 0 +- 2 points
     strength:all+-3          every designable item's strength within +-3 points of 0
@@ -29,16 +30,16 @@ from dataclasses import dataclass
 from ...errors import Problem, UserError, did_you_mean
 from ...printable import quoted
 
-KINDS = ("seat-balance", "bot-spread", "strength", "rounds")
+KINDS = ("seat-balance", "draft-balance", "bot-spread", "strength", "rounds")
 _NUMBER = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"  # ASCII digits: \d would take a full-width ５ too
 _FORMS = (
-    (re.compile(rf"^(?P<kind>seat-balance|bot-spread)<=(?P<high>{_NUMBER})$"), "at most"),
+    (re.compile(rf"^(?P<kind>seat-balance|draft-balance|bot-spread)<=(?P<high>{_NUMBER})$"), "at most"),
     (re.compile(rf"^strength:(?P<key>all)\+-(?P<tol>{_NUMBER})$"), "all"),
     (re.compile(rf"^strength:(?P<key>[A-Za-z0-9_.-]+)=(?P<centre>{_NUMBER})\+-(?P<tol>{_NUMBER})$"), "within"),
     (re.compile(rf"^rounds=(?P<low>{_NUMBER})\.\.(?P<high>{_NUMBER})$"), "between"),
 )
 AIM = 0.5  # the search aims at the middle half of a band (at most half of an upper limit)
-EXAMPLES = "seat-balance<=2, bot-spread<=10, strength:ID=0+-2, strength:all+-3, rounds=18..24"
+EXAMPLES = "seat-balance<=2, draft-balance<=2, bot-spread<=10, strength:ID=0+-2, strength:all+-3, rounds=18..24"
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def parse_target(text: str) -> Target:
             high = float(m["high"])
             if high < 0:
                 break
-            return Target(m["kind"], "", -high if m["kind"] == "seat-balance" else 0.0, high, text)
+            return Target(m["kind"], "", 0.0 if m["kind"] == "bot-spread" else -high, high, text)
         if form in ("all", "within"):
             tol = float(m["tol"])
             if tol < 0:

@@ -44,6 +44,7 @@ class RuleTable:
     space_kind: np.ndarray  # (track_length + 1,) int8: SPACE_PLAIN / SPACE_AUCTION / SPACE_INCINERATOR
     starting_coins: int
     seat_coins: np.ndarray  # (MAX_PLAYERS,) int16: extra starting coins by seat (rules.seat_coins, 0 past it)
+    draft_coins: np.ndarray  # (MAX_PLAYERS,) int16: extra starting coins by draft position (rules.draft_coins)
     hand_size: int
     purchase_cost: int
     refresh_cost: int
@@ -183,6 +184,9 @@ def compile_database(db: Database) -> Tables:
         starting_coins=rules.starting_coins,
         seat_coins=_frozen(
             np.pad(np.array(rules.seat_coins, dtype=np.int16), (0, MAX_PLAYERS - len(rules.seat_coins)))
+        ),
+        draft_coins=_frozen(
+            np.pad(np.array(rules.draft_coins, dtype=np.int16), (0, MAX_PLAYERS - len(rules.draft_coins)))
         ),
         hand_size=rules.hand_size,
         purchase_cost=rules.purchase_cost,

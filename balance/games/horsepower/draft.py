@@ -156,4 +156,7 @@ def setup(ctx: Ctx, seats: np.ndarray, bonus: Bonus | None = None) -> State:
     for slot in range(rules.showroom_size):
         fill_showroom(ctx, st, all_games, np.full(G, slot), None)
     st.coins[:] = rules.starting_coins + rules.seat_coins[:P]  # seat compensation (rules.seat_coins), 0 by default
+    # draft compensation (rules.draft_coins, 0 by default): by each seat's place in the draft, 0 the first picker
+    position = (np.arange(P)[None, :] - st.first_drafter[:, None].astype(np.intp)) % P
+    st.coins += rules.draft_coins[position].astype(st.coins.dtype)
     return st

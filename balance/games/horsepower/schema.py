@@ -91,6 +91,9 @@ class Rules(Strict):
     # A design knob, not a rule of the rulebook (docs/rules.md): extra starting coins by seat (seat 0 plays
     # first), to compensate the turn order; a seat past the list gets none.
     seat_coins: Annotated[list[Coins], Field(max_length=LIM.MAX_PLAYERS)] = []
+    # The same for the draft (docs/rules.md): extra starting coins by draft position (the first picker first),
+    # to compensate the draft's order; a position past the list gets none.
+    draft_coins: Annotated[list[Coins], Field(max_length=LIM.MAX_PLAYERS)] = []
 
 
 # --- cards and playbooks (effects are checked per op, below) ----------------
