@@ -368,7 +368,7 @@ def run(
     if sets:
         scenario = with_sets(scenario, sets, "set")
     try:
-        with GameBar(err, label, quiet) as bar:
+        with GameBar(err, label, quiet, kind=f"run {label}") as bar:
             result = run_scenario(scenario, options, lambda done, total: bar("", done, total))
     except ChunkFailed as exc:
         err.print(f"error: {exc}", markup=False, soft_wrap=True)
@@ -995,7 +995,7 @@ def fit(
     ] = None,
     seed: SeedOption = None,
     jobs: JobsOption = None,
-    out_dir: out_option("runs/<name>-fit") = None,
+    out_dir: out_option("runs/<name>-fit-<the first --free's item or rule>") = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
     force: ForceOption = False,

@@ -13,6 +13,8 @@ cut-off line.
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -78,12 +80,54 @@ def clear(out: Path) -> None:
         folder.rmdir()
 
 
+RATES = "rates.json"  # in the user's cache: each command's last rate on this machine, for "about how long"
+
+
+def _rates_path() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "balance" / RATES
+
+
+def remembered_rate(kind: str) -> float | None:
+    """The games/s of this machine's last `kind` (a command, a run's scenario); None where none is known."""
+    try:
+        rate = json.loads(_rates_path().read_text()).get(kind)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(rate) if isinstance(rate, int | float) and rate > 0 else None
+
+
+def remember_rate(kind: str, rate: float) -> None:
+    """Keep `kind`'s rate for the next plan line; a cache that cannot be written is no failure."""
+    path = _rates_path()
+    try:
+        rates = json.loads(path.read_text()) if path.is_file() else {}
+        rates = rates if isinstance(rates, dict) else {}
+        rates[kind] = round(rate, 1)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{RATES}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(rates, indent=1, sort_keys=True))
+        tmp.replace(path)
+    except (OSError, ValueError):
+        pass
+
+
+def plan_line(label: str, total: int, rate: float | None) -> str:
+    """What a command says before its first game: how many games, and about how long at its last rate here."""
+    if rate is None:
+        return f"planned: {label}, {total:,} games (its time: the ETA below, from its own rate)"
+    return (
+        f"planned: {label}, {total:,} games, about {_clock(total / rate)} (at {rate:,.0f} games/s, its last rate here)"
+    )
+
+
 class GameBar:
     """`bar(what, done, total)`: the progress callback of a long command. Drawn at
     the first call, so a mistake found before any game is one line with no bar
     above it; `with GameBar(...) as bar:` stops it however the command ends."""
 
-    def __init__(self, console: Console, label: str, quiet: bool = False, every: float = 5.0) -> None:
+    def __init__(
+        self, console: Console, label: str, quiet: bool = False, every: float = 5.0, kind: str | None = None
+    ) -> None:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         self.console = console
@@ -102,6 +146,7 @@ class GameBar:
             console=console,
         )
         self.task = self.progress.add_task(label, total=None, rate="")
+        self.kind = kind or label  # whose last rate says "about how long" (progress.RATES)
         self.started: float | None = None
         self.first = 0  # games already done at the first call (a resumed run's): not part of the rate
         self.printed = -float("inf")  # the first call prints: a log shows at once what started
@@ -114,6 +159,8 @@ class GameBar:
         now = time.perf_counter()
         if self.started is None:
             self.started, self.first = now, done
+            if total > done:  # before the first game: how many, about how long
+                self.console.print(plan_line(self.label, total - done, remembered_rate(self.kind)), soft_wrap=True)
             if self.terminal:
                 self.progress.start()
         elif self.last is not None and done < self.last[1]:  # a new phase counted from 0 (strong: the ladder)
@@ -143,6 +190,9 @@ class GameBar:
     def __exit__(self, *exc: object) -> None:
         if self.started is None or self.quiet:
             return
+        elapsed = time.perf_counter() - self.started
+        if exc[0] is None and self.last is not None and elapsed > 1 and self.last[1] > self.first:
+            remember_rate(self.kind, (self.last[1] - self.first) / elapsed)
         if self.terminal:
             self.progress.stop()
         elif self.last is not None and self.last != self.shown and exc[0] is None:  # the last figure, once

@@ -139,8 +139,11 @@ _PREPARED: dict[str, Any] = {}  # per worker process: the scenario prepared once
 
 def _prepared(scenario: Scenario) -> Any:
     # the database's content is part of the key: a file edited between two runs in one
-    # process (a notebook, the mutator) is prepared again
-    key = scenario.source + scenario.model.model_dump_json() + database_hash(scenario)
+    # process (a notebook, the mutator) is prepared again. Not the name nor the strength
+    # experiment's item (bonus_card, read when a chunk is played): its tasks alternate items,
+    # and each prepared the same tables again (a 16-game task spent most of its time there)
+    model = scenario.model.model_dump(mode="json", exclude={"name", "bonus_card"})
+    key = scenario.source + json.dumps(model, sort_keys=True) + database_hash(scenario)
     if key not in _PREPARED:
         _PREPARED.clear()
         _PREPARED[key] = get_game(scenario.model.game).prepare(scenario)
@@ -701,6 +704,9 @@ def _dispatch(
             )
         return
     jobs = options.jobs or os.cpu_count() or 1
+    # absolute: loky keeps its workers between calls, each in the folder it started in (a caller that
+    # changed folders since, a notebook or a test, would have its parts written under the old one)
+    where = out.resolve()
     yield from joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
-        joblib.delayed(run_chunk)(scenario, c, n, *plan[c], out, run_id) for c in todo
+        joblib.delayed(run_chunk)(scenario, c, n, *plan[c], where, run_id) for c in todo
     )

@@ -1,11 +1,17 @@
 from __future__ import annotations
 
+import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+# the commands' remembered rates (progress.RATES) in a cache of the tests' own: never the user's, and a plan
+# line that does not depend on what ran before on this machine
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="balance-test-cache-")
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards.yaml"

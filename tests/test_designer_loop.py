@@ -103,7 +103,8 @@ def test_an_eta_line_for_a_log():
         for done in (0, 50, 100):
             bar("", done, 100)
     text = console.export_text()
-    assert text.count("\n") == 2 and "run: 0/100" in text and "run: 100/100" in text, "first, then last, no more"
+    assert text.startswith("planned: run, 100 games"), "before the first game: how many, about how long"
+    assert text.count("\n") == 3 and "run: 0/100" in text and "run: 100/100" in text, "first, then last, no more"
 
 
 @pytest.mark.parametrize("command", ["compare", "strength", "sweep"])
@@ -288,3 +289,37 @@ def test_fit_help_shows_its_example_whole_at_eighty_columns(monkeypatch):
     text = " ".join(result.stdout.split())
     assert "cards.twin_turbo.effects.0.amount=2..8 --target strength:twin_turbo=0+-2" in text
     assert "…" not in result.stdout
+
+
+def test_a_command_says_how_many_games_and_about_how_long_before_its_first_game():
+    """Issue 43, item 1: the plan line, at this machine's last rate of the same command once there is one."""
+    progress.remember_rate("fit", 2000.0)
+    console = Console(file=io.StringIO(), force_terminal=False, width=200, record=True)
+    with progress.GameBar(console, "fit", every=3600) as bar:
+        bar("probing", 0, 19_432)
+    assert (
+        console.export_text().splitlines()[0]
+        == "planned: fit, 19,432 games, about 0:00:10 (at 2,000 games/s, its last rate here)"
+    )
+    console = Console(file=io.StringIO(), force_terminal=False, width=200, record=True)
+    with progress.GameBar(console, "never ran here", every=3600) as bar:
+        bar("", 0, 500)
+    assert console.export_text().splitlines()[0] == (
+        "planned: never ran here, 500 games (its time: the ETA below, from its own rate)"
+    )
+
+
+def test_a_scale_knob_that_is_not_a_share_is_one_line(tmp_path, monkeypatch):
+    """BALANCE_SCALE (the printed-commands tests' knob) in (0, 1]; anything else is refused before any game."""
+    from balance.scale import scaled
+
+    from .conftest import one_line
+
+    assert scaled(400_000) == 400_000, "unset: nothing changes"
+    monkeypatch.setenv("BALANCE_SCALE", "0.001")
+    assert scaled(400_000) == 400 and scaled(400_000, floor=1_344) == 1_344
+    monkeypatch.setenv("BALANCE_SCALE", "2")
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    line = one_line("strength", path, "--budget", "50000", "--out", tmp_path / "o")
+    assert line == "error: BALANCE_SCALE: environment: must be a number in (0, 1], got '2'"

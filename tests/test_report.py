@@ -111,7 +111,8 @@ def test_findings_come_in_the_order_a_designer_acts_on(reported, tiny_run):
     ]
     sections = dict(zip(headings, re.split(r'<h3 class="findings">[^<]*</h3>', page)[1:], strict=True))
     assert "Seat " in sections["Who wins from where"] and "Draft position 1" in sections["Who wins from where"]
-    assert "Not measured by experiment yet: balance report " in sections["Cards and Playbooks too strong or too weak"]
+    assert "Not measured by experiment yet: " in sections["Cards and Playbooks too strong or too weak"]
+    assert "-&gt; balance report " in sections["Cards and Playbooks too strong or too weak"]
     assert "not what the item does" in sections["What the bots like to take"]
     assert "Best bot" in sections["What the bots reveal about strategies"]
     assert "The Debris supply ran out" in sections["Game length, track and supply"]

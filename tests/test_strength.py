@@ -73,7 +73,8 @@ def test_the_report_puts_the_experiment_first_where_one_of_the_same_design_exist
     run(path, RunOptions(out=runs / "str", jobs=1))
     before = CliRunner().invoke(app, ["report", str(runs / "str"), "--out", str(tmp_path / "a")])
     assert before.exit_code == 0, before.output
-    assert f"Not measured by experiment yet: balance report {runs / 'str'} --measure" in " ".join(before.output.split())
+    words = " ".join(before.output.split())
+    assert "Not measured by experiment yet: " in words and f"-> balance report {runs / 'str'} --measure" in words
     assert "By experiment (causal)" not in before.output and "What to change" not in before.output
     table = strength(
         path, ["twin_turbo", "v8_block"], options=ExperimentOptions(out=runs / "str-strength", jobs=1)

@@ -261,10 +261,10 @@ def causal_changes(before: Path, after: Path, a: dict, b: dict, changed: list[st
     measured = [strength_result(before, a), strength_result(after, b)]
     missing = [str(run) for run, m in zip((before, after), measured, strict=True) if m is None]
     if missing:
-        commands = " and ".join(
+        commands = " and -> ".join(
             command_line("balance", "report", run, "--measure", "--out", f"reports/{Path(run).name}") for run in missing
         )
-        return [f"The changed items' causal strength needs both runs measured: {commands}"]
+        return [f"The changed items' causal strength needs both runs measured -> {commands}"]
     catalog = b.get("catalog") or {}
     names = {
         i["id"]: i["name"]

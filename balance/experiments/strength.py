@@ -19,6 +19,7 @@ from ..logs import load_run
 from ..report.charts import strength_chart
 from ..report.page import cell, render, write_csv
 from ..runner import RunOptions, resolve_scenario, run
+from ..scale import scaled
 from ..scenario import Scenario
 from ..units import in_units
 from .experiment import BONUS_SEAT, Task, legend_bots, play
@@ -58,7 +59,7 @@ class Design:
     the first pass, rounds that double the games of every item whose interval
     still straddles the decision (neither clear of 0 nor inside the fair band
     +-tolerance), until every item is classified or the next round would pass
-    the budget (then as many of the undecided items as fit, widest first)."""
+    the budget (then as many of the undecided items as fit, those nearest a verdict first)."""
 
     first: int
     budget: int | None = None
@@ -113,10 +114,17 @@ def paired_strength(
         plan = {item: target - games[item] for item in todo}
         cost = sum(plan.values()) + max(0, max(games[i] + plan.get(i, 0) for i in items) - base_games)
         if design.budget is not None and spent and spent + cost > design.budget:
-            # as many of the undecided items as fit, the widest intervals first
-            width = dict(zip(table["card"], table["ci_high"] - table["ci_low"], strict=True))
+            # as many of the undecided items as fit, those nearest a verdict first: the most half widths of
+            # interval between the estimate and the band's edge (doubled games narrow it by sqrt 2); an item on
+            # the edge never decides and comes last
+            rows = {r["card"]: r for r in table.iter_rows(named=True)}
+
+            def nearness(item: str) -> float:
+                r = rows[item]
+                return abs(abs(r["change"]) - tolerance) / max((r["ci_high"] - r["ci_low"]) / 2, 1e-12)
+
             fitting: dict[str, int] = {}
-            for item in sorted(todo, key=lambda i: -width[i]):
+            for item in sorted(todo, key=lambda i: -nearness(i)):
                 more = sum(fitting.values()) + plan[item]
                 grown = max(base_games, *(games[i] + fitting.get(i, 0) for i in items), games[item] + plan[item])
                 if spent + more + grown - base_games <= design.budget:
@@ -220,6 +228,8 @@ def strength(
             Problem("--tolerance", None, "tolerance", f"must be between 0 and 50 points, got {tolerance:g}")
         )
     first = options.games or (min(m.games, FIRST_PASS) if budget is not None else m.games)
+    if budget is not None:  # BALANCE_SCALE (the printed-commands test): a smaller budget, never below the first pass
+        budget = scaled(budget, first * (len(chosen) + 1))
     if budget is not None and not first * (len(chosen) + 1) <= budget <= MAX_GAMES:
         raise UserError(
             Problem(

@@ -26,6 +26,7 @@ from ..printable import command_line
 from ..report.page import write_csv
 from ..runner import RunResult, scenario_of_run
 from ..runner import run as run_scenario
+from ..scale import scaled
 from ..scenario import BotPool, Scenario
 from ..units import from_units, in_units
 from .experiment import Task, estimate, legend_bots, play
@@ -193,6 +194,7 @@ def play_strong(
     `on_progress(what, games done, games in all)` over both."""
 
     options.check()
+    ladder_games = scaled(ladder_games, 8)  # BALANCE_SCALE (the printed-commands test): a shorter ladder
     run_dir = Path(run_dir)
     scenario, manifest = scenario_of_run(run_dir)
     check_tuned(scenario)
@@ -218,11 +220,15 @@ def play_strong(
     size = min(scenario.model.chunk_size, ladder_games)
     on_ladder = len(rungs(scenario)) * math.ceil(ladder_games / size) * size
     field_games = [options.games or scenario.model.games]  # the tuned field's, known once the run has started
+    # the phases after the ladder, counted in the bar's total from the start, so that its ETA is the
+    # command's, not the phase's (the exploit check: tune's budget and its held-out confirmation)
+    exploit_games = [exploit_budget + max(4096, exploit_budget // 10) if exploit_budget else 0]  # then as played
+    later = exploit_games[0] + (measure or 0)
 
     def field_progress(done: int, total: int) -> None:
         field_games[0] = total
         if on_progress:
-            on_progress("tuned field", done, total + on_ladder)
+            on_progress("tuned field", done, total + on_ladder + later)
 
     result = run_scenario(strong, sub, field_progress)
     seed = result.manifest["seed"]
@@ -231,7 +237,7 @@ def play_strong(
     def on_task(task: Task) -> None:
         played[0] += task.size
         if on_progress:
-            on_progress("skill ladder", field_games[0] + played[0], field_games[0] + on_ladder)
+            on_progress("skill ladder", field_games[0] + played[0], field_games[0] + on_ladder + later)
 
     table = ladder(scenario, ladder_games, seed, options.jobs, on_task, options.cluster)
     write_csv(in_units(table), out / LADDER)
@@ -251,14 +257,15 @@ def play_strong(
         start = field_games[0] + on_ladder
 
         def exploiting(what: str, done: int, total: int) -> None:
+            exploit_games[0] = max(exploit_games[0], total)
             if on_progress:
-                on_progress(f"best challenger: {what}", start + done, start + total)
+                on_progress(f"best challenger: {what}", start + done, start + exploit_games[0] + (measure or 0))
 
         exploit(scenario, options, exploit_budget, out / "exploit", exploiting)
     if measure is not None:  # every item's causal strength in the tuned field (RUN/strong/strength/)
         from .strength import strength
 
-        before = field_games[0] + on_ladder
+        before = field_games[0] + on_ladder + exploit_games[0]
 
         def measured(what: str, done: int, total: int) -> None:
             if on_progress:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from ..logs import load_run
 from ..report.charts import sweep_chart
 from ..report.page import write_csv
 from ..runner import resolve_scenario, run
+from ..scale import scaled
 from ..scenario import Scenario
 from .setup import ExperimentOptions, output_folder
 from .strength import known, paired_strength, strength_items
@@ -169,6 +170,8 @@ def sweep(
     """`target` in the metric's unit (percent, or points for a difference);
     `options.games` per value. `on_progress(what, games done, games in all)`."""
     options.check()
+    if options.games:  # BALANCE_SCALE (the printed-commands test): fewer games a value
+        options = replace(options, games=scaled(options.games, 8))
     if "=" not in setting:
         raise UserError(
             Problem(

@@ -9,6 +9,7 @@ the bots' taste, in their own section (findings.taste_lines).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -68,12 +69,39 @@ def _contradiction(row: dict[str, Any], seen: dict[str, Any] | None) -> str:
     )
 
 
+EDGE = 0.005  # an item within half a point of the band's edge: no affordable number of games decides it
+
+
+def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, int, int]:
+    """(more paired games, items they would decide, items at the band's edge)
+    for the undecided items: an interval narrows as 1/sqrt(games), and an item
+    is decided once its interval lies inside the band (fair) or clear of it
+    (too strong or weak), so each needs (its half width / its distance to the
+    edge)^2 times its games; the baseline grows to the largest item's games."""
+    undecided = table.filter(pl.col("verdict") == UNDECIDED) if "verdict" in table.columns else table.clear()
+    more, decided, edge, base = 0, 0, 0, int(table["games"].max()) if table.height else 0
+    largest = base
+    for r in undecided.iter_rows(named=True):
+        distance = abs(abs(r["change"]) - tolerance)
+        if distance < EDGE:
+            edge += 1
+            continue
+        half = (r["ci_high"] - r["ci_low"]) / 2
+        needed = int(math.ceil(r["games"] * (half / distance) ** 2))
+        more += max(0, needed - r["games"])
+        largest = max(largest, needed)
+        decided += 1
+    return more + largest - base, decided, edge
+
+
 def causal_lines(
     table: pl.DataFrame,
     names: dict[str, str],
     seen: dict[str, dict[str, Any]],
     where: str,
     shown: int = SHOWN,
+    tolerance: float = 0.02,
+    measure: tuple[str, ...] = (),
 ) -> list[str]:
     """The findings of the experiment: every item whose change is significant,
     strongest first, then weakest first, each with its interval and games;
@@ -112,11 +140,30 @@ def causal_lines(
         )
     verdicts = dict(table["verdict"].value_counts().iter_rows()) if "verdict" in table.columns else {}
     if verdicts.get("fair") or verdicts.get("undecided"):
-        lines.append(
+        line = (
             f"Fair (the whole interval inside the fair band): {verdicts.get('fair', 0)}; undecided within the "
             f"budget: {verdicts.get('undecided', 0)}."
         )
+        more, decided, edge = games_to_decide(table, tolerance)
+        if decided:
+            spent = int(table["games"].sum() + table["games"].max())
+            at_edge = (
+                f" ({edge} more sit within half a point of the band's edge: no budget decides them)" if edge else ""
+            )
+            budget = _round_up(spent + more)
+            line += f" About {more:,} more paired games would decide {decided} of them{at_edge}" + (
+                f" -> {command_line(*measure, '--budget', budget)}" if measure else "."
+            )
+        elif edge:
+            line += " They sit within half a point of the band's edge: no budget decides them."
+        lines.append(line)
     return lines
+
+
+def _round_up(games: int) -> int:
+    """A budget a designer would type: up to 2 significant figures."""
+    step = 10 ** max(0, len(str(games)) - 2)
+    return -(-games // step) * step
 
 
 def contradicted(table: pl.DataFrame, seen: dict[str, dict[str, Any]]) -> set[str]:
@@ -247,7 +294,7 @@ def change_lines(
                     f"strength:{item}=0+-{band}",
                 )
                 if free
-                else "(its entry holds no number to fit: change its effects, then balance report --measure)"
+                else "(its entry holds no number to fit: change its effects, then run and measure it again)"
             )
             near = r["ci_low"] <= tolerance if weaken else r["ci_high"] >= -tolerance
             lines.append(

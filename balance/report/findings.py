@@ -51,7 +51,7 @@ def findings(
     supply: list[str] | None = None,
     seat_meaning: str = "",
     causal: list[str] | None = None,
-    strength_command: str = "balance strength SCENARIO",
+    strength_command: str = "",
     change: list[str] | None = None,
     contradicted: set[str] | frozenset[str] = frozenset(),
 ) -> list[tuple[str, list[str]]]:
@@ -124,8 +124,9 @@ def findings(
     if not causal:
         things.insert(
             0,
-            f"Not measured by experiment yet: {strength_command} gives each item to one seat in the same games "
-            "(the causal figure) and this page then leads with it. The bots' associations below are not advice.",
+            "Not measured by experiment yet: the experiment gives each item to one seat in the same games (the "
+            "causal figure) and this page then leads with it; the bots' associations below are not advice -> "
+            f"{strength_command}",
         )
 
     reveal: list[str] = []

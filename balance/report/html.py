@@ -679,7 +679,8 @@ def _build_report(
     contradicted: set[str] = set()
     if measured:
         where = _shown_path(str(measured[2] / "strength.csv"))
-        lines = causal.causal_lines(measured[0], unique, seen, where)
+        measure = ("balance", "report", _shown_path(str(run_dir)), "--measure")
+        lines = causal.causal_lines(measured[0], unique, seen, where, tolerance=tolerance, measure=measure)
         contradicted = causal.contradicted(measured[0], seen)
         game = manifest.get("game", "")
         seat_lines = causal.seat_change_lines(seats, equality, tolerance, scenario_path, SEAT_RULES.get(game))

@@ -88,7 +88,7 @@ def since_lines(run_dir: Path, manifest: dict[str, Any], names: dict[str, str], 
     elif now or then:
         which = shown_previous if now else shown_run
         lines.append(
-            f"The causal before -> after needs both runs measured; {which} was not: "
+            f"The causal before -> after needs both runs measured; {which} was not -> "
             + command_line("balance", "report", which, "--measure", "--out", f"reports/{Path(which).name}")
         )
     for key, word, table in (

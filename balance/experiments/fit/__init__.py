@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from ...errors import Problem, UserError
 from ...games import get_game
 from ...report.causal import find_entry
 from ...runner import resolve_scenario
+from ...scale import scaled
 from ..search_state import open_state, save_state
 from ..setup import ExperimentOptions, held_out_seed, output_folder, round_seed
 from ..strength import strength_items
@@ -157,6 +158,8 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             confirm = options.confirm_games or 2 * m.games
             settings["confirm_games"] = confirm
     round_games = m.games * search_runs * (options.population + 1)
+    if options.budget >= round_games:  # BALANCE_SCALE (the printed-commands test): fewer rounds, at least one
+        options = replace(options, budget=scaled(options.budget, round_games))
     if options.budget < round_games:  # before any game and any folder
         raise UserError(
             Problem(
@@ -167,7 +170,8 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 f"{search_runs} run(s) x {m.games:,} games), got {options.budget:,}",
             )
         )
-    out = output_folder(options, scenario.name, "fit", STATE)
+    # one folder per item fitted (runs/NAME-fit-twin_turbo): What to change's fits, run one after another, keep each
+    out = output_folder(options, scenario.name, "fit", STATE, folder=f"fit-{params[0].path[1]}")
     state = open_state(out, STATE, "fit", settings, options.resume)
     rounds: list[dict[str, Any]] = state.get("rounds", [])
     candidates: list[dict[str, Any]] = state.get("candidates", [])
