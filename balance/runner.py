@@ -265,7 +265,8 @@ PREVIOUS = ".previous"  # OUT.previous: the finished run balance run replaced, k
 
 
 def previous_of(out: Path) -> Path:
-    """Where the run that `out` replaced is kept."""
+    """Where the run that `out` replaced is kept (beside it: `--out .` names the folder by its full path)."""
+    out = out if out.name else out.resolve()
     return out.with_name(out.name + PREVIOUS)
 
 

@@ -144,3 +144,13 @@ def test_nothing_kept_means_no_section(loop):
     play(path, out)
     code, stdout, _ = cli("report", out, "--out", out.parent / "report")
     assert code == 0 and "Since the last run" not in stdout
+
+
+def test_the_kept_run_sits_beside_the_run_whatever_the_out_is_called(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from balance.runner import previous_of
+
+    monkeypatch.chdir(tmp_path)
+    assert previous_of(Path("runs/loop")) == Path("runs/loop.previous") == previous_of(Path("runs/loop/"))
+    assert previous_of(Path(".")) == tmp_path.with_name(tmp_path.name + ".previous"), "--out . has no name of its own"
