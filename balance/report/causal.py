@@ -365,16 +365,14 @@ def strong_gap_line(positions: pl.DataFrame | None, word: str = "seat") -> list[
         return []
 
     def gap(suffix: str) -> tuple[float, float]:
+        """The best seat's win rate minus the worst's, and the squared half widths of their intervals, added."""
         rates = positions[f"win_rate{suffix}"]
-        best, worst = int(rates.arg_max()), int(rates.arg_min())
-        row = positions.row
-        half = [
-            (row(i, named=True)[f"ci_high{suffix}"] - row(i, named=True)[f"ci_low{suffix}"]) / 2 for i in (best, worst)
-        ]
-        return float(rates.max() - rates.min()), float(sum(h * h for h in half) ** 0.5)
+        half = (positions[f"ci_high{suffix}"] - positions[f"ci_low{suffix}"]) / 2
+        ends = [int(rates.arg_max()), int(rates.arg_min())]
+        return float(rates.max() - rates.min()), float((half[ends] ** 2).sum())
 
     (here, noise), (strong, strong_noise) = gap(""), gap("_strong")
-    if strong - here <= (noise**2 + strong_noise**2) ** 0.5:
+    if strong - here <= (noise + strong_noise) ** 0.5:  # within the four intervals' noise
         return []
     return [
         f"Under strong play the {word} gap widens: {100 * here:.1f} points between the best and worst {word} in this "

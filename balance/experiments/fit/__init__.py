@@ -233,6 +233,22 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         chosen = [c for c in candidates if c["round"] > last - WINDOW]
         return [_values(c, params) for c in chosen], [seen[_key(c, params)] for c in chosen]
 
+    def scored(values: dict[str, Any]) -> tuple[list[tuple[str, float]], float]:
+        """A candidate's aimed misses and cost, from its figures in `seen`, over the ranges searched now."""
+        aimed = aimed_misses(seen[_key(values, params)], by_text)
+        return aimed, cost([x for _, x in aimed], values, params, options.penalty, options.max_changes)
+
+    def record(values: dict[str, Any], r: int, k: int, centre: bool) -> list[tuple[str, float]]:
+        """A measured candidate into `candidates` (round -1: a probe); its aimed misses."""
+        aimed, score = scored(values)
+        candidates.append(
+            {"round": r, "candidate": k, "centre": centre, **values, "cost": score, "aim_miss": _total(aimed)}
+        )
+        return aimed
+
+    def measured(figures: dict[str, dict[str, Figure]]) -> Measured:
+        return {(text, fk): f.value for text, by in figures.items() for fk, f in by.items()}
+
     # each free number of an item with a strength target: its response first, the range widened or narrowed to
     # bracket the fair value (fit.probe); the probes are candidates on the search's games, kept in `seen`
     if "probes" in state:
@@ -244,30 +260,16 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
 
             def strength_at(value: Any, p: Param = p, target: Target = target, item: str = item) -> Figure:
                 values = start | {p.name: value}
-                key = _key(values, params)
                 figures = searched(values, f"probe-{len(seen)}", m.seed, f"probing {item}: {p.name} = {value}")
-                seen[key] = {(text, fk): f.value for text, by in figures.items() for fk, f in by.items()}
-                # a candidate of round -1: the grid's least cost and the planes count it
-                aimed = aimed_misses(seen[key], by_text)
-                score = cost([x for _, x in aimed], values, params, options.penalty, options.max_changes)
-                candidates.append(
-                    {"round": -1, "candidate": len(candidates), "centre": False, **values, "cost": score}
-                    | {"aim_miss": _total(aimed)}
-                )
+                seen[_key(values, params)] = measured(figures)
+                record(values, -1, len(candidates), False)  # the grid's least cost and the planes count it
                 return figures[target.text][item]
 
             responses.append(probe(p, target, item, strength_at, lambda value, p=p: _legal(game, scenario, p, value)))
     params = narrowed(params, responses)
     for c in candidates:  # the probes' costs over the ranges searched, as every later candidate's
         if c["round"] == -1:
-            values = _values(c, params)
-            c["cost"] = cost(
-                [x for _, x in aimed_misses(seen[_key(values, params)], by_text)],
-                values,
-                params,
-                options.penalty,
-                options.max_changes,
-            )
+            c["cost"] = scored(_values(c, params))[1]
     # a small grid (every free value whole or a word, few enough combinations for the budget): each is played once,
     # rather than sampled (a sample may draw some values four times and others never)
     grid = small_grid(params)
@@ -298,16 +300,10 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         for k, values in enumerate(pool):
             key = _key(values, params)
             if key not in seen:
-                figures = searched(values, f"r{r}-c{k}", m.seed, f"round {r + 1}, {k + 1}/{len(pool)}")
-                seen[key] = {(text, fk): f.value for text, by in figures.items() for fk, f in by.items()}
+                seen[key] = measured(searched(values, f"r{r}-c{k}", m.seed, f"round {r + 1}, {k + 1}/{len(pool)}"))
             else:
                 repeats += m.games * search_runs
-            aimed = aimed_misses(seen[key], by_text)
-            misses.append(aimed)
-            score = cost([x for _, x in aimed], values, params, options.penalty, options.max_changes)
-            candidates.append(
-                {"round": r, "candidate": k, "centre": k == 0, **values, "cost": score, "aim_miss": _total(aimed)}
-            )
+            misses.append(record(values, r, k, k == 0))
         centre_miss = _total(misses[0])
         row = {"round": r, "centre": pool[0], "centre_cost": candidates[-len(pool)]["cost"], "centre_miss": centre_miss}
         if by_grid:  # no centre: the best combination so far is the round's point of the curve
