@@ -61,7 +61,10 @@ class Events:
             self._parts.append((n, (games, seats, cards, _CODE[event], turns, pick, price)))
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """All events as columns, in the order they happened."""
+        """All events as columns, game by game, each game's in the order they
+        happened: a game's events do not depend on which others shared its
+        batch, so neither does the log (an engine that plays games one at a
+        time writes the same table as one that plays them in lockstep)."""
         total = sum(n for n, _ in self._parts)
         out = {name: np.empty(total, dtype) for name, dtype in _FIELDS.items()}
         columns = list(out.values())
@@ -70,7 +73,8 @@ class Events:
             for column, value in zip(columns, values, strict=True):
                 column[at : at + n] = value
             at += n
-        return out
+        order = np.argsort(out["game"], kind="stable")
+        return {name: column[order] for name, column in out.items()}
 
     def table(self, first_game: int, card_ids, other_ids=(), other_events: tuple[str, ...] = ()) -> pa.Table:
         """The `cards` log table (docs/logs.md) of a chunk whose first game is

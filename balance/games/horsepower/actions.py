@@ -59,7 +59,7 @@ def aimless_loss(
     card is worth nothing (before noise)."""
     bots = ctx.bots
     sit = situation(ctx, st, idx, actor, turn)
-    aimless = np.empty((len(idx), len(bots.aims)), np.float32)
+    aimless = np.empty((len(idx), len(bots.aims)), np.float64)
     for a, (target, kind) in enumerate(bots.aims):
         victims = targets(ctx, st, idx, actor, target, sit)
         if kind == "not_wiped":
@@ -78,7 +78,10 @@ def aimless_loss(
         aimless[:, a] = ~row_any(victims)
     q, row = _profile_row(ctx, st, idx, actor)
     variant = row % VARIANTS
-    loss = np.einsum("na,nja->nj", aimless, bots.card_aimed[:, :, cards][q, variant])
+    # summed in float64 (exact: a few float32 terms) and rounded once, so the loss is the same
+    # whatever order a sum runs in (einsum's here, the compiled engine's own)
+    aimed = bots.card_aimed[:, :, cards][q, variant].astype(np.float64)
+    loss = np.einsum("na,nja->nj", aimless, aimed).astype(np.float32)
     return loss, (loss > 0) & (ctx.values.own[:, cards][row] - loss <= 0)
 
 
@@ -160,8 +163,12 @@ def threshold(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, base: np.
 def draw_cards(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray, n: np.ndarray) -> None:
     """Each actor draws n cards into hand; when the Deck runs out the Garage is
     reshuffled into it and the drawing goes on (3.4, 7.2). One actor per game."""
-    if len(idx) == 0 or not np.count_nonzero(n > 0):
+    # only the actors that draw take a key: a draw of none is no draw (chance.py: the rows asked for)
+    drawing = np.flatnonzero(n > 0)
+    if len(drawing) == 0:
         return
+    if len(drawing) < len(idx):
+        idx, actor, n = idx[drawing], np.asarray(actor)[drawing], n[drawing]
     at = (idx, actor)
     deck, garage = take_rows(st.deck, at), take_rows(st.garage, at)
     drawn = draw_from(ctx, idx, actor, deck, garage, n, "draw: card effect")

@@ -411,7 +411,15 @@ def end_phase(ctx: Ctx, st: State, turn: Turn, idx: np.ndarray) -> None:
     deck = take_rows(st.deck, (g, s))
     put_rows(st.play, (g, s), np.zeros_like(play))
     n = np.maximum(ctx.tables.rules.hand_size + extra, 0)
-    hand = draw_from(ctx, g, s, deck, garage, n, "draw: new hand") if np.count_nonzero(n > 0) else np.zeros_like(deck)
+    drawing = np.flatnonzero(n > 0)  # only the seats that draw take a key (chance.py: the rows asked for)
+    if len(drawing) == len(g):
+        hand = draw_from(ctx, g, s, deck, garage, n, "draw: new hand")
+    else:
+        hand = np.zeros_like(deck)
+        if len(drawing):
+            some_deck, some_garage = deck[drawing], garage[drawing]
+            hand[drawing] = draw_from(ctx, g[drawing], s, some_deck, some_garage, n[drawing], "draw: new hand")
+            deck[drawing], garage[drawing] = some_deck, some_garage
     for pile, rows in ((st.deck, deck), (st.garage, garage), (st.hand, hand)):
         put_rows(pile, (g, s), rows)
 
@@ -430,7 +438,7 @@ def pit_stop(ctx: Ctx, st: State, turn: Turn, g: np.ndarray) -> None:
         ctx.streams.key(g, "noise: pit stop", s), value.shape[1]
     )
     value = np.where(drawn >= 0, value, -np.inf)
-    order = np.argsort(-value, axis=1)
+    order = np.argsort(-value, axis=1, kind="stable")  # equal values: the first drawn first
     for i in range(rules.pit_stop_draw):
         b = drawn[np.arange(n), order[:, i]]
         keep = (b >= 0) & (i < rules.pit_stop_keep)
