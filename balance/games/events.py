@@ -60,6 +60,12 @@ class Events:
         if n:
             self._parts.append((n, (games, seats, cards, _CODE[event], turns, pick, price)))
 
+    def add_coded(self, games, seats, cards, codes, turns, picks, prices) -> None:
+        """Events of several kinds at once, `codes` (n,) their positions in EVENTS:
+        what an engine that writes its events into a buffer of its own hands over."""
+        if len(games):
+            self._parts.append((len(games), (games, seats, cards, codes, turns, picks, prices)))
+
     def arrays(self) -> dict[str, np.ndarray]:
         """All events as columns, game by game, each game's in the order they
         happened: a game's events do not depend on which others shared its

@@ -18,6 +18,7 @@ from ..chance import Streams
 from ..chunks import Prepared, chunk_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
+from . import compiled
 from .bots import bot_table, resolve_profiles
 from .compile import compile_database
 from .draft import Bonus
@@ -44,7 +45,9 @@ def prepare(scenario: ScenarioView) -> Prepared:
     # card and Playbook ids never clash: the database refuses a duplicate id across both lists
     if m.bonus_card is not None and m.bonus_card not in tables.cards.ids + tables.playbooks.ids:
         raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {m.bonus_card!r}, nor a Playbook"))
-    return Prepared(db, tables, bot_table(profiles, names, tables, m.players), pool=not isinstance(m.bots, list))
+    bots = bot_table(profiles, names, tables, m.players)
+    compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
+    return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
 
 
 def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
@@ -77,7 +80,9 @@ def play_chunk(
         bonus = Bonus(
             cards.index(item) if item in cards else -1, books.index(item) if item in books else -1, who, instead
         )
-    return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
+    if rec.on:  # a traced game: the numpy engine says what happens as it plays (the compiled one keeps no words yet)
+        return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
+    return seats, compiled.simulate(prep.tables, prep.bots, seats, streams, events, bonus, progress=after_turn)
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:

@@ -36,7 +36,7 @@ import zlib
 
 import numpy as np
 
-from .rows import put_rows, row_sum, take_rows
+from ..rows import put_rows, row_sum, take_rows
 
 _PAST_END = np.iinfo(np.int32).max  # a position after every real one
 _U64 = 0xFFFFFFFFFFFFFFFF

@@ -1,0 +1,136 @@
+"""The compiled Horsepower engine: `simulate` plays a batch of games with the
+rules of `rules.py` (numba), one game at a time, into the same `State` the
+numpy engine fills, so logs and reports read either the same way, and the
+games are the same games (tests/test_compiled_horsepower.py, the golden results).
+
+The first use on a machine compiles the rules (about a minute, said once on
+the console) and caches the machine code beside the sources (numba's cache);
+later processes load it in a fraction of a second. `make test` compiles it
+before the suite (`python -m balance.games.horsepower.compiled cards.yaml`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+
+from ...chance import Streams
+from ...chance.compiled import purpose_codes
+from ...events import EVENTS, Events
+from ..bots import BotTable
+from ..compile import Tables
+from ..draft import Bonus
+from ..state import State, empty_state
+from . import structs
+from . import tables as compiled_tables
+
+STATE_FIELDS = tuple(f.name for f in fields(State))
+structs.define_state(STATE_FIELDS)
+CODES = purpose_codes(compiled_tables.PURPOSES)
+EVENT_CODES = np.arange(len(EVENTS))
+EVENTS_PER_GAME = 512  # room for a four-player game's card events; a longer game makes room as it goes
+
+_TABLES: dict[tuple[int, int, int], tuple[Tables, BotTable, structs.Tables]] = {}
+
+
+def tables_for(tables: Tables, bots: BotTable, players: int) -> structs.Tables:
+    """The compiled tables of (tables, bots, players), built once per process (a few kept)."""
+    key = (id(tables), id(bots), players)
+    hit = _TABLES.get(key)
+    if hit is None or hit[0] is not tables or hit[1] is not bots:
+        if len(_TABLES) >= 8:
+            _TABLES.clear()
+        hit = _TABLES[key] = (tables, bots, structs.Tables(*compiled_tables.build(tables, bots, players)))
+    return hit[2]
+
+
+def simulate(
+    tables: Tables,
+    bots: BotTable,
+    seats: np.ndarray,
+    streams: Streams,
+    events: Events | None = None,
+    bonus: Bonus | None = None,
+    progress: Callable[[State], None] | None = None,
+) -> State:
+    """engine.simulate's games, compiled: the same (G, P) seats, the same
+    keyed draws (streams' seed and first game), the same final state and card
+    events. `progress(state)`, if given, is called every PROGRESS_EVERY games
+    and at the end (the runner's progress within a chunk)."""
+    rules = compiled_rules()
+    seats = np.asarray(seats, dtype=np.int16)
+    G, P = seats.shape
+    tab = tables_for(tables, bots, P)
+    r = tables.rules
+    K, B = len(tables.cards.ids), len(tables.playbooks.ids)
+    st = empty_state(G, P, K, B, r.showroom_size, r.track_length, r.laps)
+    st.bots[:] = seats
+    arrays = structs.StateArrays(*(getattr(st, name) for name in STATE_FIELDS))
+    card, book, who, instead = -1, -1, np.zeros(G, np.int64), True
+    if bonus is not None:
+        card, book, who, instead = bonus.card, bonus.playbook, np.asarray(bonus.who, np.int64), bonus.instead
+    logging = events is not None
+    buffer = np.zeros((G * EVENTS_PER_GAME if logging else 1, 7), np.int32)
+    written = np.zeros(1, np.int64)
+    game = 0
+    while game < G:
+        stop = G if progress is None else min(G, game + PROGRESS_EVERY)
+        done = rules.play_games(
+            tab, arrays, streams.game, CODES, buffer, written, logging, game, stop, card, book, who, instead
+        )
+        if done < stop:  # the buffer ran out in this game: more room, and the game again from its setup
+            buffer = np.concatenate([buffer, np.zeros_like(buffer)])
+            _fresh_game(st, done, seats)
+        elif progress is not None:
+            progress(st)
+        game = done
+    if logging:
+        cols = buffer[: int(written[0])]
+        events.add_coded(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4], cols[:, 5], cols[:, 6])
+    return st
+
+
+PROGRESS_EVERY = 8  # games between progress calls: a call costs about what a game does, once every few
+
+
+def compiled_rules():
+    """The rules module, compiled: numba compiles (or loads from its cache) on
+    first use, not on import, and says so on the console when it compiles."""
+    from . import rules
+
+    if not _COMPILED:
+        if not is_compiled():
+            print("compiling the Horsepower engine, once on this machine: about a minute", file=sys.stderr, flush=True)
+        _COMPILED.append(True)
+    return rules
+
+
+def is_compiled() -> bool:
+    """Whether numba's cache beside the sources holds the compiled rules (a
+    file test: numba itself is not imported for it)."""
+    return any((Path(__file__).parent / "__pycache__").glob("rules.play_games-*.nbi"))
+
+
+def ensure_compiled(tables: Tables, bots: BotTable, players: int) -> None:
+    """Compile the rules now, in this process, if no cache holds them: called
+    where a scenario is prepared, before any worker starts, so that the
+    workers load one compiled engine instead of each compiling its own."""
+    if not is_compiled():
+        simulate(tables, bots, np.zeros((1, players), np.int16), Streams(0, 0, 1))
+
+
+_COMPILED: list[bool] = []
+
+
+def _fresh_game(st: State, g: int, seats: np.ndarray) -> None:
+    """Game g's rows as empty_state makes them: the game is played again from its setup."""
+    G, P, K = st.shape
+    laps = st.lap_turns.shape[2]
+    fresh = empty_state(1, P, K, st.playbooks.shape[2], st.showroom.shape[1], st.bananas.shape[1] - 1, laps)
+    for name in STATE_FIELDS:
+        getattr(st, name)[g] = getattr(fresh, name)[0]
+    st.bots[g] = seats[g]

@@ -1,0 +1,1284 @@
+"""The Horsepower rules, compiled (numba): one game at a time, each phase a
+function, in the rulebook's order. The numpy engine (turn.py, resolve.py,
+actions.py, auction.py, draft.py) plays the same games in lockstep; every
+random number here is keyed as there (chance.compiled), every bot value
+computed in the same float32 steps, so a game is the same game whichever
+engine plays it (tests/test_golden_results.py).
+
+Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State
+as a named tuple of its arrays), `X` the game's context (its hash, draw
+counts, event buffer), `g` the game, `s` the active seat, `U` the turn's
+bookkeeping (effects.Turn). Bots' values are float32, as in the numpy engine:
+a Python float beside a float32 would widen it, so constants are float32.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...chance import SEATS
+from ...chance import compiled as chance
+from ...chance.compiled import NO_SEAT
+from .. import vocabulary as V
+from ..compile import SPACE_AUCTION, SPACE_INCINERATOR
+from ..limits import COIN_CAP
+from .structs import Game, Turn
+from .tables import AIM_KINDS, MODIFIER_ASKS, OPS, PER, PURPOSES, TARGETS, TRIGGERS
+
+jit = njit(cache=True, nogil=True)
+inline = njit(cache=True, nogil=True, inline="always")  # small helpers: no call, no reference counts across one
+
+F0, F05, F1 = np.float32(0.0), np.float32(0.5), np.float32(1.0)
+NEG_INF, POS_INF = np.float32(-np.inf), np.float32(np.inf)
+# purposes of the draws (tables.PURPOSES), by name
+(
+    DRAFT_PARTS,
+    DRAFT_PLAYBOOKS,
+    FIRST_DRAFTER,
+    NOISE_DRAFT_CARDS,
+    NOISE_DRAFT_PLAYBOOKS,
+    DRAW_EFFECT,
+    REVEAL,
+    NOISE_VALUES,
+    NOISE_REFRESH,
+    DICE,
+    REROLL,
+    DRAW_HAND,
+    PIT_PLAYBOOKS,
+    NOISE_PIT,
+    NOISE_PIT_OR_RACE,
+    NOISE_AUCTION,
+) = range(len(PURPOSES))
+OP_COINS, OP_STEAL, OP_DRAW, OP_SCRAP = (OPS.index(o) for o in ("coins", "steal_coins", "draw", "scrap"))
+OP_WIPE, OP_BANANA, OP_PUSH, OP_DEBRIS = (OPS.index(o) for o in ("wipe_out", "banana", "push", "give_debris"))
+OP_SHIELD, OP_SLOW = OPS.index("shield"), OPS.index("slow")
+SELF, LEADER, NEXT, AHEAD, BEHIND, ALL_OTHERS = (
+    TARGETS.index(t) for t in ("self", "leader", "next", "nearest_ahead", "nearest_behind", "all_others")
+)
+ON_TURN_START, ON_LAP, ON_AUCTION, ON_INCINERATOR, ON_WIPED, ON_BUY, ON_PIT, ON_RACE_THROUGH = (
+    TRIGGERS.index(t)
+    for t in ("turn_start", "lap_complete", "auction", "incinerator", "wiped_out", "buy", "pit_stop", "race_through")
+)
+PER_PUZZLE, PER_LAP, PER_AHEAD, PER_PLAYBOOKS = range(len(PER))
+AIM_ANY, AIM_NOT_WIPED, AIM_SUPPLY, AIM_BACK, AIM_COINS, AIM_OFF_PATH = range(len(AIM_KINDS))
+FROM_HAND, FROM_GARAGE, FROM_EITHER = (V.SCRAP_FROM.index(z) for z in ("hand", "garage", "hand_or_garage"))
+# modifier totals (context.MOD_COLUMNS, then the reroll threshold)
+M_DRIVE, M_DICE_SUM, M_DICE_BEST, M_DISCOUNT, M_FREE_REFRESH, M_HAND_SIZE, M_EXTRA = 0, 1, 2, 3, 4, 5, 6
+M_REROLL = 11
+MODS = 12
+ASK_SHOP, ASK_DRIVE, ASK_HAND, ASK_EXTRA, ASK_TURN_START = range(len(MODIFIER_ASKS))
+PLAY_ORDER = np.array([V.PLAYABLE_TYPES.index(t) for t in ("investment", "utility", "engine", "frame", "wheels")])
+OWN_PATH = 12  # bots.OWN_PATH
+# events (events.EVENTS)
+EV_START, EV_DRAFT, EV_BUY, EV_AUCTION, EV_FREE_AUCTION, EV_SCRAP, EV_PB_DRAFT, EV_PB_PIT, EV_PLAY = range(9)
+# the turn's numbers (U.n)
+U_SEAT, U_REFRESHES, U_PUZZLES, U_TYPES, U_WIPED_AT_START, U_BANANA_AT = range(6)
+
+# --- keys, values and decisions ---------------------------------------------
+
+
+@inline
+def key(X, purpose, seat):
+    return chance.key(X.hash[0], X.draws, X.codes, purpose, seat)
+
+
+@inline
+def event(X, g, seat, card, kind, turn, pick, price):
+    """One card event of the logs (events.Events), if the run keeps them; a
+    full buffer is counted past its end (the caller plays the batch again with more room)."""
+    if not X.logging:
+        return
+    i = X.n_events[0]
+    X.n_events[0] = i + 1
+    if i < X.events.shape[0]:
+        X.events[i, 0], X.events[i, 1], X.events[i, 2], X.events[i, 3] = g, seat, card, kind
+        X.events[i, 4], X.events[i, 5], X.events[i, 6] = turn, pick, price
+
+
+@inline
+def progress_of(T, S, g, p):
+    """Race progress: laps done times the lap's spaces plus the space (effects.Situation.prog)."""
+    return (S.lap[g, p] - 1) * T.track_length + S.pos[g, p]
+
+
+@inline
+def variant_of(T, S, g, p):
+    """actions.situation_variants for one seat: behind, leading or level, and rich or not."""
+    if not T.situational:
+        return 0
+    mine = progress_of(T, S, g, p)
+    best_other = -(10**9)
+    for o in range(T.players):
+        if o != p:
+            best_other = max(best_other, progress_of(T, S, g, o))
+    q = S.bots[g, p]
+    situation = 1 if best_other - mine >= T.behind_gap[q] else (2 if mine > best_other else 0)
+    return 2 * situation + (1 if S.coins[g, p] >= T.rich_at[q] else 0)
+
+
+@inline
+def value_row(T, S, g, p):
+    """The row of the bots' value tables for seat p now (context.CardValues.row)."""
+    return (S.bots[g, p] * T.per_profile + S.lap[g, p]) * 6 + variant_of(T, S, g, p)
+
+
+@inline
+def card_values(T, S, X, g, p, acquire, cards, n, purpose, out):
+    """actions.card_values: what cards[:n] are worth to seat p's bot now, with
+    its noise (one key for the decision, each card's noise keyed by the card)."""
+    row = value_row(T, S, g, p)
+    values = T.acquire_value[row] if acquire else T.own_value[row]
+    k = key(X, purpose, p)
+    noise = T.noise[S.bots[g, p]]
+    h = chance.light(k)
+    for j in range(n):
+        out[j] = chance.noise_of(h, cards[j]) * noise + values[cards[j]]
+
+
+@inline
+def threshold(T, S, g, p, base):
+    """A yes/no decision's bar: the profile's base plus half its noise."""
+    return np.float32(base) + F05 * T.noise[S.bots[g, p]]
+
+
+@inline
+def first_max(values, n):
+    """The first index of the largest of values[:n] (numpy's argmax)."""
+    best = 0
+    for j in range(1, n):
+        if values[j] > values[best]:
+            best = j
+    return best
+
+
+# --- who effects reach (effects.targets, conditions, per_counts) -------------
+
+
+@inline
+def rank(T, actor, p):
+    """Seats clockwise from the actor: 0 the actor."""
+    return (p - actor) % T.players
+
+
+@inline
+def targets(T, S, g, actor, code, shields, out):
+    """effects.targets: out[p] the players an effect aimed at `code` reaches."""
+    P = T.players
+    for p in range(P):
+        out[p] = False
+    if code == SELF:
+        out[actor] = True
+        return
+    if code == NEXT:
+        out[(actor + 1) % P] = True
+    elif code == ALL_OTHERS:
+        for p in range(P):
+            out[p] = p != actor
+    else:
+        mine = progress_of(T, S, g, actor)
+        best, chosen = np.iinfo(np.int64).min, -1
+        for p in range(P):
+            if p == actor:
+                continue
+            prog = progress_of(T, S, g, p)
+            if code == AHEAD and prog <= mine or code == BEHIND and prog >= mine:
+                continue
+            order = -prog * P if code == AHEAD else prog * P
+            order += P - rank(T, actor, p)
+            if order > best:
+                best, chosen = order, p
+        if chosen >= 0:
+            out[chosen] = True
+    if shields:
+        shield = S.shield[g]
+        for p in range(P):
+            out[p] = out[p] and not shield[p]
+
+
+@inline
+def tallies(T, S, g, actor, U):
+    """(puzzle cards, bit mask of card types) in the actor's play area: the turn's, for the active seat."""
+    if actor == U.n[U_SEAT]:
+        return U.n[U_PUZZLES], U.n[U_TYPES]
+    return 0, 0
+
+
+@inline
+def leads(T, S, g, actor, ahead):
+    """No opponent ahead (ahead=True) or behind (False) of the actor."""
+    mine = progress_of(T, S, g, actor)
+    for p in range(T.players):
+        if p != actor:
+            prog = progress_of(T, S, g, p)
+            if (prog > mine) if ahead else (prog < mine):
+                return False
+    return True
+
+
+@inline
+def condition_holds(T, S, g, actor, U, r):
+    """effects.conditions for effect row r."""
+    puzzles, types = tallies(T, S, g, actor, U)
+    played = T.if_played[r]
+    if played and (types & played) != played:
+        return False
+    if T.if_leading[r] != -1 and leads(T, S, g, actor, True) != (T.if_leading[r] == 1):
+        return False
+    if T.if_last[r] != -1 and leads(T, S, g, actor, False) != (T.if_last[r] == 1):
+        return False
+    laps = T.if_laps[r]
+    if laps and not ((1 << (S.lap[g, actor] - 1)) & laps):
+        return False
+    if T.if_min_coins[r] and S.coins[g, actor] < T.if_min_coins[r]:
+        return False
+    if T.if_min_puzzle[r] and puzzles < T.if_min_puzzle[r]:
+        return False
+    behind = T.if_behind_leader[r]
+    if behind:
+        lead = -(10**6)
+        for p in range(T.players):
+            if p != actor:
+                lead = max(lead, progress_of(T, S, g, p))
+        if lead - progress_of(T, S, g, actor) < behind:
+            return False
+    return True
+
+
+@inline
+def per_count(T, S, g, actor, U, r):
+    """effects.per_counts for effect row r: what its amount is multiplied by."""
+    per = T.effect_per[r]
+    if per == -1:
+        return 1
+    if per == PER_PUZZLE:
+        puzzles, _ = tallies(T, S, g, actor, U)
+        own = 0 if T.effect_is_playbook[r] else T.is_puzzle[T.effect_owner[r]]
+        return max(puzzles - own, 0)
+    if per == PER_LAP:
+        return S.lap[g, actor]
+    if per == PER_AHEAD:
+        mine, count = progress_of(T, S, g, actor), 0
+        for p in range(T.players):
+            if p != actor and progress_of(T, S, g, p) > mine:
+                count += 1
+        return count
+    total = 0
+    for b in range(S.playbooks.shape[2]):
+        total += S.playbooks[g, actor, b]
+    return total
+
+
+@jit
+def modifier_totals(T, S, g, actor, U, ask, out):
+    """effects.modifier_totals plus this turn's turn_start ones (turn._merged_mods):
+    out[M_...] the totals in force for the asked ops, out[M_REROLL] the best reroll."""
+    for i in range(MODS):
+        out[i] = 0
+    turn_start = ask == ASK_TURN_START
+    if turn_start:
+        for b in range(S.playbooks.shape[2]):
+            copies = S.playbooks[g, actor, b]
+            if copies:
+                for c in range(M_REROLL):
+                    out[c] += copies * T.playbook_mod_turn_start[b, c]
+    else:
+        for c in range(M_REROLL):
+            out[c] = U.plain[c]
+    reroll = 0
+    for i in range(T.slow_count[ask]):
+        m = T.slow_rows[ask, i]
+        owner = T.modifier_owner[m]
+        if T.modifier_is_playbook[m]:
+            copies = S.playbooks[g, actor, owner]
+        elif turn_start:
+            copies = 0
+        else:
+            copies = S.play[g, actor, owner]
+        if copies == 0:
+            continue
+        r = T.modifier_rows[m]
+        amount = copies * condition_holds(T, S, g, actor, U, r) * per_count(T, S, g, actor, U, r)
+        column = T.modifier_column[m]
+        if column >= 0:
+            out[column] += amount * T.effect_value[r]
+        elif amount > 0:
+            reroll = max(reroll, T.effect_value[r])
+    out[M_REROLL] = reroll
+    if not turn_start:  # this turn's turn_start totals join the standing ones: rerolls take the highest
+        for c in range(M_REROLL):
+            out[c] += U.start_mods[c]
+        out[M_REROLL] = max(out[M_REROLL], U.start_mods[M_REROLL])
+
+
+# --- moving cards (actions.py) -------------------------------------------------
+
+
+@inline
+def draw_cards(T, S, X, g, p, n, purpose):
+    """Seat p draws n cards into hand; an empty Deck takes the Garage reshuffled (3.4, 7.2)."""
+    if n <= 0:
+        return
+    drawn = np.zeros(S.hand.shape[2], np.int64)
+    chance.draw_reshuffling(key(X, purpose, p), S.deck[g, p], S.garage[g, p], n, drawn)
+    for k in range(len(drawn)):
+        S.hand[g, p, k] += drawn[k]
+
+
+@inline
+def reveal_part(T, S, X, g, seat):
+    """The top card of the Parts Deck, -1 if none; an empty Parts Deck takes
+    the Showroom discard reshuffled (3.1.1). Keyed by the seat whose action reveals it."""
+    parts = S.parts[g]
+    empty = True
+    for c in parts:
+        if c:
+            empty = False
+            break
+    if empty:
+        for k in range(len(parts)):
+            parts[k] += S.showroom_discard[g, k]
+            S.showroom_discard[g, k] = 0
+    return chance.draw_one(key(X, REVEAL, seat), parts)
+
+
+@inline
+def give_debris(T, S, g, p, count):
+    """Debris from the supply into p's Garage, as far as the supply lasts (6.1)."""
+    debris = T.debris_card
+    given = min(S.supply[g, debris], count)
+    S.garage[g, p, debris] += given
+    S.supply[g, debris] -= given
+    S.debris_short[g] += count - given
+    return given
+
+
+@jit
+def scrap_choice(T, S, X, g, p, zone, count):
+    """The actor may scrap up to `count` cards from hand, Garage or either: its
+    bot scraps its least valued cards while they are below its `scrap_below`."""
+    K = S.hand.shape[2]
+    below = T.scrap_below[S.bots[g, p]]
+    cards = np.arange(K)
+    value = np.empty(K, np.float32)
+    for _ in range(count):
+        some = False
+        for k in range(K):
+            if pool_count(S, g, p, zone, k) > 0:
+                some = True
+                break
+        if not some:
+            return
+        card_values(T, S, X, g, p, False, cards, K, NOISE_VALUES, value)
+        card, best = -1, POS_INF
+        for k in range(K):
+            if pool_count(S, g, p, zone, k) > 0 and value[k] < best:
+                card, best = k, value[k]
+        if card < 0 or not best < threshold(T, S, g, p, below):
+            return
+        if zone != FROM_GARAGE and S.hand[g, p, card] > 0:
+            S.hand[g, p, card] -= 1
+        else:
+            S.garage[g, p, card] -= 1
+        S.scrapyard[g, card] += 1
+        S.scrapped[g, p, card] += 1
+        event(X, g, p, card, EV_SCRAP, S.turns[g, p], -1, -1)
+
+
+@inline
+def pool_count(S, g, p, zone, k):
+    if zone == FROM_HAND:
+        return S.hand[g, p, k]
+    if zone == FROM_GARAGE:
+        return S.garage[g, p, k]
+    return S.hand[g, p, k] + S.garage[g, p, k]
+
+
+# --- effects (resolve.py) -----------------------------------------------------
+#
+# Effects call each other: a push lands on an Auction, a Wipe Out fires a
+# Playbook whose effect pushes again. Recursion as the numpy engine has it
+# cannot be cached by numba (its machine code would not load), so what a
+# rule would call next is pushed on a stack of pending steps, the rest of the
+# rule below it: popping them runs the rules in the very order the recursion
+# runs them. A phase pushes a step and runs the stack to its end
+# (`fire_trigger`, `fire_card`, `move`); a pending step only pushes.
+
+FIRE, RESOLVE, MOVE, AFTER_MOVE, RESHUFFLE, SPACE = range(6)  # pending steps: (kind, a, b, step, group, rows)
+PENDING = 512  # the deepest chain of effects a game may set off
+
+
+@inline
+def push(X, kind, a, b):
+    """A pending step on top of the stack; returns its slot."""
+    i = X.top[0]
+    if i >= X.pending.shape[0]:
+        raise RuntimeError("a chain of effects more than 512 steps deep: effects that keep setting each other off")
+    X.pending[i, 0], X.pending[i, 1], X.pending[i, 2], X.pending[i, 3], X.pending[i, 4] = kind, a, b, 0, 0
+    X.pending[i, 5] = 0
+    X.top[0] = i + 1
+    return i
+
+
+@jit
+def run_pending(T, S, X, g, U):
+    """Pending steps, the top first, until none is left."""
+    top, pending = X.top, X.pending  # held once: each attribute read of a structure costs a reference count
+    while top[0] > 0:
+        i = top[0] - 1
+        kind, a, b = pending[i, 0], pending[i, 1], pending[i, 2]
+        if kind == RESOLVE:  # stays while rows are left: it pops itself
+            resolve_next(T, S, X, g, U, i)
+            continue
+        top[0] = i
+        if kind == FIRE:
+            trigger_now(T, S, X, g, a, b)
+        elif kind == MOVE:
+            move_one(T, S, X, g, U, a, b)
+        elif kind == AFTER_MOVE:
+            after_move(T, S, X, g, a, b)
+        elif kind == RESHUFFLE:  # Deck and Garage shuffled together (6.1)
+            deck, garage = S.deck[g, a], S.garage[g, a]
+            for k in range(len(deck)):
+                deck[k] += garage[k]
+                garage[k] = 0
+        elif kind == SPACE:
+            space_action(T, S, X, g, a, b)
+
+
+@inline
+def fire_card(T, S, X, g, U, card):
+    """The instant effects of the card the active seat just played."""
+    if not T.card_fires_any[card] or not S.running[g]:
+        return
+    i = push(X, RESOLVE, U.n[U_SEAT], -1)
+    for j in range(T.card_row_count[card]):
+        add_row(T, X, i, T.card_rows[card, j], 1)
+    run_pending(T, S, X, g, U)
+
+
+@inline
+def fire_trigger(T, S, X, g, U, actor, trigger):
+    """The actor's Playbook effects with this trigger, and all they set off."""
+    push(X, FIRE, actor, trigger)
+    run_pending(T, S, X, g, U)
+
+
+@inline
+def trigger_now(T, S, X, g, actor, trigger):
+    """A pending trigger: the actor's Playbooks' rows on it, to resolve (its slot is free again)."""
+    if not S.running[g]:
+        return
+    i = push(X, RESOLVE, actor, -1)
+    for j in range(T.trigger_book_count[trigger]):
+        b = T.trigger_books[trigger, j]
+        copies = S.playbooks[g, actor, b]
+        if copies:
+            for r in range(T.book_row_count[trigger, b]):
+                c = T.book_rows[trigger, b, r]
+                add_row(T, X, i, c, copies * T.trigger_fires[trigger, b, c])
+    if X.pending[i, 5] == 0:
+        X.top[0] = i
+
+
+@inline
+def add_row(T, X, i, c, times):
+    """Instant row c fires `times` more times in pending step i (rows kept in column order, each once)."""
+    frame, cols, fire = X.pending[i], X.cols[i], X.fire[i]
+    n = frame[5]
+    at = n
+    for j in range(n):
+        if cols[j] == c:
+            fire[j] += times
+            return
+        if cols[j] > c:
+            at = j
+            break
+    for j in range(n, at, -1):
+        cols[j], fire[j] = cols[j - 1], fire[j - 1]
+    cols[at], fire[at] = c, times
+    frame[5] = n + 1
+    frame[2] = max(frame[2], T.instant_step[c])
+
+
+@inline
+def resolve_next(T, S, X, g, U, i):
+    """Instant rows in their written order (resolve._resolve): step by step,
+    each step's conditions and counters read first, then its groups (one op
+    and target each) applied in group order, rows of one group summed. Goes
+    on until an applied group leaves pending steps above it (they run first)."""
+    frame, top = X.pending[i], X.top
+    actor, last, n = frame[1], frame[2], frame[5]
+    cols, fire, fired, amount = X.cols[i], X.fire[i], X.fired[i], X.amount[i]
+    group_of, steps, groups = T.group_of, T.instant_step, len(T.group_op)
+    while True:
+        step, group = frame[3], frame[4]
+        if step > last:
+            top[0] = i
+            return
+        if group == 0:
+            for j in range(n):
+                fired[j] = 0
+                c = cols[j]
+                if fire[j] and steps[c] == step:
+                    r = T.instant_rows[c]
+                    fired[j] = fire[j] * condition_holds(T, S, g, actor, U, r)
+                    amount[j] = fired[j] * T.effect_value[r] * per_count(T, S, g, actor, U, r)
+        found = groups
+        for j in range(n):
+            if fired[j] > 0 and group_of[cols[j]] >= group:
+                found = min(found, group_of[cols[j]])
+        if found == groups:
+            frame[3], frame[4] = step + 1, 0
+            continue
+        total = 0
+        for j in range(n):
+            if fired[j] > 0 and group_of[cols[j]] == found:
+                total += amount[j]
+        frame[4] = found + 1
+        if S.running[g]:
+            apply(T, S, X, g, U, actor, found, total)
+            if top[0] > i + 1:
+                return
+
+
+@inline
+def apply(T, S, X, g, U, actor, group, a):
+    """resolve._apply: one group's op, amount a."""
+    op, target = T.group_op[group], T.group_target[group]
+    P = T.players
+    if op == OP_COINS:
+        S.coins[g, actor] = min(S.coins[g, actor] + a, COIN_CAP)
+        return
+    if op == OP_DRAW:
+        draw_cards(T, S, X, g, actor, a, DRAW_EFFECT)
+        return
+    if op == OP_SCRAP:
+        scrap_choice(T, S, X, g, actor, T.group_zone[group], a)
+        return
+    if op == OP_SHIELD:
+        S.shield[g, actor] = True
+        return
+    victims = np.zeros(P, np.bool_)
+    targets(T, S, g, actor, target, True, victims)
+    if not victims.any():
+        return
+    if op == OP_STEAL:
+        taken = 0
+        for p in range(P):
+            if victims[p]:
+                take = min(S.coins[g, p], a)
+                S.coins[g, p] -= take
+                taken += take
+        S.coins[g, actor] = min(S.coins[g, actor] + taken, COIN_CAP)
+    elif op == OP_SLOW:
+        for p in range(P):
+            if victims[p]:
+                S.slow[g, actor, p] += a
+    elif op == OP_DEBRIS:
+        for off in range(P):  # a short supply serves the victims in turn order from the actor (7.3)
+            p = (actor + off) % P
+            if victims[p]:
+                give_debris(T, S, g, p, a)
+    elif op == OP_WIPE:
+        wipe_out(T, S, X, g, U, victims)
+    elif op == OP_BANANA:
+        place_bananas(T, S, g, U, victims, a)
+    elif op == OP_PUSH:
+        for off in range(P - 1, -1, -1):  # pushed last in turn order first: the first moves first
+            p = (U.n[U_SEAT] + off) % P
+            if victims[p] and a != 0:
+                push(X, MOVE, p, a)
+
+
+@inline
+def wipe_out(T, S, X, g, U, victims):
+    """Wipe Out the victims; an already Wiped Out player is not wiped again
+    (5.3); each new one's `wiped_out` Playbooks fire in turn order."""
+    P = T.players
+    new = np.zeros(P, np.bool_)
+    for p in range(P):
+        new[p] = victims[p] and not S.wiped[g, p]
+        if new[p]:
+            S.wiped[g, p] = True
+            S.wiped_count[g, p] += 1
+    for off in range(P - 1, -1, -1):
+        p = (U.n[U_SEAT] + off) % P
+        if new[p]:
+            push(X, FIRE, p, ON_WIPED)
+
+
+@inline
+def place_bananas(T, S, g, U, victims, distance):
+    """A Banana `distance` spaces ahead of each victim (5.4), in turn order:
+    never on an occupied space; past the lap's end it is lost."""
+    L, P = T.track_length, T.players
+    for off in range(P):
+        p = (U.n[U_SEAT] + off) % P
+        if not victims[p]:
+            continue
+        want = S.pos[g, p] + distance
+        where = -1
+        if T.banana_next_free:
+            for space in range(max(want, 0), L):
+                if not occupied(T, S, g, space):
+                    where = space
+                    break
+        elif want < L and not occupied(T, S, g, min(want, L)):
+            where = want
+        if where >= 0 and S.bananas[g, where] < 127:
+            S.bananas[g, where] += 1
+
+
+@inline
+def occupied(T, S, g, space):
+    for p in range(T.players):  # noqa: SIM110 - numba compiles no generator into any()
+        if S.pos[g, p] == space:
+            return True
+    return False
+
+
+@inline
+def move(T, S, X, g, U, p, d):
+    """A marker moved d spaces, and all it sets off (resolve.move)."""
+    push(X, MOVE, p, d)
+    run_pending(T, S, X, g, U)
+
+
+@inline
+def move_one(T, S, X, g, U, p, d):
+    """Bananas landed on or passed through wipe out and are removed; then
+    reaching the lap's end or the space landed on (after_move)."""
+    if not S.running[g]:
+        return
+    L = T.track_length
+    old = S.pos[g, p]
+    new = min(max(old + d, 0), L)
+    hits = 0
+    for space in range(min(old, new), max(old, new) + 1):
+        if space != old and S.bananas[g, space]:
+            hits += S.bananas[g, space]
+            S.bananas[g, space] = 0
+    S.pos[g, p] = new
+    push(X, AFTER_MOVE, p, new)
+    if hits > 0:
+        victims = np.zeros(T.players, np.bool_)
+        victims[p] = True
+        wipe_out(T, S, X, g, U, victims)
+
+
+@inline
+def after_move(T, S, X, g, p, new):
+    """Reaching the lap's end stops there and completes the lap (6.1); short
+    of it, the space landed on takes effect (3.3)."""
+    if not S.running[g]:
+        return
+    if new == T.track_length:
+        complete_lap(T, S, X, g, p)
+    else:
+        land(T, S, X, g, p)
+
+
+@inline
+def complete_lap(T, S, X, g, p):
+    """6.1, 6.3: the last lap wins at once; otherwise Debris, the next lap from
+    space 0, "whenever you complete a lap", then Deck and Garage reshuffled."""
+    if S.lap[g, p] >= T.laps:
+        if S.winner[g] < 0:
+            S.winner[g] = p
+        S.running[g] = False
+        return
+    give_debris(T, S, g, p, T.debris_per_lap)
+    S.lap[g, p] += 1
+    S.pos[g, p] = 0
+    S.lap_done[g, p] = True
+    push(X, RESHUFFLE, p, 0)
+    push(X, FIRE, p, ON_LAP)
+
+
+@inline
+def land(T, S, X, g, p):
+    """The space landed on takes effect (3.3, 5.1, 5.2): the lander's Playbooks first, then the space."""
+    kind = T.space_kind[S.pos[g, p]]
+    if kind == SPACE_AUCTION:
+        push(X, SPACE, p, kind)
+        push(X, FIRE, p, ON_AUCTION)
+    elif kind == SPACE_INCINERATOR:
+        push(X, SPACE, p, kind)
+        push(X, FIRE, p, ON_INCINERATOR)
+
+
+@inline
+def space_action(T, S, X, g, p, kind):
+    """An Auction (5.1), or an Incinerator: the lander may scrap one card from hand or Garage (5.2)."""
+    if not S.running[g]:
+        return
+    if kind == SPACE_AUCTION:
+        auction(T, S, X, g, p)
+    else:
+        scrap_choice(T, S, X, g, p, FROM_EITHER, 1)
+
+
+@jit
+def auction(T, S, X, g, lander):
+    """5.1 (auction.run_auction): a part revealed; minimum raises in bidding
+    order from the lander while the high bid is below a bidder's limit; if
+    nobody bids, the first in order whose value clears its bar takes it free."""
+    card = reveal_part(T, S, X, g, lander)
+    if card < 0:
+        return
+    P = T.players
+    value = np.empty(P, np.float32)
+    limit = np.empty(P, np.int64)
+    for p in range(P):
+        k = key(X, NOISE_AUCTION, p)
+        q = S.bots[g, p]
+        noise = T.noise[q]
+        value[p] = T.acquire_value[value_row(T, S, g, p), card] + noise * chance.uniform_at(k, 0)
+        coins = S.coins[g, p]
+        wish = float((F1 - noise) * T.bid[q] * value[p]) + float(noise * chance.uniform_at(k, 1)) * (coins + 1)
+        limit[p] = int(min(max(np.floor(wish), 0.0), coins))
+    high, top, live, n_passed, step = 0, -1, True, 0, 0
+    passed = np.zeros(P, np.bool_)
+    while live:
+        i = step % P
+        if not passed[i] and top != i:
+            if limit[(lander + i) % P] > high:
+                high += 1
+                top = i
+            else:
+                passed[i] = True
+                n_passed += 1
+        live = P - n_passed - (1 if top >= 0 else 0) > 0
+        step += 1
+    if top >= 0:
+        w = (lander + top) % P
+        S.coins[g, w] -= high
+        S.garage[g, w, card] += 1
+        S.auction_won[g, w, card] += 1
+        S.auction_paid[g, w] += high
+        S.coins_spent[g, w] += high
+        event(X, g, w, card, EV_AUCTION, S.turns[g, w], -1, high)
+        return
+    for i in range(P):
+        p = (lander + i) % P
+        if value[p] > F05 * T.noise[S.bots[g, p]]:
+            S.garage[g, p, card] += 1
+            S.auction_won[g, p, card] += 1
+            event(X, g, p, card, EV_FREE_AUCTION, S.turns[g, p], -1, 0)
+            return
+    S.showroom_discard[g, card] += 1
+
+
+# --- the turn (turn.py) ---------------------------------------------------------
+
+
+@jit
+def play_turn(T, S, X, g, s, U):
+    """3: one seat's turn: expiry, then a Pit Stop or the four phases, then lap decisions."""
+    if not S.running[g]:
+        return
+    K = S.hand.shape[2]
+    # Start of turn: this seat's (E) cards expire, its shield and slows end (3.4, 7.2).
+    garage, lingering = S.garage[g, s], S.lingering[g, s]
+    for k in range(K):
+        garage[k] += lingering[k]
+        lingering[k] = 0
+    S.shield[g, s] = False
+    for p in range(T.players):
+        S.slow[g, s, p] = 0
+    S.turns[g, s] += 1
+    S.lap_turns[g, s, min(max(S.lap[g, s] - 1, 0), T.laps - 1)] += 1
+    new_turn(T, S, g, s, U)
+    if S.pit_next[g, s]:
+        pit_stop(T, S, X, g, U)
+    else:
+        has_start = False
+        for b in T.turn_start_books:
+            if S.playbooks[g, s, b]:
+                has_start = True
+        if has_start:
+            modifier_totals(T, S, g, s, U, ASK_TURN_START, U.start_mods)
+        fire_trigger(T, S, X, g, U, s, ON_TURN_START)
+        play_phase(T, S, X, g, U)
+        shop_phase(T, S, X, g, U)
+        drive_phase(T, S, X, g, U)
+        end_phase(T, S, X, g, U)
+    lap_decisions(T, S, X, g, U)
+
+
+@jit
+def new_turn(T, S, g, s, U):
+    """The turn's bookkeeping; its plain modifiers start from the seat's `always` Playbooks."""
+    U.n[:] = 0
+    U.n[U_SEAT] = s
+    U.n[U_WIPED_AT_START] = S.wiped[g, s]
+    U.n[U_BANANA_AT] = -1
+    U.scrap_at_end[:] = 0
+    U.start_mods[:] = 0
+    U.plain[:] = 0
+    books, plain = S.playbooks[g, s], U.plain
+    for b in range(len(books)):
+        if books[b]:
+            mod = T.playbook_mod_always[b]
+            for c in range(M_REROLL):
+                plain[c] += books[b] * mod[c]
+
+
+@jit
+def play_phase(T, S, X, g, U):
+    """3.1: at most type_limits cards of each type, one at a time (investments
+    first, so cards they draw can still be played), then the extra plays."""
+    played_n = np.zeros(5, np.int64)
+    U.n[U_BANANA_AT] = nearest_banana_ahead(T, S, g, U.n[U_SEAT])
+    for t in PLAY_ORDER:
+        if played_n[t] < T.type_limits[t]:
+            play_one(T, S, X, g, U, played_n, t)
+    mods = np.zeros(MODS, np.int64)
+    for _ in range(T.extra_play_rounds):
+        if T.conditional_extra_play:
+            modifier_totals(T, S, g, U.n[U_SEAT], U, ASK_EXTRA, mods)
+        else:
+            for t in range(5):
+                mods[M_EXTRA + t] = U.plain[M_EXTRA + t] + U.start_mods[M_EXTRA + t]
+        more = False
+        for t in range(5):
+            extra = mods[M_EXTRA + t]
+            if extra > 0 and played_n[t] < T.type_limits[t] + extra:
+                more = True
+        if not more:
+            break
+        for t in PLAY_ORDER:  # only types with an extra play are offered again
+            extra = mods[M_EXTRA + t]
+            if extra > 0 and played_n[t] < T.type_limits[t] + extra:
+                play_one(T, S, X, g, U, played_n, t)
+
+
+@jit
+def nearest_banana_ahead(T, S, g, s):
+    """The nearest Banana ahead of seat s within a turn's reach (bots.OWN_PATH), -1 none."""
+    pos = S.pos[g, s]
+    for space in range(pos + 1, min(pos + OWN_PATH, T.track_length) + 1):
+        if S.bananas[g, space]:
+            return space
+    return -1
+
+
+@inline
+def play_one(T, S, X, g, U, played_n, t):
+    """The active seat plays its best card of type t, if it is worth playing (turn._play_one)."""
+    if not S.running[g]:
+        return
+    s = U.n[U_SEAT]
+    n = T.type_count[t]
+    cols = T.cards_of_type[t, :n]
+    hand, aimed, moving = S.hand[g, s], T.aimed_cards, T.moving
+    held = holds_aimed = holds_moving = False
+    for j in range(n):
+        if hand[cols[j]] > 0:
+            held = True
+            holds_aimed |= aimed[cols[j]]
+            holds_moving |= moving[cols[j]]
+    if not held:
+        return
+    value = np.empty(n, np.float32)
+    card_values(T, S, X, g, s, False, cols, n, NOISE_VALUES, value)
+    if holds_aimed:
+        aimless_loss(T, S, g, s, U, cols, n, value)
+    if U.n[U_BANANA_AT] >= 0 and holds_moving:
+        banana_cost(T, S, g, s, U, cols, n, value)
+    for j in range(n):
+        if hand[cols[j]] <= 0:
+            value[j] = NEG_INF
+    pick = first_max(value, n)
+    if not value[pick] > threshold(T, S, g, s, F0):
+        return
+    k = cols[pick]
+    hand[k] -= 1
+    S.play[g, s, k] += 1
+    S.played[g, s, k] += 1
+    played_n[t] += 1
+    event(X, g, s, k, EV_PLAY, S.turns[g, s], -1, -1)
+    if T.scrap_this[k]:
+        U.scrap_at_end[k] += 1
+    U.n[U_PUZZLES] += T.is_puzzle[k]
+    U.n[U_TYPES] |= T.type_bit[k]
+    plain, mod = U.plain, T.card_mod[k]
+    for c in range(M_REROLL):
+        plain[c] += mod[c]
+    fire_card(T, S, X, g, U, k)
+
+
+@jit
+def aimless_loss(T, S, g, s, U, cols, n, value):
+    """actions.aimless_loss: an attack with nobody to hit (or a hit that changes
+    nothing) loses that part of its value; a card left worth nothing is not played."""
+    P = T.players
+    A = len(T.aim_target)
+    aimless = np.zeros(A, np.bool_)
+    victims = np.zeros(P, np.bool_)
+    for a in range(A):
+        targets(T, S, g, s, T.aim_target[a], True, victims)
+        kind = T.aim_kind[a]
+        nobody = True
+        for p in range(P):
+            if not victims[p]:
+                continue
+            if kind == AIM_NOT_WIPED and S.wiped[g, p]:
+                continue
+            if kind == AIM_SUPPLY and S.supply[g, T.debris_card] <= 0:
+                continue
+            if kind == AIM_BACK and S.pos[g, p] <= 0:
+                continue
+            if kind == AIM_COINS and S.coins[g, p] <= 0:
+                continue
+            if kind == AIM_OFF_PATH:
+                land_at = S.pos[g, p] + T.aim_distance[a]
+                mine = S.pos[g, s]
+                if land_at > mine and land_at <= mine + OWN_PATH and land_at < T.track_length:
+                    continue
+            nobody = False
+        aimless[a] = nobody
+    row = value_row(T, S, g, s)
+    q, variant = S.bots[g, s], row % 6
+    for j in range(n):
+        k = cols[j]
+        if not T.aimed_cards[k]:
+            continue
+        total = 0.0  # summed in float64 (exact for a few float32 terms), rounded once: as the numpy engine
+        for a in range(A):
+            if aimless[a]:
+                total += float(T.card_aimed[q, variant, k, a])
+        loss = np.float32(total)
+        if loss > F0 and T.own_value[row, k] - loss <= F0:
+            value[j] = NEG_INF
+        else:
+            value[j] = value[j] - loss
+
+
+@jit
+def banana_cost(T, S, g, s, U, cols, n, value):
+    """actions.banana_cost: a card that takes its player into a Banana it can
+    see is worth the Drive it expects to lose to the Wipe Out, less without it."""
+    reach = T.roll_at_least
+    top = len(reach) - 1
+    slowed = 0
+    for p in range(T.players):
+        slowed += S.slow[g, p, s]
+    d = U.plain[M_DRIVE] + U.start_mods[M_DRIVE] - slowed
+    near = U.n[U_BANANA_AT] - S.pos[g, s]
+    live = near > 0 and not S.wiped[g, s] and not S.lap_done[g, s]
+    turn = (max(d, 0) + T.mean_roll) * (1.0 if live else 0.0) * float(T.weight_drive[S.bots[g, s]])
+    without = reach[min(max(near - d, 0), top)]
+    for j in range(n):
+        k = cols[j]
+        if not T.moving[k]:
+            continue
+        add, push = T.moves[k, 0], T.moves[k, 1]
+        after = min(max(near - d - int(add + push), 0), top)
+        hit = F1 if push >= near else reach[after]
+        value[j] = value[j] - np.float32(turn * float(hit - without))
+
+
+@jit
+def shop_phase(T, S, X, g, U):
+    """3.1.1: buy from the Showroom and refresh it, as often as coins allow."""
+    if not S.running[g]:
+        return
+    s = U.n[U_SEAT]
+    mods = np.zeros(MODS, np.int64)
+    modifier_totals(T, S, g, s, U, ASK_SHOP, mods)
+    discount, free_left = mods[M_DISCOUNT], mods[M_FREE_REFRESH]
+    slots = T.showroom_size
+    shown = np.empty(slots, np.int64)
+    value = np.empty(slots, np.float32)
+    price = np.empty(slots, np.int64)
+    for _ in range(T.shop_steps):
+        q = S.bots[g, s]
+        coins = S.coins[g, s]
+        cheapest, can_any = 10**6, False
+        for i in range(slots):
+            shown[i] = max(S.showroom[g, i], 0)
+            price[i] = max(T.cost[shown[i]] - discount, 0)
+            if S.showroom[g, i] >= 0:
+                cheapest = min(cheapest, price[i])
+        card_values(T, S, X, g, s, True, shown, slots, NOISE_VALUES, value)
+        for i in range(slots):
+            if S.showroom[g, i] >= 0 and price[i] <= coins:
+                can_any = True
+            else:
+                value[i] = NEG_INF
+        slot = first_max(value, slots)
+        buy = can_any and value[slot] > threshold(T, S, g, s, T.buy_min[q])
+        pay = 0 if free_left > 0 else T.refresh_cost
+        room = not buy and U.n[U_REFRESHES] < T.refreshes[q] and coins >= pay
+        if room:
+            room = S.parts[g].any() or S.showroom_discard[g].any()
+        noise = T.noise[q]
+        afford = F1 if coins - pay >= min(cheapest, T.purchase_cost) else F0
+        u = chance.uniform(key(X, NOISE_REFRESH, s))
+        refresh = room and (F1 - noise) * afford + noise * u > F05
+        if buy:
+            card, paid = S.showroom[g, slot], price[slot]
+            S.coins[g, s] -= paid
+            S.garage[g, s, card] += 1
+            S.bought[g, s, card] += 1
+            S.coins_spent[g, s] += paid
+            event(X, g, s, card, EV_BUY, S.turns[g, s], -1, paid)
+            S.showroom[g, slot] = reveal_part(T, S, X, g, s)
+            fire_trigger(T, S, X, g, U, s, ON_BUY)
+        if refresh:
+            S.coins[g, s] -= pay
+            S.coins_spent[g, s] += pay
+            if pay == 0:
+                free_left -= 1
+            U.n[U_REFRESHES] += 1
+            for i in range(slots):
+                if S.showroom[g, i] >= 0:
+                    S.showroom_discard[g, S.showroom[g, i]] += 1
+            for i in range(slots):
+                S.showroom[g, i] = reveal_part(T, S, X, g, s)
+        if not (buy or refresh) or not S.running[g]:
+            return
+
+
+@jit
+def drive_phase(T, S, X, g, U):
+    """3.2: Drive = played Drive + the roll, less Slow; a Wiped Out player
+    skips it and loses the marker (5.3); a lap completed in the Play Phase
+    stops the marker for this turn (6.1)."""
+    s = U.n[U_SEAT]
+    if not S.running[g] or S.lap_done[g, s]:
+        return
+    if S.wiped[g, s] and (not T.wiped_next_turn or U.n[U_WIPED_AT_START]):
+        S.wiped[g, s] = False
+        return
+    mods = np.zeros(MODS, np.int64)
+    modifier_totals(T, S, g, s, U, ASK_DRIVE, mods)
+    rolled = roll_drive(T, X, s, mods)
+    slowed = 0
+    for p in range(T.players):
+        slowed += S.slow[g, p, s]
+    moved = max(mods[M_DRIVE] + rolled - slowed, T.min_drive)
+    if moved != 0:
+        move(T, S, X, g, U, s, moved)
+
+
+@jit
+def roll_drive(T, X, s, mods):
+    """3.2.2: the best `dice_per_drive` of the base dice plus `keep: best`
+    extras, plus every `keep: sum` extra; a die below the reroll threshold rolled once more."""
+    base, best, extra = T.dice_per_drive, mods[M_DICE_BEST], mods[M_DICE_SUM]
+    D = base + best + extra
+    dice_key, again_key = key(X, DICE, s), key(X, REROLL, s)
+    dice = np.empty(max(D, 0), np.int64)
+    for j in range(D):
+        dice[j] = chance.roll_at(dice_key, T.die_sides, j)
+        again = chance.roll_at(again_key, T.die_sides, j)
+        if dice[j] < mods[M_REROLL]:
+            dice[j] = again
+    first = np.sort(dice[: base + best])[::-1]
+    return first[:base].sum() + dice[base + best :].sum()
+
+
+@jit
+def end_phase(T, S, X, g, U):
+    """3.4: play area and hand to the Garage ((E) cards stay in play), a new hand."""
+    if not S.running[g]:
+        return
+    s = U.n[U_SEAT]
+    K = S.hand.shape[2]
+    mods = np.zeros(MODS, np.int64)
+    modifier_totals(T, S, g, s, U, ASK_HAND, mods)
+    play, hand, garage, lingering = S.play[g, s], S.hand[g, s], S.garage[g, s], S.lingering[g, s]
+    scrap_at_end, expires = U.scrap_at_end, T.is_expires
+    for k in range(K):
+        scrap = min(scrap_at_end[k], play[k])
+        if scrap:
+            play[k] -= scrap
+            S.scrapyard[g, k] += scrap
+            S.scrapped[g, s, k] += scrap
+            for _ in range(scrap):
+                event(X, g, s, k, EV_SCRAP, S.turns[g, s], -1, -1)
+    for k in range(K):
+        if expires[k]:
+            lingering[k] += play[k]
+            play[k] = 0
+        garage[k] += play[k] + hand[k]
+        play[k] = 0
+        hand[k] = 0
+    draw_cards(T, S, X, g, s, max(T.hand_size + mods[M_HAND_SIZE], 0), DRAW_HAND)
+
+
+@jit
+def pit_stop(T, S, X, g, U):
+    """6.2 Option A: the skipped turn draws Playbooks and keeps the best."""
+    s = U.n[U_SEAT]
+    n = T.pit_stop_draw
+    drawn = np.empty(n, np.int64)
+    for i in range(n):
+        drawn[i] = chance.draw_one(key(X, PIT_PLAYBOOKS, s), S.playbook_deck[g])
+    q = S.bots[g, s]
+    k = key(X, NOISE_PIT, s)
+    value = np.empty(n, np.float32)
+    for i in range(n):
+        b = max(drawn[i], 0)
+        value[i] = T.playbook_value[q, b] + T.noise[q] * chance.uniform_at(k, i) if drawn[i] >= 0 else NEG_INF
+    order = np.argsort(-value, kind="mergesort")  # stable: equal values, the first drawn first
+    for i in range(n):
+        b = drawn[order[i]]
+        if b < 0:
+            continue
+        if i < T.pit_stop_keep:
+            S.playbooks[g, s, b] += 1
+            S.pit_playbooks[g, s, b] += 1
+            event(X, g, s, b, EV_PB_PIT, S.turns[g, s], -1, -1)
+        else:
+            S.playbook_deck[g, b] += 1
+    S.pit_next[g, s] = False
+    S.pit_stops[g, s] += 1
+    S.pit_laps[g, s] |= 1 << (S.lap[g, s] - 2)  # the lap just completed is lap - 1
+    fire_trigger(T, S, X, g, U, s, ON_PIT)
+
+
+@jit
+def lap_decisions(T, S, X, g, U):
+    """6.2: each player who completed a lap this turn chooses Pit Stop or Race
+    Through, in turn order from the active player."""
+    P = T.players
+    for off in range(P):
+        p = (U.n[U_SEAT] + off) % P
+        if not (S.lap_done[g, p] and S.running[g]):
+            continue
+        q = S.bots[g, p]
+        noise = T.noise[q]
+        laps_left = T.laps - S.lap[g, p] + 1
+        wants = F1 if laps_left >= T.pit_laps_left[q] else F0
+        auto = (F1 - noise) * wants + noise * chance.uniform(key(X, NOISE_PIT_OR_RACE, p)) > F05
+        rule = T.pit_rule[q]
+        pit = (True if rule == 1 else False if rule == 2 else auto) and S.playbook_deck[g].any()
+        S.pit_next[g, p] = pit
+        S.lap_done[g, p] = False
+        if not pit:
+            fire_trigger(T, S, X, g, U, p, ON_RACE_THROUGH)
+
+
+# --- setup (draft.py) and the game ------------------------------------------------
+
+
+@jit
+def setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
+    """2.1-2.6: Parts Deck, the draft pool, the snake draft, starting decks,
+    opening hands, Showroom and coins."""
+    P, K, B = T.players, S.deck.shape[2], S.playbooks.shape[2]
+    for k in range(K):
+        S.parts[g, k] = T.parts_deck[k]
+        S.supply[g, k] = T.supply[k]
+    for b in range(B):
+        S.playbook_deck[g, b] = T.playbook_count[b]
+    pool = np.zeros(K, np.int64)
+    for _ in range(T.draft_parts):  # 2.2
+        card = chance.draw_one(key(X, DRAFT_PARTS, NO_SEAT), S.parts[g])
+        if card >= 0:
+            pool[card] += 1
+    pb_pool = np.zeros(B, np.int64)
+    for _ in range(T.draft_playbooks):
+        b = chance.draw_one(key(X, DRAFT_PLAYBOOKS, NO_SEAT), S.playbook_deck[g])
+        if b >= 0:
+            pb_pool[b] += 1
+    if T.first_drafter_random:  # 2.3's Player 1, drawn apart from who plays first (2.6)
+        S.first_drafter[g] = chance.roll(key(X, FIRST_DRAFTER, NO_SEAT), P) - 1
+    parts_taken = np.zeros(P, np.int64)
+    books_taken = np.zeros(P, np.int64)
+    cards = np.arange(K)
+    card_v = np.empty(K, np.float32)
+    for i in range(len(T.snake)):
+        pick = i + 1
+        p = (S.first_drafter[g] + T.snake[i]) % P
+        q = S.bots[g, p]
+        card_values(T, S, X, g, p, True, cards, K, NOISE_DRAFT_CARDS, card_v)
+        best_card, k = NEG_INF, 0
+        for c in range(K):
+            if pool[c] > 0 and parts_taken[p] < T.parts_drafted and card_v[c] > best_card:
+                best_card, k = card_v[c], c
+        pk = key(X, NOISE_DRAFT_PLAYBOOKS, p)
+        best_pb, b = NEG_INF, 0
+        for c in range(B):
+            v = T.playbook_value[q, c] + T.noise[q] * chance.uniform_at(pk, c)
+            if pb_pool[c] > 0 and books_taken[p] < T.playbooks_drafted and v > best_pb:
+                best_pb, b = v, c
+        if best_pb > best_card:
+            pb_pool[b] -= 1
+            S.playbooks[g, p, b] += 1
+            S.drafted_playbook[g, p] = b
+            books_taken[p] += 1
+            event(X, g, p, b, EV_PB_DRAFT, 0, pick, -1)
+        elif best_card > NEG_INF:  # a Parts Deck smaller than the draft leaves nothing: the seat passes
+            pool[k] -= 1
+            S.deck[g, p, k] += 1
+            S.drafted[g, p, k] += 1
+            if S.draft_pick[g, p, k] == 0:
+                S.draft_pick[g, p, k] = pick
+            parts_taken[p] += 1
+            event(X, g, p, k, EV_DRAFT, 0, pick, -1)
+    for c in range(B):
+        S.playbook_deck[g, c] += pb_pool[c]  # leftover Playbooks back into the Playbook Deck (2.3)
+    who = bonus_who[g]
+    if bonus_playbook >= 0:  # a strength experiment's Playbook: after the draft, from outside the Deck
+        drafted = S.drafted_playbook[g, who]
+        if bonus_instead and drafted >= 0:
+            S.playbooks[g, who, drafted] -= 1
+        S.playbooks[g, who, bonus_playbook] += 1
+    for p in range(P):  # 2.4
+        for k in range(K):
+            S.deck[g, p, k] += T.starting_deck[k]
+    if bonus_card >= 0:
+        S.deck[g, who, bonus_card] += 1
+        event(X, g, who, bonus_card, EV_START, 0, -1, -1)
+    for k in range(K):
+        for p in range(P):
+            for _ in range(T.starting_deck[k]):
+                event(X, g, p, k, EV_START, 0, -1, -1)
+    for p in range(P):  # 2.5
+        draw_cards(T, S, X, g, p, T.hand_size, DRAW_EFFECT)
+    for slot in range(T.showroom_size):
+        S.showroom[g, slot] = reveal_part(T, S, X, g, NO_SEAT)
+    for p in range(P):  # 2.6, with the seat and draft-position compensations (0 by default)
+        S.coins[g, p] = T.starting_coins + T.seat_coins[p] + T.draft_coins[(p - S.first_drafter[g]) % P]
+
+
+@jit
+def play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, U):
+    """Setup, then rounds until a player wins or rules.max_rounds."""
+    setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead)
+    for _ in range(T.max_rounds):
+        if not S.running[g]:
+            break
+        S.round[g] += 1
+        chance.next_step(X.draws)  # draws are keyed by the round
+        for s in range(T.players):
+            play_turn(T, S, X, g, s, U)
+    S.running[g] = False
+
+
+@jit
+def play_games(
+    T, S, hashes, codes, events, written, logging, start, stop, bonus_card, bonus_playbook, bonus_who, bonus_instead
+):
+    """Games start..stop-1 of the batch, one after another; returns the game
+    whose card events did not fit in `events` (stop: every game played), its events unwritten."""
+    K = S.deck.shape[2]
+    U = Turn(np.zeros(6, np.int64), np.zeros(K, np.int64), np.zeros(MODS, np.int64), np.zeros(MODS, np.int64))
+    R = T.card_fires.shape[1]
+    pending, top = np.zeros((PENDING, 6), np.int64), np.zeros(1, np.int64)
+    cols, fire = np.zeros((PENDING, R), np.int64), np.zeros((PENDING, R), np.int64)
+    fired, amount = np.zeros((PENDING, R), np.int64), np.zeros((PENDING, R), np.int64)
+    for g in range(start, stop):
+        before = written[0]
+        draws = np.zeros((len(codes) + 1, SEATS), np.int64)
+        X = Game(hashes[g : g + 1], draws, codes, events, written, logging, pending, top, cols, fire, fired, amount)
+        play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, U)
+        if written[0] > events.shape[0]:
+            written[0] = before
+            return g
+    return stop

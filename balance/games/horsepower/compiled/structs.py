@@ -1,0 +1,91 @@
+"""The tables and the state as numba structures (StructRef): a function of
+the compiled rules receives each as one reference, not as a tuple of a
+hundred arrays unpacked at every call (which made compiling take minutes)."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from numba import njit, types
+from numba.core import config
+from numba.experimental import structref
+
+from .tables import Tab
+
+
+def _plain_fields(self, fields):
+    return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+@structref.register
+class TablesType(types.StructRef):
+    preprocess_fields = _plain_fields
+
+
+@structref.register
+class StateType(types.StructRef):
+    preprocess_fields = _plain_fields
+
+
+@structref.register
+class GameType(types.StructRef):
+    preprocess_fields = _plain_fields
+
+
+@structref.register
+class TurnType(types.StructRef):
+    preprocess_fields = _plain_fields
+
+
+class Game(structref.StructRefProxy):
+    """A game's context (made in compiled code): its hash, draw counts, event
+    buffer, and the stack of pending effects (rules.py)."""
+
+
+class Turn(structref.StructRefProxy):
+    """The active seat's bookkeeping for a turn (effects.Turn), made in compiled code."""
+
+
+structref.define_constructor(
+    Game,
+    GameType,
+    ("hash", "draws", "codes", "events", "n_events", "logging", "pending", "top", "cols", "fire", "fired", "amount"),
+)
+structref.define_constructor(Turn, TurnType, ("n", "scrap_at_end", "start_mods", "plain"))
+
+
+class Tables(structref.StructRefProxy):
+    def __new__(cls, *values):
+        return _make_tables(values)
+
+
+class StateArrays(structref.StructRefProxy):
+    def __new__(cls, *values):
+        return _make_state(values)
+
+
+structref.define_constructor(Tables, TablesType, Tab._fields)
+structref.define_boxing(TablesType, Tables)
+
+
+def define_state(names: tuple[str, ...]) -> None:
+    global StateArrays
+    if config.DISABLE_JIT:
+        StateArrays = namedtuple("StateArrays", names)
+        return
+    structref.define_constructor(StateArrays, StateType, names)
+    structref.define_boxing(StateType, StateArrays)
+
+
+@njit(cache=True)
+def _make_tables(values):
+    return Tables(*values)
+
+
+@njit(cache=True)
+def _make_state(values):
+    return StateArrays(*values)
+
+
+if config.DISABLE_JIT:  # the rules run as plain Python (NUMBA_DISABLE_JIT=1, for debugging): named tuples
+    Tables = namedtuple("Tables", Tab._fields)  # noqa: F811
