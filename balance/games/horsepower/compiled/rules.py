@@ -97,9 +97,10 @@ def event(X, g, seat, card, kind, turn, pick, price):
 
 
 @inline
-def progress_of(T, S, g, p):
-    """Race progress: laps done times the lap's spaces plus the space (effects.Situation.prog)."""
-    return (S.lap[g, p] - 1) * T.track_length + S.pos[g, p]
+def progress_of(T, lap, pos, p):
+    """Race progress of seat p: laps done times the lap's spaces plus the space
+    (effects.Situation.prog); `lap`, `pos` a game's rows of the state's, read once by the caller."""
+    return (lap[p] - 1) * T.track_length + pos[p]
 
 
 @inline
@@ -107,11 +108,12 @@ def variant_of(T, S, g, p):
     """actions.situation_variants for one seat: behind, leading or level, and rich or not."""
     if not T.situational:
         return 0
-    mine = progress_of(T, S, g, p)
+    lap, pos = S.lap[g], S.pos[g]
+    mine = progress_of(T, lap, pos, p)
     best_other = -(10**9)
     for o in range(T.players):
         if o != p:
-            best_other = max(best_other, progress_of(T, S, g, o))
+            best_other = max(best_other, progress_of(T, lap, pos, o))
     q = S.bots[g, p]
     situation = 1 if best_other - mine >= T.behind_gap[q] else (2 if mine > best_other else 0)
     return 2 * situation + (1 if S.coins[g, p] >= T.rich_at[q] else 0)
@@ -176,12 +178,13 @@ def targets(T, S, g, actor, code, shields, out):
         for p in range(P):
             out[p] = p != actor
     else:
-        mine = progress_of(T, S, g, actor)
+        lap, pos = S.lap[g], S.pos[g]
+        mine = progress_of(T, lap, pos, actor)
         best, chosen = np.iinfo(np.int64).min, -1
         for p in range(P):
             if p == actor:
                 continue
-            prog = progress_of(T, S, g, p)
+            prog = progress_of(T, lap, pos, p)
             if code == AHEAD and prog <= mine or code == BEHIND and prog >= mine:
                 continue
             order = -prog * P if code == AHEAD else prog * P
@@ -207,10 +210,11 @@ def tallies(T, S, g, actor, U):
 @inline
 def leads(T, S, g, actor, ahead):
     """No opponent ahead (ahead=True) or behind (False) of the actor."""
-    mine = progress_of(T, S, g, actor)
+    lap, pos = S.lap[g], S.pos[g]
+    mine = progress_of(T, lap, pos, actor)
     for p in range(T.players):
         if p != actor:
-            prog = progress_of(T, S, g, p)
+            prog = progress_of(T, lap, pos, p)
             if (prog > mine) if ahead else (prog < mine):
                 return False
     return True
@@ -236,11 +240,12 @@ def condition_holds(T, S, g, actor, U, r):
         return False
     behind = T.if_behind_leader[r]
     if behind:
+        lap, pos = S.lap[g], S.pos[g]
         lead = -(10**6)
         for p in range(T.players):
             if p != actor:
-                lead = max(lead, progress_of(T, S, g, p))
-        if lead - progress_of(T, S, g, actor) < behind:
+                lead = max(lead, progress_of(T, lap, pos, p))
+        if lead - progress_of(T, lap, pos, actor) < behind:
             return False
     return True
 
@@ -258,9 +263,10 @@ def per_count(T, S, g, actor, U, r):
     if per == PER_LAP:
         return S.lap[g, actor]
     if per == PER_AHEAD:
-        mine, count = progress_of(T, S, g, actor), 0
+        lap, pos = S.lap[g], S.pos[g]
+        mine, count = progress_of(T, lap, pos, actor), 0
         for p in range(T.players):
-            if p != actor and progress_of(T, S, g, p) > mine:
+            if p != actor and progress_of(T, lap, pos, p) > mine:
                 count += 1
         return count
     total = 0
@@ -276,39 +282,44 @@ def modifier_totals(T, S, g, actor, U, ask, out):
     for i in range(MODS):
         out[i] = 0
     turn_start = ask == ASK_TURN_START
+    books, play = S.playbooks[g, actor], S.play[g, actor]
     if turn_start:
-        for b in range(S.playbooks.shape[2]):
-            copies = S.playbooks[g, actor, b]
-            if copies:
+        mods = T.playbook_mod_turn_start
+        for b in range(len(books)):
+            if books[b]:
                 for c in range(M_REROLL):
-                    out[c] += copies * T.playbook_mod_turn_start[b, c]
+                    out[c] += books[b] * mods[b, c]
     else:
+        plain = U.plain
         for c in range(M_REROLL):
-            out[c] = U.plain[c]
+            out[c] = plain[c]
     reroll = 0
+    slow, owner_of, of_playbook = T.slow_rows[ask], T.modifier_owner, T.modifier_is_playbook
+    rows, columns, values = T.modifier_rows, T.modifier_column, T.effect_value
     for i in range(T.slow_count[ask]):
-        m = T.slow_rows[ask, i]
-        owner = T.modifier_owner[m]
-        if T.modifier_is_playbook[m]:
-            copies = S.playbooks[g, actor, owner]
+        m = slow[i]
+        owner = owner_of[m]
+        if of_playbook[m]:
+            copies = books[owner]
         elif turn_start:
             copies = 0
         else:
-            copies = S.play[g, actor, owner]
+            copies = play[owner]
         if copies == 0:
             continue
-        r = T.modifier_rows[m]
+        r = rows[m]
         amount = copies * condition_holds(T, S, g, actor, U, r) * per_count(T, S, g, actor, U, r)
-        column = T.modifier_column[m]
+        column = columns[m]
         if column >= 0:
-            out[column] += amount * T.effect_value[r]
+            out[column] += amount * values[r]
         elif amount > 0:
-            reroll = max(reroll, T.effect_value[r])
+            reroll = max(reroll, values[r])
     out[M_REROLL] = reroll
     if not turn_start:  # this turn's turn_start totals join the standing ones: rerolls take the highest
+        start = U.start_mods
         for c in range(M_REROLL):
-            out[c] += U.start_mods[c]
-        out[M_REROLL] = max(out[M_REROLL], U.start_mods[M_REROLL])
+            out[c] += start[c]
+        out[M_REROLL] = max(out[M_REROLL], start[M_REROLL])
 
 
 # --- moving cards (actions.py) -------------------------------------------------
@@ -361,10 +372,11 @@ def scrap_choice(T, S, X, g, p, zone, count):
     below = T.scrap_below[S.bots[g, p]]
     cards = np.arange(K)
     value = np.empty(K, np.float32)
+    hand, garage = S.hand[g, p], S.garage[g, p]
     for _ in range(count):
         some = False
         for k in range(K):
-            if pool_count(S, g, p, zone, k) > 0:
+            if pool_count(hand, garage, zone, k) > 0:
                 some = True
                 break
         if not some:
@@ -372,26 +384,27 @@ def scrap_choice(T, S, X, g, p, zone, count):
         card_values(T, S, X, g, p, False, cards, K, NOISE_VALUES, value)
         card, best = -1, POS_INF
         for k in range(K):
-            if pool_count(S, g, p, zone, k) > 0 and value[k] < best:
+            if pool_count(hand, garage, zone, k) > 0 and value[k] < best:
                 card, best = k, value[k]
         if card < 0 or not best < threshold(T, S, g, p, below):
             return
-        if zone != FROM_GARAGE and S.hand[g, p, card] > 0:
-            S.hand[g, p, card] -= 1
+        if zone != FROM_GARAGE and hand[card] > 0:
+            hand[card] -= 1
         else:
-            S.garage[g, p, card] -= 1
+            garage[card] -= 1
         S.scrapyard[g, card] += 1
         S.scrapped[g, p, card] += 1
         event(X, g, p, card, EV_SCRAP, S.turns[g, p], -1, -1)
 
 
 @inline
-def pool_count(S, g, p, zone, k):
+def pool_count(hand, garage, zone, k):
+    """Copies of card k in the zone a scrap takes from."""
     if zone == FROM_HAND:
-        return S.hand[g, p, k]
+        return hand[k]
     if zone == FROM_GARAGE:
-        return S.garage[g, p, k]
-    return S.hand[g, p, k] + S.garage[g, p, k]
+        return garage[k]
+    return hand[k] + garage[k]
 
 
 # --- effects (resolve.py) -----------------------------------------------------
@@ -621,19 +634,19 @@ def place_bananas(T, S, g, U, victims, distance):
         where = -1
         if T.banana_next_free:
             for space in range(max(want, 0), L):
-                if not occupied(T, S, g, space):
+                if not occupied(T, S.pos[g], space):
                     where = space
                     break
-        elif want < L and not occupied(T, S, g, min(want, L)):
+        elif want < L and not occupied(T, S.pos[g], min(want, L)):
             where = want
         if where >= 0 and S.bananas[g, where] < 127:
             S.bananas[g, where] += 1
 
 
 @inline
-def occupied(T, S, g, space):
+def occupied(T, pos, space):
     for p in range(T.players):  # noqa: SIM110 - numba compiles no generator into any()
-        if S.pos[g, p] == space:
+        if pos[p] == space:
             return True
     return False
 
@@ -654,11 +667,11 @@ def move_one(T, S, X, g, U, p, d):
     L = T.track_length
     old = S.pos[g, p]
     new = min(max(old + d, 0), L)
-    hits = 0
+    hits, bananas = 0, S.bananas[g]
     for space in range(min(old, new), max(old, new) + 1):
-        if space != old and S.bananas[g, space]:
-            hits += S.bananas[g, space]
-            S.bananas[g, space] = 0
+        if space != old and bananas[space]:
+            hits += bananas[space]
+            bananas[space] = 0
     S.pos[g, p] = new
     push(X, AFTER_MOVE, p, new)
     if hits > 0:
@@ -857,9 +870,9 @@ def play_phase(T, S, X, g, U):
 @jit
 def nearest_banana_ahead(T, S, g, s):
     """The nearest Banana ahead of seat s within a turn's reach (bots.OWN_PATH), -1 none."""
-    pos = S.pos[g, s]
+    pos, bananas = S.pos[g, s], S.bananas[g]
     for space in range(pos + 1, min(pos + OWN_PATH, T.track_length) + 1):
-        if S.bananas[g, space]:
+        if bananas[space]:
             return space
     return -1
 
