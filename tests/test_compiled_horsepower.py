@@ -196,3 +196,32 @@ def test_a_draws_key_is_the_streams_key():
                 mine = keyed.key(streams.game[g], draws, codes, purpose, seat)
                 theirs = streams.key(np.array([g]), name, None if seat == keyed.NO_SEAT else seat)[0]
                 assert mine == theirs
+
+
+# --- the rules checker, on the compiled engine's states ---------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_rules_hold_after_every_turn_of_compiled_games(tmp_path, players):
+    tables = database(tmp_path)
+    bots = bot_table(resolve_profiles(None), PROFILES, tables, players)
+    broken: list[str] = []
+    st = compiled.simulate(tables, bots, seats_for(players, 400, PROFILES), Streams(players, 0, 400), broken=broken)
+    assert broken == []
+    assert (st.winner >= 0).mean() > 0.99
+
+
+def test_the_rules_checker_names_the_rule_a_state_breaks(tmp_path):
+    from balance.games.horsepower.compiled import rules, structs
+
+    tables = database(tmp_path)
+    bots = bot_table(resolve_profiles(None), PROFILES, tables, 4)
+    st = compiled.simulate(tables, bots, seats_for(4, 3, PROFILES), Streams(1, 0, 3))
+    tab = compiled.tables_for(tables, bots, 4)
+    arrays = structs.StateArrays(*(getattr(st, name) for name in compiled.STATE_FIELDS))
+    assert [rules.rule_broken(tab, arrays, g, 0) for g in range(3)] == [0, 0, 0]
+    st.coins[0, 1] = -3
+    st.garage[1, 2, 0] += 1  # a card from nowhere
+    st.bananas[2, st.pos[2, 3]] = 1  # a Banana under a player
+    found = [rules.RULES[rules.rule_broken(tab, arrays, g, 0) - 1] for g in range(3)]
+    assert found == ["negative coins", "cards not conserved across zones", "a player stands on a Banana"]

@@ -56,11 +56,14 @@ def simulate(
     events: Events | None = None,
     bonus: Bonus | None = None,
     progress: Callable[[State], None] | None = None,
+    broken: list[str] | None = None,
 ) -> State:
     """engine.simulate's games, compiled: the same (G, P) seats, the same
     keyed draws (streams' seed and first game), the same final state and card
     events. `progress(state)`, if given, is called every PROGRESS_EVERY games
-    and at the end (the runner's progress within a chunk)."""
+    and at the end (the runner's progress within a chunk). `broken`, if
+    given, gets the first rule of the rules checker (rules.RULES) a game's
+    state breaks after a turn, as a sentence naming the game, round and seat."""
     rules = compiled_rules()
     seats = np.asarray(seats, dtype=np.int16)
     G, P = seats.shape
@@ -76,11 +79,13 @@ def simulate(
     logging = events is not None
     buffer = np.zeros((G * EVENTS_PER_GAME if logging else 1, 7), np.int32)
     written = np.zeros(1, np.int64)
+    finding = np.zeros(5, np.int64)
+    finding[0] = broken is not None
     game = 0
     while game < G:
         stop = G if progress is None else min(G, game + PROGRESS_EVERY)
         done = rules.play_games(
-            tab, arrays, streams.game, CODES, buffer, written, logging, game, stop, card, book, who, instead
+            tab, arrays, streams.game, CODES, buffer, written, logging, finding, game, stop, card, book, who, instead
         )
         if done < stop:  # the buffer ran out in this game: more room, and the game again from its setup
             buffer = np.concatenate([buffer, np.zeros_like(buffer)])
@@ -88,6 +93,9 @@ def simulate(
         elif progress is not None:
             progress(st)
         game = done
+    if finding[1]:
+        rule, g, r, s = (int(v) for v in finding[1:])
+        broken.append(f"{rules.RULES[rule - 1]} (game {g}, round {r}, after seat {s}'s turn)")
     if logging:
         cols = buffer[: int(written[0])]
         events.add_coded(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4], cols[:, 5], cols[:, 6])

@@ -1262,8 +1262,10 @@ def setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
 
 @jit
 def play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, U):
-    """Setup, then rounds until a player wins or rules.max_rounds."""
+    """Setup, then rounds until a player wins or rules.max_rounds; with the
+    rules checker on (X.broken[0]), every turn's state checked."""
     setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead)
+    broken = X.broken
     for _ in range(T.max_rounds):
         if not S.running[g]:
             break
@@ -1271,15 +1273,110 @@ def play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, 
         chance.next_step(X.draws)  # draws are keyed by the round
         for s in range(T.players):
             play_turn(T, S, X, g, s, U)
+            if broken[0] and broken[1] == 0:
+                code = rule_broken(T, S, g, s)
+                if code:
+                    broken[1], broken[2], broken[3], broken[4] = code, g, S.round[g], s
     S.running[g] = False
+
+
+# What must hold in every game after every turn, whatever the cards and bots
+# (invariants.violations, the numpy engine's checker): rule_broken returns
+# the number (from 1) of the first one a game's state breaks.
+RULES = (
+    "negative count in a zone",
+    "cards not conserved across zones",
+    "Playbooks not conserved",
+    "a player without a Playbook",
+    "negative coins",
+    "position off the track",
+    "lap out of range",
+    "cards left in a play area after a turn",
+    "Banana on a lap end",
+    "a player stands on a Banana",
+    "a finished game still running",
+    "the winner has not completed the last lap",
+    "an absurd hand",
+)
+
+
+@jit
+def rule_broken(T, S, g, seat):
+    """The first rule of RULES that game g's state breaks after `seat`'s turn (its number from 1), 0 none."""
+    P, K, L = T.players, S.deck.shape[2], T.track_length
+    for k in range(K):
+        total = 0
+        for pile in (S.parts[g], S.showroom_discard[g], S.scrapyard[g], S.supply[g]):
+            if pile[k] < 0:
+                return 1
+            total += pile[k]
+        for p in range(P):
+            for pile in (S.deck[g, p], S.hand[g, p], S.play[g, p], S.lingering[g, p], S.garage[g, p]):
+                if pile[k] < 0:
+                    return 1
+                total += pile[k]
+        for slot in range(S.showroom.shape[1]):
+            total += S.showroom[g, slot] == k
+        if total != T.card_count[k]:
+            return 2
+    for b in range(S.playbook_deck.shape[1]):
+        total = S.playbook_deck[g, b]
+        for p in range(P):
+            total += S.playbooks[g, p, b]
+        if total != T.playbook_count[b]:
+            return 3
+    for p in range(P):
+        if S.playbooks[g, p].sum() < 1:
+            return 4
+    for p in range(P):
+        if S.coins[g, p] < 0:
+            return 5
+    for p in range(P):
+        if S.pos[g, p] < 0 or S.pos[g, p] > L:
+            return 6
+    for p in range(P):
+        if S.lap[g, p] < 1 or S.lap[g, p] > T.laps:
+            return 7
+    if S.running[g]:
+        for p in range(P):
+            if S.play[g, p].sum() != 0:
+                return 8
+    bananas = S.bananas[g]
+    if bananas.min() < 0 or bananas[0] != 0 or bananas[L] != 0:
+        return 9
+    for p in range(P):
+        if bananas[S.pos[g, p]] > 0:
+            return 10
+    w = S.winner[g]
+    if w >= 0 and S.running[g]:
+        return 11
+    if w >= 0 and (S.lap[g, w] != T.laps or S.pos[g, w] != L):
+        return 12
+    if S.running[g] and S.hand[g, seat].sum() > 40:
+        return 13
+    return 0
 
 
 @jit
 def play_games(
-    T, S, hashes, codes, events, written, logging, start, stop, bonus_card, bonus_playbook, bonus_who, bonus_instead
+    T,
+    S,
+    hashes,
+    codes,
+    events,
+    written,
+    logging,
+    broken,
+    start,
+    stop,
+    bonus_card,
+    bonus_playbook,
+    bonus_who,
+    bonus_instead,
 ):
     """Games start..stop-1 of the batch, one after another; returns the game
-    whose card events did not fit in `events` (stop: every game played), its events unwritten."""
+    whose card events did not fit in `events` (stop: every game played), its
+    events unwritten. `broken`: [check?, rule, game, round, seat] of the first rule broken."""
     K = S.deck.shape[2]
     U = Turn(np.zeros(6, np.int64), np.zeros(K, np.int64), np.zeros(MODS, np.int64), np.zeros(MODS, np.int64))
     R = T.card_fires.shape[1]
@@ -1289,7 +1386,9 @@ def play_games(
     for g in range(start, stop):
         before = written[0]
         draws = np.zeros((len(codes) + 1, SEATS), np.int64)
-        X = Game(hashes[g : g + 1], draws, codes, events, written, logging, pending, top, cols, fire, fired, amount)
+        X = Game(
+            hashes[g : g + 1], draws, codes, events, written, logging, pending, top, cols, fire, fired, amount, broken
+        )
         play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, U)
         if written[0] > events.shape[0]:
             written[0] = before

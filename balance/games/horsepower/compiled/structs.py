@@ -39,7 +39,7 @@ class TurnType(types.StructRef):
 
 class Game(structref.StructRefProxy):
     """A game's context (made in compiled code): its hash, draw counts, event
-    buffer, and the stack of pending effects (rules.py)."""
+    buffer, the stack of pending effects, and the rules checker's finding (rules.py)."""
 
 
 class Turn(structref.StructRefProxy):
@@ -49,7 +49,21 @@ class Turn(structref.StructRefProxy):
 structref.define_constructor(
     Game,
     GameType,
-    ("hash", "draws", "codes", "events", "n_events", "logging", "pending", "top", "cols", "fire", "fired", "amount"),
+    (
+        "hash",
+        "draws",
+        "codes",
+        "events",
+        "n_events",
+        "logging",
+        "pending",
+        "top",
+        "cols",
+        "fire",
+        "fired",
+        "amount",
+        "broken",
+    ),
 )
 structref.define_constructor(Turn, TurnType, ("n", "scrap_at_end", "start_mods", "plain"))
 

@@ -92,6 +92,7 @@ Tab = namedtuple(
         "snake",
         # cards and effects
         "cost",
+        "card_count",
         "effect_owner",
         "effect_is_playbook",
         "effect_value",
@@ -255,6 +256,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         playbook_count=_ints(tables.playbooks.count),
         snake=_ints(snake),
         cost=_ints(tables.cards.cost),
+        card_count=_ints(tables.cards.count),
         effect_owner=_ints(e.owner),
         effect_is_playbook=_ints(e.owner_is_playbook, np.bool_),
         effect_value=_ints(e.value),
