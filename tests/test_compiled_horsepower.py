@@ -133,18 +133,17 @@ def test_progress_is_told_as_games_finish(tmp_path):
     assert finished == [8, 16, 20]
 
 
-def test_runs_play_on_the_compiled_engine_and_traces_on_the_numpy_one(monkeypatch):
+def test_runs_and_traces_play_on_the_compiled_engine(monkeypatch):
     from balance.games import get_game
-    from balance.games.horsepower import chunk
+    from balance.games.horsepower import chunk, engine
     from balance.runner import RunOptions, resolve_scenario
 
     scenario = resolve_scenario(ROOT / "scenarios" / "two-player-duel.yaml", RunOptions(games=4))
     game = get_game("horsepower")
     prep = game.prepare(scenario)
-    monkeypatch.setattr(chunk, "simulate", lambda *a, **k: pytest.fail("a run played on the numpy engine"))
+    monkeypatch.setattr(engine, "play_rounds", lambda *a, **k: pytest.fail("a game played on the numpy engine"))
     _, st = chunk.play_chunk(prep, scenario, 0, 4, Streams(1, 0, 4))
     assert (st.winner >= 0).all()
-    monkeypatch.undo()
     assert "Result: seat" in game.trace(scenario, 1, 2)
 
 
@@ -225,3 +224,25 @@ def test_the_rules_checker_names_the_rule_a_state_breaks(tmp_path):
     st.bananas[2, st.pos[2, 3]] = 1  # a Banana under a player
     found = [rules.RULES[rules.rule_broken(tab, arrays, g, 0) - 1] for g in range(3)]
     assert found == ["negative coins", "cards not conserved across zones", "a player stands on a Banana"]
+
+
+# --- the trace, in the numpy engine's words ------------------------------------------
+
+
+@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
+def test_a_traced_game_says_what_the_numpy_engine_says(tmp_path, verbose):
+    from balance.games.recorder import Recorder
+
+    tables = database(tmp_path, banana_blocked="lost")
+    for players, seed in ((4, 1), (3, 2), (2, 3), (4, 4)):
+        bots = bot_table(resolve_profiles(None), PROFILES, tables, players)
+        for game in range(6):
+            seats = seats_for(players, game + 1, PROFILES)[game : game + 1]
+            bonus = Bonus(-1, game % 5, np.array([game % players]), instead=game % 2 == 0) if game > 3 else None
+            said = []
+            for play in (simulate, compiled.simulate):
+                rec = Recorder(watch=0, verbose=verbose)
+                play(tables, bots, seats, Streams(seed, game, 1), rec=rec, bonus=bonus)
+                said.append(rec.lines)
+            assert said[1] == said[0], f"{players} players, seed {seed}, game {game}: the traces differ"
+            assert len(said[1]) > 100

@@ -203,7 +203,7 @@ class Outcome:
 def run(case: Case) -> Outcome:
     from balance.games.horsepower.bots import bot_table, resolve_profiles
     from balance.games.horsepower.compile import compile_database
-    from balance.games.horsepower.engine import simulate
+    from balance.games.horsepower.compiled import simulate  # the engine runs play on
     from balance.games.horsepower.schema import validate_database
     from balance.yamlio import parse_yaml
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from balance.games.chance import Streams
+from balance.games.horsepower import compiled
 from balance.games.horsepower.bots import bot_table, resolve_profiles
 from balance.games.horsepower.engine import simulate
 from balance.games.horsepower.invariants import violations
@@ -23,10 +24,15 @@ MIXES = {
 }
 
 
-def run_checked(players: int, games: int, seed: int):
+def run_checked(players: int, games: int, seed: int, engine: str = "compiled"):
+    """Games checked after every turn: by the compiled engine's checker
+    (rules.rule_broken) on the engine runs play on, or invariants.violations on
+    the numpy engine's batch (kept for its phase-level rules tests)."""
     bots = bot_table(resolve_profiles(None), MIXES[players], T, players)
     seats = (np.arange(players)[None, :] + np.arange(games)[:, None]) % players
     broken: list[str] = []
+    if engine == "compiled":
+        return compiled.simulate(T, bots, seats, Streams(seed, 0, len(seats)), broken=broken), broken
 
     def check(st, seat):
         broken.extend(violations(st, T, seat))
@@ -35,9 +41,10 @@ def run_checked(players: int, games: int, seed: int):
     return st, broken
 
 
+@pytest.mark.parametrize("engine", ["compiled", "numpy"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_invariants_hold_in_a_batch(players):
-    st, broken = run_checked(players, games=400, seed=players)
+def test_invariants_hold_in_a_batch(players, engine):
+    st, broken = run_checked(players, games=400, seed=players, engine=engine)
     assert broken == []
     finished = st.winner >= 0
     assert finished.mean() > 0.99, "games finish well before the round cap"

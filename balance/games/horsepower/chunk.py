@@ -22,7 +22,6 @@ from . import compiled
 from .bots import bot_table, resolve_profiles
 from .compile import compile_database
 from .draft import Bonus
-from .engine import simulate
 from .schema import validate_database
 from .state import State
 
@@ -80,9 +79,7 @@ def play_chunk(
         bonus = Bonus(
             cards.index(item) if item in cards else -1, books.index(item) if item in books else -1, who, instead
         )
-    if rec.on:  # a traced game: the numpy engine says what happens as it plays (the compiled one keeps no words yet)
-        return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
-    return seats, compiled.simulate(prep.tables, prep.bots, seats, streams, events, bonus, progress=after_turn)
+    return seats, compiled.simulate(prep.tables, prep.bots, seats, streams, events, bonus, progress=after_turn, rec=rec)
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:

@@ -21,6 +21,7 @@ import numpy as np
 from ...chance import Streams
 from ...chance.compiled import purpose_codes
 from ...events import EVENTS, Events
+from ...recorder import Recorder
 from ..bots import BotTable
 from ..compile import Tables
 from ..draft import Bonus
@@ -57,13 +58,15 @@ def simulate(
     bonus: Bonus | None = None,
     progress: Callable[[State], None] | None = None,
     broken: list[str] | None = None,
+    rec: Recorder | None = None,
 ) -> State:
     """engine.simulate's games, compiled: the same (G, P) seats, the same
     keyed draws (streams' seed and first game), the same final state and card
     events. `progress(state)`, if given, is called every PROGRESS_EVERY games
     and at the end (the runner's progress within a chunk). `broken`, if
     given, gets the first rule of the rules checker (rules.RULES) a game's
-    state breaks after a turn, as a sentence naming the game, round and seat."""
+    state breaks after a turn, as a sentence naming the game, round and seat.
+    `rec`, watching a game, gets what it does in words (balance trace)."""
     rules = compiled_rules()
     seats = np.asarray(seats, dtype=np.int16)
     G, P = seats.shape
@@ -81,18 +84,55 @@ def simulate(
     written = np.zeros(1, np.int64)
     finding = np.zeros(5, np.int64)
     finding[0] = broken is not None
+    watch = rec.watch if rec is not None and rec.on else -1  # the traced game, -1 none
+    verbose = watch >= 0 and rec.verbose
+    width = max(P * K, B, 64) + 1
+    trace = np.zeros((TRACE_RECORDS if watch >= 0 else 1, 10), np.int64)
+    rows = np.zeros((TRACE_LISTS if watch >= 0 else 1, width), np.int64)
+    trace_n, rows_n = np.zeros(1, np.int64), np.zeros(1, np.int64)
     game = 0
     while game < G:
         stop = G if progress is None else min(G, game + PROGRESS_EVERY)
+        before = int(written[0])
         done = rules.play_games(
-            tab, arrays, streams.game, CODES, buffer, written, logging, finding, game, stop, card, book, who, instead
+            tab,
+            arrays,
+            streams.game,
+            CODES,
+            buffer,
+            written,
+            logging,
+            finding,
+            watch,
+            verbose,
+            trace,
+            trace_n,
+            rows,
+            rows_n,
+            game,
+            stop,
+            card,
+            book,
+            who,
+            instead,
         )
+        if trace_n[0] > len(trace) or rows_n[0] > len(rows):  # a long traced game: again, with room for its words
+            trace = np.zeros((2 * max(len(trace), int(trace_n[0])), 10), np.int64)
+            rows = np.zeros((2 * max(len(rows), int(rows_n[0])), width), np.int64)
+            trace_n[:], rows_n[:], written[:] = 0, 0, before
+            for g in range(game, stop):
+                _fresh_game(st, g, seats)
+            continue
         if done < stop:  # the buffer ran out in this game: more room, and the game again from its setup
             buffer = np.concatenate([buffer, np.zeros_like(buffer)])
             _fresh_game(st, done, seats)
         elif progress is not None:
             progress(st)
         game = done
+    if watch >= 0:
+        from .trace_text import trace_lines
+
+        rec.lines.extend(trace_lines(trace[: int(trace_n[0])], rows, tables, bots, P))
     if finding[1]:
         rule, g, r, s = (int(v) for v in finding[1:])
         broken.append(f"{rules.RULES[rule - 1]} (game {g}, round {r}, after seat {s}'s turn)")
@@ -102,6 +142,7 @@ def simulate(
     return st
 
 
+TRACE_RECORDS, TRACE_LISTS = 20_000, 2_000  # a traced game's room for what it says (made larger when a game needs it)
 PROGRESS_EVERY = 8  # games between progress calls: a call costs about what a game does, once every few
 
 

@@ -96,6 +96,72 @@ def event(X, g, seat, card, kind, turn, pick, price):
         X.events[i, 4], X.events[i, 5], X.events[i, 6] = turn, pick, price
 
 
+# What a traced game says (balance trace): records of numbers, written as
+# text by trace_text.py in the numpy engine's words. Lists (a hand, dice, the
+# Playbooks named) go to a row of their own, the record holding its index.
+(
+    SAY_FIRST_DRAFTER,
+    SAY_PICK,
+    SAY_BONUS,
+    SAY_TURN,
+    SAY_HANDS,
+    SAY_PLAYS,
+    SAY_BUYS,
+    SAY_REFRESH,
+    SAY_NO_DRIVE,
+    SAY_DRIVE,
+    SAY_PIT,
+    SAY_CHOOSES,
+    SAY_PLAYBOOKS,
+    SAY_GAINS,
+    SAY_DRAWS,
+    SAY_SHIELD,
+    SAY_NOBODY,
+    SAY_TAKES,
+    SAY_SLOW,
+    SAY_DEBRIS,
+    SAY_ALREADY_WIPED,
+    SAY_WIPED,
+    SAY_BANANA,
+    SAY_MOVES,
+    SAY_HITS,
+    SAY_WINS,
+    SAY_LAP,
+    SAY_RESHUFFLE,
+    SAY_LANDS,
+    SAY_DRAWS_CARDS,
+    SAY_SCRAPS,
+    SAY_AUCTION,
+) = range(32)
+
+
+@inline
+def say(X, kind, a, b, c, d, e, f, row):
+    """One record of what the traced game does (if it is traced)."""
+    if not X.tracing:
+        return
+    i = X.trace_n[0]
+    if i < X.trace.shape[0]:
+        rec = X.trace[i]
+        rec[0], rec[1], rec[2], rec[3], rec[4], rec[5], rec[6], rec[7] = kind, a, b, c, d, e, f, row
+    X.trace_n[0] = i + 1
+
+
+@inline
+def row_of(X, values, n):
+    """A list of n numbers for a record: its row's index (-1 when not tracing)."""
+    if not X.tracing:
+        return -1
+    i = X.rows_n[0]
+    X.rows_n[0] = i + 1
+    if i >= X.rows.shape[0]:
+        return -1
+    X.rows[i, 0] = n
+    for j in range(n):
+        X.rows[i, j + 1] = values[j]
+    return i
+
+
 @inline
 def progress_of(T, lap, pos, p):
     """Race progress of seat p: laps done times the lap's spaces plus the space
@@ -332,6 +398,8 @@ def draw_cards(T, S, X, g, p, n, purpose):
         return
     drawn = np.zeros(S.hand.shape[2], np.int64)
     chance.draw_reshuffling(key(X, purpose, p), S.deck[g, p], S.garage[g, p], n, drawn)
+    if X.verbose and purpose == DRAW_EFFECT:
+        say(X, SAY_DRAWS_CARDS, p, 0, 0, 0, 0, 0, row_of(X, drawn, len(drawn)))
     for k in range(len(drawn)):
         S.hand[g, p, k] += drawn[k]
 
@@ -388,10 +456,12 @@ def scrap_choice(T, S, X, g, p, zone, count):
                 card, best = k, value[k]
         if card < 0 or not best < threshold(T, S, g, p, below):
             return
-        if zone != FROM_GARAGE and hand[card] > 0:
+        from_hand = zone != FROM_GARAGE and hand[card] > 0
+        if from_hand:
             hand[card] -= 1
         else:
             garage[card] -= 1
+        say(X, SAY_SCRAPS, p, card, from_hand, 0, 0, 0, -1)
         S.scrapyard[g, card] += 1
         S.scrapped[g, p, card] += 1
         event(X, g, p, card, EV_SCRAP, S.turns[g, p], -1, -1)
@@ -417,7 +487,7 @@ def pool_count(hand, garage, zone, k):
 # runs them. A phase pushes a step and runs the stack to its end
 # (`fire_trigger`, `fire_card`, `move`); a pending step only pushes.
 
-FIRE, RESOLVE, MOVE, AFTER_MOVE, RESHUFFLE, SPACE = range(6)  # pending steps: (kind, a, b, step, group, rows)
+FIRE, RESOLVE, MOVE, AFTER_MOVE, RESHUFFLE, SPACE, WIPED = range(7)  # pending steps: (kind, a, b, step, group, rows)
 PENDING = 512  # the deepest chain of effects a game may set off
 
 
@@ -428,7 +498,7 @@ def push(X, kind, a, b):
     if i >= X.pending.shape[0]:
         raise RuntimeError("a chain of effects more than 512 steps deep: effects that keep setting each other off")
     X.pending[i, 0], X.pending[i, 1], X.pending[i, 2], X.pending[i, 3], X.pending[i, 4] = kind, a, b, 0, 0
-    X.pending[i, 5] = 0
+    X.pending[i, 5], X.pending[i, 6] = 0, -1
     X.top[0] = i + 1
     return i
 
@@ -446,8 +516,12 @@ def run_pending(T, S, X, g, U):
         top[0] = i
         if kind == FIRE:
             trigger_now(T, S, X, g, a, b)
+        elif kind == WIPED:  # a new Wiped Out marker: said, then its `wiped_out` Playbooks
+            if S.running[g]:
+                say(X, SAY_WIPED, a, 0, 0, 0, 0, 0, -1)
+                trigger_now(T, S, X, g, a, b)
         elif kind == MOVE:
-            move_one(T, S, X, g, U, a, b)
+            move_one(T, S, X, g, U, a, b, pending[i, 3])
         elif kind == AFTER_MOVE:
             after_move(T, S, X, g, a, b)
         elif kind == RESHUFFLE:  # Deck and Garage shuffled together (6.1)
@@ -455,6 +529,7 @@ def run_pending(T, S, X, g, U):
             for k in range(len(deck)):
                 deck[k] += garage[k]
                 garage[k] = 0
+            say(X, SAY_RESHUFFLE, a, 0, 0, 0, 0, 0, -1)
         elif kind == SPACE:
             space_action(T, S, X, g, a, b)
 
@@ -483,6 +558,9 @@ def trigger_now(T, S, X, g, actor, trigger):
     if not S.running[g]:
         return
     i = push(X, RESOLVE, actor, -1)
+    X.pending[i, 6] = trigger
+    if X.tracing:
+        X.named[i, :] = False
     for j in range(T.trigger_book_count[trigger]):
         b = T.trigger_books[trigger, j]
         copies = S.playbooks[g, actor, b]
@@ -537,6 +615,8 @@ def resolve_next(T, S, X, g, U, i):
                     r = T.instant_rows[c]
                     fired[j] = fire[j] * condition_holds(T, S, g, actor, U, r)
                     amount[j] = fired[j] * T.effect_value[r] * per_count(T, S, g, actor, U, r)
+            if X.tracing and frame[6] >= 0 and S.running[g]:
+                name_playbooks(T, X, i, cols, fired, n, frame[6], actor)
         found = groups
         for j in range(n):
             if fired[j] > 0 and group_of[cols[j]] >= group:
@@ -555,6 +635,22 @@ def resolve_next(T, S, X, g, U, i):
                 return
 
 
+@jit
+def name_playbooks(T, X, i, cols, fired, n, trigger, actor):
+    """The trace's header of a trigger's rows: the Playbooks whose rows fire now, each named once."""
+    new = np.empty(n, np.int64)
+    m = 0
+    for j in range(n):
+        if fired[j] > 0:
+            b = T.effect_owner[T.instant_rows[cols[j]]]
+            if not X.named[i, b]:
+                X.named[i, b] = True
+                new[m] = b
+                m += 1
+    if m:
+        say(X, SAY_PLAYBOOKS, trigger, actor, 0, 0, 0, 0, row_of(X, new, m))
+
+
 @inline
 def apply(T, S, X, g, U, actor, group, a):
     """resolve._apply: one group's op, amount a."""
@@ -562,46 +658,58 @@ def apply(T, S, X, g, U, actor, group, a):
     P = T.players
     if op == OP_COINS:
         S.coins[g, actor] = min(S.coins[g, actor] + a, COIN_CAP)
+        say(X, SAY_GAINS, actor, a, 0, 0, 0, 0, -1)
         return
     if op == OP_DRAW:
         draw_cards(T, S, X, g, actor, a, DRAW_EFFECT)
+        say(X, SAY_DRAWS, actor, a, 0, 0, 0, 0, -1)
         return
     if op == OP_SCRAP:
         scrap_choice(T, S, X, g, actor, T.group_zone[group], a)
         return
     if op == OP_SHIELD:
         S.shield[g, actor] = True
+        say(X, SAY_SHIELD, actor, 0, 0, 0, 0, 0, -1)
         return
     victims = np.zeros(P, np.bool_)
     targets(T, S, g, actor, target, True, victims)
     if not victims.any():
+        if X.tracing:  # who was chosen, shielded: or nobody to target
+            targets(T, S, g, actor, target, False, victims)
+            shielded = np.flatnonzero(victims)
+            say(X, SAY_NOBODY, op, target, 0, 0, 0, 0, row_of(X, shielded, len(shielded)))
         return
     if op == OP_STEAL:
         taken = 0
+        took = np.zeros(P, np.int64)
         for p in range(P):
             if victims[p]:
-                take = min(S.coins[g, p], a)
-                S.coins[g, p] -= take
-                taken += take
+                took[p] = min(S.coins[g, p], a)
+                S.coins[g, p] -= took[p]
+                taken += took[p]
         S.coins[g, actor] = min(S.coins[g, actor] + taken, COIN_CAP)
+        say(X, SAY_TAKES, actor, 0, 0, 0, 0, 0, row_of(X, took, P))
     elif op == OP_SLOW:
         for p in range(P):
             if victims[p]:
                 S.slow[g, actor, p] += a
+        if X.tracing:
+            hit = np.flatnonzero(victims)
+            say(X, SAY_SLOW, actor, a, 0, 0, 0, 0, row_of(X, hit, len(hit)))
     elif op == OP_DEBRIS:
         for off in range(P):  # a short supply serves the victims in turn order from the actor (7.3)
             p = (actor + off) % P
             if victims[p]:
-                give_debris(T, S, g, p, a)
+                say(X, SAY_DEBRIS, p, give_debris(T, S, g, p, a), 0, 0, 0, 0, -1)
     elif op == OP_WIPE:
         wipe_out(T, S, X, g, U, victims)
     elif op == OP_BANANA:
-        place_bananas(T, S, g, U, victims, a)
+        place_bananas(T, S, X, g, U, victims, a)
     elif op == OP_PUSH:
         for off in range(P - 1, -1, -1):  # pushed last in turn order first: the first moves first
             p = (U.n[U_SEAT] + off) % P
             if victims[p] and a != 0:
-                push(X, MOVE, p, a)
+                X.pending[push(X, MOVE, p, a), 3] = 1  # the trace's cause: pushed
 
 
 @inline
@@ -612,17 +720,20 @@ def wipe_out(T, S, X, g, U, victims):
     new = np.zeros(P, np.bool_)
     for p in range(P):
         new[p] = victims[p] and not S.wiped[g, p]
+        if victims[p] and not new[p]:
+            say(X, SAY_ALREADY_WIPED, p, 0, 0, 0, 0, 0, -1)
+    for p in range(P):
         if new[p]:
             S.wiped[g, p] = True
             S.wiped_count[g, p] += 1
     for off in range(P - 1, -1, -1):
         p = (U.n[U_SEAT] + off) % P
         if new[p]:
-            push(X, FIRE, p, ON_WIPED)
+            push(X, WIPED, p, ON_WIPED)
 
 
 @inline
-def place_bananas(T, S, g, U, victims, distance):
+def place_bananas(T, S, X, g, U, victims, distance):
     """A Banana `distance` spaces ahead of each victim (5.4), in turn order:
     never on an occupied space; past the lap's end it is lost."""
     L, P = T.track_length, T.players
@@ -639,8 +750,10 @@ def place_bananas(T, S, g, U, victims, distance):
                     break
         elif want < L and not occupied(T, S.pos[g], min(want, L)):
             where = want
-        if where >= 0 and S.bananas[g, where] < 127:
+        placed = where >= 0 and S.bananas[g, where] < 127
+        if placed:
             S.bananas[g, where] += 1
+        say(X, SAY_BANANA, p, where if placed else -1, 0, 0, 0, 0, -1)
 
 
 @inline
@@ -659,7 +772,7 @@ def move(T, S, X, g, U, p, d):
 
 
 @inline
-def move_one(T, S, X, g, U, p, d):
+def move_one(T, S, X, g, U, p, d, cause):
     """Bananas landed on or passed through wipe out and are removed; then
     reaching the lap's end or the space landed on (after_move)."""
     if not S.running[g]:
@@ -673,8 +786,10 @@ def move_one(T, S, X, g, U, p, d):
             hits += bananas[space]
             bananas[space] = 0
     S.pos[g, p] = new
+    say(X, SAY_MOVES, p, cause, old, new, S.lap[g, p] if new < L else -1, 0, -1)
     push(X, AFTER_MOVE, p, new)
     if hits > 0:
+        say(X, SAY_HITS, p, hits, 0, 0, 0, 0, -1)
         victims = np.zeros(T.players, np.bool_)
         victims[p] = True
         wipe_out(T, S, X, g, U, victims)
@@ -700,11 +815,13 @@ def complete_lap(T, S, X, g, p):
         if S.winner[g] < 0:
             S.winner[g] = p
         S.running[g] = False
+        say(X, SAY_WINS, p, T.laps, 0, 0, 0, 0, -1)
         return
-    give_debris(T, S, g, p, T.debris_per_lap)
+    given = give_debris(T, S, g, p, T.debris_per_lap)
     S.lap[g, p] += 1
     S.pos[g, p] = 0
     S.lap_done[g, p] = True
+    say(X, SAY_LAP, p, S.lap[g, p] - 1, given, 0, 0, 0, -1)
     push(X, RESHUFFLE, p, 0)
     push(X, FIRE, p, ON_LAP)
 
@@ -713,6 +830,8 @@ def complete_lap(T, S, X, g, p):
 def land(T, S, X, g, p):
     """The space landed on takes effect (3.3, 5.1, 5.2): the lander's Playbooks first, then the space."""
     kind = T.space_kind[S.pos[g, p]]
+    if kind != 0:
+        say(X, SAY_LANDS, p, kind, 0, 0, 0, 0, -1)
     if kind == SPACE_AUCTION:
         push(X, SPACE, p, kind)
         push(X, FIRE, p, ON_AUCTION)
@@ -772,6 +891,7 @@ def auction(T, S, X, g, lander):
         S.auction_paid[g, w] += high
         S.coins_spent[g, w] += high
         event(X, g, w, card, EV_AUCTION, S.turns[g, w], -1, high)
+        say(X, SAY_AUCTION, card, 0, w, high, 0, 0, row_of(X, limit, P))
         return
     for i in range(P):
         p = (lander + i) % P
@@ -779,8 +899,10 @@ def auction(T, S, X, g, lander):
             S.garage[g, p, card] += 1
             S.auction_won[g, p, card] += 1
             event(X, g, p, card, EV_FREE_AUCTION, S.turns[g, p], -1, 0)
+            say(X, SAY_AUCTION, card, 1, p, 0, 0, 0, -1)
             return
     S.showroom_discard[g, card] += 1
+    say(X, SAY_AUCTION, card, 2, 0, 0, 0, 0, -1)
 
 
 # --- the turn (turn.py) ---------------------------------------------------------
@@ -810,6 +932,12 @@ def play_turn(T, S, X, g, s, U):
         for b in T.turn_start_books:
             if S.playbooks[g, s, b]:
                 has_start = True
+        if X.tracing:
+            say(X, SAY_TURN, S.round[g], s, S.bots[g, s], S.lap[g, s], S.pos[g, s], S.coins[g, s], -1)
+            X.trace[X.trace_n[0] - 1, 8] = S.wiped[g, s]
+            X.trace[X.trace_n[0] - 1, 7] = row_of(X, S.hand[g, s], K)
+            if X.verbose:
+                say(X, SAY_HANDS, 0, 0, 0, 0, 0, 0, row_of(X, S.hand[g].ravel(), T.players * K))
         if has_start:
             modifier_totals(T, S, g, s, U, ASK_TURN_START, U.start_mods)
         fire_trigger(T, S, X, g, U, s, ON_TURN_START)
@@ -912,6 +1040,7 @@ def play_one(T, S, X, g, U, played_n, t):
     S.played[g, s, k] += 1
     played_n[t] += 1
     event(X, g, s, k, EV_PLAY, S.turns[g, s], -1, -1)
+    say(X, SAY_PLAYS, k, 0, 0, 0, 0, 0, -1)
     if T.scrap_this[k]:
         U.scrap_at_end[k] += 1
     U.n[U_PUZZLES] += T.is_puzzle[k]
@@ -1038,6 +1167,7 @@ def shop_phase(T, S, X, g, U):
             S.bought[g, s, card] += 1
             S.coins_spent[g, s] += paid
             event(X, g, s, card, EV_BUY, S.turns[g, s], -1, paid)
+            say(X, SAY_BUYS, card, paid, 0, 0, 0, 0, -1)
             S.showroom[g, slot] = reveal_part(T, S, X, g, s)
             fire_trigger(T, S, X, g, U, s, ON_BUY)
         if refresh:
@@ -1051,6 +1181,7 @@ def shop_phase(T, S, X, g, U):
                     S.showroom_discard[g, S.showroom[g, i]] += 1
             for i in range(slots):
                 S.showroom[g, i] = reveal_part(T, S, X, g, s)
+            say(X, SAY_REFRESH, pay, 0, 0, 0, 0, 0, -1)
         if not (buy or refresh) or not S.running[g]:
             return
 
@@ -1065,26 +1196,29 @@ def drive_phase(T, S, X, g, U):
         return
     if S.wiped[g, s] and (not T.wiped_next_turn or U.n[U_WIPED_AT_START]):
         S.wiped[g, s] = False
+        say(X, SAY_NO_DRIVE, s, 0, 0, 0, 0, 0, -1)
         return
     mods = np.zeros(MODS, np.int64)
     modifier_totals(T, S, g, s, U, ASK_DRIVE, mods)
-    rolled = roll_drive(T, X, s, mods)
+    dice = np.zeros(max(T.dice_per_drive + mods[M_DICE_BEST] + mods[M_DICE_SUM], 0), np.int64)
+    rolled = roll_drive(T, X, s, mods, dice)
     slowed = 0
     for p in range(T.players):
         slowed += S.slow[g, p, s]
-    moved = max(mods[M_DRIVE] + rolled - slowed, T.min_drive)
+    total = mods[M_DRIVE] + rolled - slowed
+    say(X, SAY_DRIVE, mods[M_DRIVE], rolled, slowed, total, 0, 0, row_of(X, dice, len(dice)))
+    moved = max(total, T.min_drive)
     if moved != 0:
         move(T, S, X, g, U, s, moved)
 
 
 @jit
-def roll_drive(T, X, s, mods):
+def roll_drive(T, X, s, mods, dice):
     """3.2.2: the best `dice_per_drive` of the base dice plus `keep: best`
     extras, plus every `keep: sum` extra; a die below the reroll threshold rolled once more."""
     base, best, extra = T.dice_per_drive, mods[M_DICE_BEST], mods[M_DICE_SUM]
     D = base + best + extra
     dice_key, again_key = key(X, DICE, s), key(X, REROLL, s)
-    dice = np.empty(max(D, 0), np.int64)
     for j in range(D):
         dice[j] = chance.roll_at(dice_key, T.die_sides, j)
         again = chance.roll_at(again_key, T.die_sides, j)
@@ -1151,6 +1285,9 @@ def pit_stop(T, S, X, g, U):
     S.pit_next[g, s] = False
     S.pit_stops[g, s] += 1
     S.pit_laps[g, s] |= 1 << (S.lap[g, s] - 2)  # the lap just completed is lap - 1
+    if X.tracing:
+        shown = np.array([b for b in drawn if b >= 0], np.int64)
+        say(X, SAY_PIT, S.round[g], s, drawn[order[0]], 0, 0, 0, row_of(X, shown, len(shown)))
     fire_trigger(T, S, X, g, U, s, ON_PIT)
 
 
@@ -1172,6 +1309,7 @@ def lap_decisions(T, S, X, g, U):
         pit = (True if rule == 1 else False if rule == 2 else auto) and S.playbook_deck[g].any()
         S.pit_next[g, p] = pit
         S.lap_done[g, p] = False
+        say(X, SAY_CHOOSES, p, pit, 0, 0, 0, 0, -1)
         if not pit:
             fire_trigger(T, S, X, g, U, p, ON_RACE_THROUGH)
 
@@ -1201,6 +1339,7 @@ def setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
             pb_pool[b] += 1
     if T.first_drafter_random:  # 2.3's Player 1, drawn apart from who plays first (2.6)
         S.first_drafter[g] = chance.roll(key(X, FIRST_DRAFTER, NO_SEAT), P) - 1
+    say(X, SAY_FIRST_DRAFTER, S.first_drafter[g], 0, 0, 0, 0, 0, -1)
     parts_taken = np.zeros(P, np.int64)
     books_taken = np.zeros(P, np.int64)
     cards = np.arange(K)
@@ -1226,6 +1365,7 @@ def setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
             S.drafted_playbook[g, p] = b
             books_taken[p] += 1
             event(X, g, p, b, EV_PB_DRAFT, 0, pick, -1)
+            say(X, SAY_PICK, pick, p, 0, b, 0, 0, -1)
         elif best_card > NEG_INF:  # a Parts Deck smaller than the draft leaves nothing: the seat passes
             pool[k] -= 1
             S.deck[g, p, k] += 1
@@ -1234,6 +1374,9 @@ def setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
                 S.draft_pick[g, p, k] = pick
             parts_taken[p] += 1
             event(X, g, p, k, EV_DRAFT, 0, pick, -1)
+            say(X, SAY_PICK, pick, p, 1, k, 0, 0, -1)
+        else:
+            say(X, SAY_PICK, pick, p, 2, 0, 0, 0, -1)
     for c in range(B):
         S.playbook_deck[g, c] += pb_pool[c]  # leftover Playbooks back into the Playbook Deck (2.3)
     who = bonus_who[g]
@@ -1242,6 +1385,7 @@ def setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
         if bonus_instead and drafted >= 0:
             S.playbooks[g, who, drafted] -= 1
         S.playbooks[g, who, bonus_playbook] += 1
+        say(X, SAY_BONUS, who, bonus_playbook, drafted if bonus_instead else -1, 0, 0, 0, -1)
     for p in range(P):  # 2.4
         for k in range(K):
             S.deck[g, p, k] += T.starting_deck[k]
@@ -1367,6 +1511,12 @@ def play_games(
     written,
     logging,
     broken,
+    watch,
+    verbose,
+    trace,
+    trace_n,
+    rows,
+    rows_n,
     start,
     stop,
     bonus_card,
@@ -1376,18 +1526,40 @@ def play_games(
 ):
     """Games start..stop-1 of the batch, one after another; returns the game
     whose card events did not fit in `events` (stop: every game played), its
-    events unwritten. `broken`: [check?, rule, game, round, seat] of the first rule broken."""
+    events unwritten. `broken`: [check?, rule, game, round, seat] of the first
+    rule broken; game `watch` (-1 none) says what it does into `trace` and `rows`
+    (`verbose`: hands and draws too), counted past their ends when they are short."""
     K = S.deck.shape[2]
     U = Turn(np.zeros(6, np.int64), np.zeros(K, np.int64), np.zeros(MODS, np.int64), np.zeros(MODS, np.int64))
     R = T.card_fires.shape[1]
-    pending, top = np.zeros((PENDING, 6), np.int64), np.zeros(1, np.int64)
+    pending, top = np.zeros((PENDING, 7), np.int64), np.zeros(1, np.int64)
+    named = np.zeros((PENDING, S.playbooks.shape[2]), np.bool_)
     cols, fire = np.zeros((PENDING, R), np.int64), np.zeros((PENDING, R), np.int64)
     fired, amount = np.zeros((PENDING, R), np.int64), np.zeros((PENDING, R), np.int64)
     for g in range(start, stop):
         before = written[0]
         draws = np.zeros((len(codes) + 1, SEATS), np.int64)
         X = Game(
-            hashes[g : g + 1], draws, codes, events, written, logging, pending, top, cols, fire, fired, amount, broken
+            hashes[g : g + 1],
+            draws,
+            codes,
+            events,
+            written,
+            logging,
+            pending,
+            top,
+            cols,
+            fire,
+            fired,
+            amount,
+            broken,
+            g == watch,
+            verbose,
+            trace,
+            trace_n,
+            rows,
+            rows_n,
+            named,
         )
         play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, U)
         if written[0] > events.shape[0]:

@@ -63,6 +63,13 @@ structref.define_constructor(
         "fired",
         "amount",
         "broken",
+        "tracing",
+        "verbose",
+        "trace",
+        "trace_n",
+        "rows",
+        "rows_n",
+        "named",
     ),
 )
 structref.define_constructor(Turn, TurnType, ("n", "scrap_at_end", "start_mods", "plain"))
