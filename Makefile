@@ -35,7 +35,7 @@ DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
 	$(BIN)/balance run $(DEFAULT)
-	$(BIN)/balance strong runs/four-player-mixed --force --exploit-budget 200000
+	$(BIN)/balance strong runs/four-player-mixed --force --measure --exploit-budget 200000
 	$(BIN)/balance report runs/four-player-mixed --out reports/four-player-mixed --measure
 	$(BIN)/balance trace $(DEFAULT) --seed 1 > reports/four-player-mixed/trace-seed1-game0.txt
 	@echo "open reports/four-player-mixed/index.html"
