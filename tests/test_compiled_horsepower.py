@@ -246,3 +246,16 @@ def test_a_traced_game_says_what_the_numpy_engine_says(tmp_path, verbose):
                 said.append(rec.lines)
             assert said[1] == said[0], f"{players} players, seed {seed}, game {game}: the traces differ"
             assert len(said[1]) > 100
+
+
+def test_a_machine_without_the_compiled_engine_is_told(tmp_path):
+    """Where numba keeps no compiled rules (here: an empty NUMBA_CACHE_DIR), the
+    engine knows it must compile, so a command can say so before the minute it takes."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from balance.games.horsepower.compiled import is_compiled; print(is_compiled())"
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

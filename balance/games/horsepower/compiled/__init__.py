@@ -11,6 +11,7 @@ before the suite (`python -m balance.games.horsepower.compiled cards.yaml`).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import fields
@@ -159,9 +160,15 @@ def compiled_rules():
 
 
 def is_compiled() -> bool:
-    """Whether numba's cache beside the sources holds the compiled rules (a
-    file test: numba itself is not imported for it)."""
-    return any((Path(__file__).parent / "__pycache__").glob("rules.play_games-*.nbi"))
+    """Whether numba's cache holds the compiled rules: beside the sources (a
+    file test, numba not imported), or where numba keeps it when the sources'
+    folder is not writable (an installed package) or NUMBA_CACHE_DIR says."""
+    beside = Path(__file__).parent / "__pycache__"
+    if not os.environ.get("NUMBA_CACHE_DIR") and any(beside.glob("rules.play_games-*.nbi")):
+        return True
+    from . import rules
+
+    return any(Path(rules.play_games._cache._cache_path).glob("rules.play_games-*.nbi"))
 
 
 def ensure_compiled(tables: Tables, bots: BotTable, players: int) -> None:
