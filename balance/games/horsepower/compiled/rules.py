@@ -5,11 +5,13 @@ random number here is keyed as there (chance.compiled), every bot value
 computed in the same float32 steps, so a game is the same game whichever
 engine plays it (tests/test_golden_results.py).
 
-Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State
-as a named tuple of its arrays), `X` the game's context (its hash, draw
-counts, event buffer), `g` the game, `s` the active seat, `U` the turn's
-bookkeeping (effects.Turn). Bots' values are float32, as in the numpy engine:
-a Python float beside a float32 would widen it, so constants are float32.
+Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State's
+arrays), `X` the game's context (its hash, draw counts, event buffer, pending
+effects, and the active seat's turn as effects.Turn keeps it: `X.turn` its
+numbers, `X.scrap_at_end`, `X.start_mods`, `X.plain`), `g` the game, `s` the
+active seat; each a numba StructRef (structs.py). Bots' values are float32, as
+in the numpy engine: a Python float beside a float32 would widen it, so
+constants are float32.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ...chance.compiled import NO_SEAT
 from .. import vocabulary as V
 from ..compile import SPACE_AUCTION, SPACE_INCINERATOR
 from ..limits import COIN_CAP
-from .structs import Game, Turn
+from .structs import Game
 from .tables import AIM_KINDS, MODIFIER_ASKS, OPS, PER, PURPOSES, TARGETS, TRIGGERS
 
 jit = njit(cache=True, nogil=True)
@@ -72,7 +74,7 @@ PLAY_ORDER = np.array([V.PLAYABLE_TYPES.index(t) for t in ("investment", "utilit
 OWN_PATH = 12  # bots.OWN_PATH
 # events (events.EVENTS)
 EV_START, EV_DRAFT, EV_BUY, EV_AUCTION, EV_FREE_AUCTION, EV_SCRAP, EV_PB_DRAFT, EV_PB_PIT, EV_PLAY = range(9)
-# the turn's numbers (U.n)
+# the turn's numbers (X.turn)
 U_SEAT, U_REFRESHES, U_PUZZLES, U_TYPES, U_WIPED_AT_START, U_BANANA_AT = range(6)
 
 # --- keys, values and decisions ---------------------------------------------
@@ -266,10 +268,10 @@ def targets(T, S, g, actor, code, shields, out):
 
 
 @inline
-def tallies(T, S, g, actor, U):
+def tallies(T, S, X, g, actor):
     """(puzzle cards, bit mask of card types) in the actor's play area: the turn's, for the active seat."""
-    if actor == U.n[U_SEAT]:
-        return U.n[U_PUZZLES], U.n[U_TYPES]
+    if actor == X.turn[U_SEAT]:
+        return X.turn[U_PUZZLES], X.turn[U_TYPES]
     return 0, 0
 
 
@@ -287,9 +289,9 @@ def leads(T, S, g, actor, ahead):
 
 
 @inline
-def condition_holds(T, S, g, actor, U, r):
+def condition_holds(T, S, X, g, actor, r):
     """effects.conditions for effect row r."""
-    puzzles, types = tallies(T, S, g, actor, U)
+    puzzles, types = tallies(T, S, X, g, actor)
     played = T.if_played[r]
     if played and (types & played) != played:
         return False
@@ -317,13 +319,13 @@ def condition_holds(T, S, g, actor, U, r):
 
 
 @inline
-def per_count(T, S, g, actor, U, r):
+def per_count(T, S, X, g, actor, r):
     """effects.per_counts for effect row r: what its amount is multiplied by."""
     per = T.effect_per[r]
     if per == -1:
         return 1
     if per == PER_PUZZLE:
-        puzzles, _ = tallies(T, S, g, actor, U)
+        puzzles, _ = tallies(T, S, X, g, actor)
         own = 0 if T.effect_is_playbook[r] else T.is_puzzle[T.effect_owner[r]]
         return max(puzzles - own, 0)
     if per == PER_LAP:
@@ -342,7 +344,7 @@ def per_count(T, S, g, actor, U, r):
 
 
 @jit
-def modifier_totals(T, S, g, actor, U, ask, out):
+def modifier_totals(T, S, X, g, actor, ask, out):
     """effects.modifier_totals plus this turn's turn_start ones (turn._merged_mods):
     out[M_...] the totals in force for the asked ops, out[M_REROLL] the best reroll."""
     for i in range(MODS):
@@ -356,7 +358,7 @@ def modifier_totals(T, S, g, actor, U, ask, out):
                 for c in range(M_REROLL):
                     out[c] += books[b] * mods[b, c]
     else:
-        plain = U.plain
+        plain = X.plain
         for c in range(M_REROLL):
             out[c] = plain[c]
     reroll = 0
@@ -374,7 +376,7 @@ def modifier_totals(T, S, g, actor, U, ask, out):
         if copies == 0:
             continue
         r = rows[m]
-        amount = copies * condition_holds(T, S, g, actor, U, r) * per_count(T, S, g, actor, U, r)
+        amount = copies * condition_holds(T, S, X, g, actor, r) * per_count(T, S, X, g, actor, r)
         column = columns[m]
         if column >= 0:
             out[column] += amount * values[r]
@@ -382,7 +384,7 @@ def modifier_totals(T, S, g, actor, U, ask, out):
             reroll = max(reroll, values[r])
     out[M_REROLL] = reroll
     if not turn_start:  # this turn's turn_start totals join the standing ones: rerolls take the highest
-        start = U.start_mods
+        start = X.start_mods
         for c in range(M_REROLL):
             out[c] += start[c]
         out[M_REROLL] = max(out[M_REROLL], start[M_REROLL])
@@ -504,14 +506,14 @@ def push(X, kind, a, b):
 
 
 @jit
-def run_pending(T, S, X, g, U):
+def run_pending(T, S, X, g):
     """Pending steps, the top first, until none is left."""
     top, pending = X.top, X.pending  # held once: each attribute read of a structure costs a reference count
     while top[0] > 0:
         i = top[0] - 1
         kind, a, b = pending[i, 0], pending[i, 1], pending[i, 2]
         if kind == RESOLVE:  # stays while rows are left: it pops itself
-            resolve_next(T, S, X, g, U, i)
+            resolve_next(T, S, X, g, i)
             continue
         top[0] = i
         if kind == FIRE:
@@ -521,7 +523,7 @@ def run_pending(T, S, X, g, U):
                 say(X, SAY_WIPED, a, 0, 0, 0, 0, 0, -1)
                 trigger_now(T, S, X, g, a, b)
         elif kind == MOVE:
-            move_one(T, S, X, g, U, a, b, pending[i, 3])
+            move_one(T, S, X, g, a, b, pending[i, 3])
         elif kind == AFTER_MOVE:
             after_move(T, S, X, g, a, b)
         elif kind == RESHUFFLE:  # Deck and Garage shuffled together (6.1)
@@ -535,21 +537,21 @@ def run_pending(T, S, X, g, U):
 
 
 @inline
-def fire_card(T, S, X, g, U, card):
+def fire_card(T, S, X, g, card):
     """The instant effects of the card the active seat just played."""
     if not T.card_fires_any[card] or not S.running[g]:
         return
-    i = push(X, RESOLVE, U.n[U_SEAT], -1)
+    i = push(X, RESOLVE, X.turn[U_SEAT], -1)
     for j in range(T.card_row_count[card]):
         add_row(T, X, i, T.card_rows[card, j], 1)
-    run_pending(T, S, X, g, U)
+    run_pending(T, S, X, g)
 
 
 @inline
-def fire_trigger(T, S, X, g, U, actor, trigger):
+def fire_trigger(T, S, X, g, actor, trigger):
     """The actor's Playbook effects with this trigger, and all they set off."""
     push(X, FIRE, actor, trigger)
-    run_pending(T, S, X, g, U)
+    run_pending(T, S, X, g)
 
 
 @inline
@@ -593,7 +595,7 @@ def add_row(T, X, i, c, times):
 
 
 @inline
-def resolve_next(T, S, X, g, U, i):
+def resolve_next(T, S, X, g, i):
     """Instant rows in their written order (resolve._resolve): step by step,
     each step's conditions and counters read first, then its groups (one op
     and target each) applied in group order, rows of one group summed. Goes
@@ -613,8 +615,8 @@ def resolve_next(T, S, X, g, U, i):
                 c = cols[j]
                 if fire[j] and steps[c] == step:
                     r = T.instant_rows[c]
-                    fired[j] = fire[j] * condition_holds(T, S, g, actor, U, r)
-                    amount[j] = fired[j] * T.effect_value[r] * per_count(T, S, g, actor, U, r)
+                    fired[j] = fire[j] * condition_holds(T, S, X, g, actor, r)
+                    amount[j] = fired[j] * T.effect_value[r] * per_count(T, S, X, g, actor, r)
             if X.tracing and frame[6] >= 0 and S.running[g]:
                 name_playbooks(T, X, i, cols, fired, n, frame[6], actor)
         found = groups
@@ -630,7 +632,7 @@ def resolve_next(T, S, X, g, U, i):
                 total += amount[j]
         frame[4] = found + 1
         if S.running[g]:
-            apply(T, S, X, g, U, actor, found, total)
+            apply(T, S, X, g, actor, found, total)
             if top[0] > i + 1:
                 return
 
@@ -652,7 +654,7 @@ def name_playbooks(T, X, i, cols, fired, n, trigger, actor):
 
 
 @inline
-def apply(T, S, X, g, U, actor, group, a):
+def apply(T, S, X, g, actor, group, a):
     """resolve._apply: one group's op, amount a."""
     op, target = T.group_op[group], T.group_target[group]
     P = T.players
@@ -702,18 +704,18 @@ def apply(T, S, X, g, U, actor, group, a):
             if victims[p]:
                 say(X, SAY_DEBRIS, p, give_debris(T, S, g, p, a), 0, 0, 0, 0, -1)
     elif op == OP_WIPE:
-        wipe_out(T, S, X, g, U, victims)
+        wipe_out(T, S, X, g, victims)
     elif op == OP_BANANA:
-        place_bananas(T, S, X, g, U, victims, a)
+        place_bananas(T, S, X, g, victims, a)
     elif op == OP_PUSH:
         for off in range(P - 1, -1, -1):  # pushed last in turn order first: the first moves first
-            p = (U.n[U_SEAT] + off) % P
+            p = (X.turn[U_SEAT] + off) % P
             if victims[p] and a != 0:
                 X.pending[push(X, MOVE, p, a), 3] = 1  # the trace's cause: pushed
 
 
 @inline
-def wipe_out(T, S, X, g, U, victims):
+def wipe_out(T, S, X, g, victims):
     """Wipe Out the victims; an already Wiped Out player is not wiped again
     (5.3); each new one's `wiped_out` Playbooks fire in turn order."""
     P = T.players
@@ -727,18 +729,18 @@ def wipe_out(T, S, X, g, U, victims):
             S.wiped[g, p] = True
             S.wiped_count[g, p] += 1
     for off in range(P - 1, -1, -1):
-        p = (U.n[U_SEAT] + off) % P
+        p = (X.turn[U_SEAT] + off) % P
         if new[p]:
             push(X, WIPED, p, ON_WIPED)
 
 
 @inline
-def place_bananas(T, S, X, g, U, victims, distance):
+def place_bananas(T, S, X, g, victims, distance):
     """A Banana `distance` spaces ahead of each victim (5.4), in turn order:
     never on an occupied space; past the lap's end it is lost."""
     L, P = T.track_length, T.players
     for off in range(P):
-        p = (U.n[U_SEAT] + off) % P
+        p = (X.turn[U_SEAT] + off) % P
         if not victims[p]:
             continue
         want = S.pos[g, p] + distance
@@ -765,14 +767,14 @@ def occupied(T, pos, space):
 
 
 @inline
-def move(T, S, X, g, U, p, d):
+def move(T, S, X, g, p, d):
     """A marker moved d spaces, and all it sets off (resolve.move)."""
     push(X, MOVE, p, d)
-    run_pending(T, S, X, g, U)
+    run_pending(T, S, X, g)
 
 
 @inline
-def move_one(T, S, X, g, U, p, d, cause):
+def move_one(T, S, X, g, p, d, cause):
     """Bananas landed on or passed through wipe out and are removed; then
     reaching the lap's end or the space landed on (after_move)."""
     if not S.running[g]:
@@ -792,7 +794,7 @@ def move_one(T, S, X, g, U, p, d, cause):
         say(X, SAY_HITS, p, hits, 0, 0, 0, 0, -1)
         victims = np.zeros(T.players, np.bool_)
         victims[p] = True
-        wipe_out(T, S, X, g, U, victims)
+        wipe_out(T, S, X, g, victims)
 
 
 @inline
@@ -909,7 +911,7 @@ def auction(T, S, X, g, lander):
 
 
 @jit
-def play_turn(T, S, X, g, s, U):
+def play_turn(T, S, X, g, s):
     """3: one seat's turn: expiry, then a Pit Stop or the four phases, then lap decisions."""
     if not S.running[g]:
         return
@@ -924,9 +926,9 @@ def play_turn(T, S, X, g, s, U):
         S.slow[g, s, p] = 0
     S.turns[g, s] += 1
     S.lap_turns[g, s, min(max(S.lap[g, s] - 1, 0), T.laps - 1)] += 1
-    new_turn(T, S, g, s, U)
+    new_turn(T, S, X, g, s)
     if S.pit_next[g, s]:
-        pit_stop(T, S, X, g, U)
+        pit_stop(T, S, X, g)
     else:
         has_start = False
         for b in T.turn_start_books:
@@ -939,26 +941,26 @@ def play_turn(T, S, X, g, s, U):
             if X.verbose:
                 say(X, SAY_HANDS, 0, 0, 0, 0, 0, 0, row_of(X, S.hand[g].ravel(), T.players * K))
         if has_start:
-            modifier_totals(T, S, g, s, U, ASK_TURN_START, U.start_mods)
-        fire_trigger(T, S, X, g, U, s, ON_TURN_START)
-        play_phase(T, S, X, g, U)
-        shop_phase(T, S, X, g, U)
-        drive_phase(T, S, X, g, U)
-        end_phase(T, S, X, g, U)
-    lap_decisions(T, S, X, g, U)
+            modifier_totals(T, S, X, g, s, ASK_TURN_START, X.start_mods)
+        fire_trigger(T, S, X, g, s, ON_TURN_START)
+        play_phase(T, S, X, g)
+        shop_phase(T, S, X, g)
+        drive_phase(T, S, X, g)
+        end_phase(T, S, X, g)
+    lap_decisions(T, S, X, g)
 
 
 @jit
-def new_turn(T, S, g, s, U):
+def new_turn(T, S, X, g, s):
     """The turn's bookkeeping; its plain modifiers start from the seat's `always` Playbooks."""
-    U.n[:] = 0
-    U.n[U_SEAT] = s
-    U.n[U_WIPED_AT_START] = S.wiped[g, s]
-    U.n[U_BANANA_AT] = -1
-    U.scrap_at_end[:] = 0
-    U.start_mods[:] = 0
-    U.plain[:] = 0
-    books, plain = S.playbooks[g, s], U.plain
+    X.turn[:] = 0
+    X.turn[U_SEAT] = s
+    X.turn[U_WIPED_AT_START] = S.wiped[g, s]
+    X.turn[U_BANANA_AT] = -1
+    X.scrap_at_end[:] = 0
+    X.start_mods[:] = 0
+    X.plain[:] = 0
+    books, plain = S.playbooks[g, s], X.plain
     for b in range(len(books)):
         if books[b]:
             mod = T.playbook_mod_always[b]
@@ -967,21 +969,21 @@ def new_turn(T, S, g, s, U):
 
 
 @jit
-def play_phase(T, S, X, g, U):
+def play_phase(T, S, X, g):
     """3.1: at most type_limits cards of each type, one at a time (investments
     first, so cards they draw can still be played), then the extra plays."""
     played_n = np.zeros(5, np.int64)
-    U.n[U_BANANA_AT] = nearest_banana_ahead(T, S, g, U.n[U_SEAT])
+    X.turn[U_BANANA_AT] = nearest_banana_ahead(T, S, g, X.turn[U_SEAT])
     for t in PLAY_ORDER:
         if played_n[t] < T.type_limits[t]:
-            play_one(T, S, X, g, U, played_n, t)
+            play_one(T, S, X, g, played_n, t)
     mods = np.zeros(MODS, np.int64)
     for _ in range(T.extra_play_rounds):
         if T.conditional_extra_play:
-            modifier_totals(T, S, g, U.n[U_SEAT], U, ASK_EXTRA, mods)
+            modifier_totals(T, S, X, g, X.turn[U_SEAT], ASK_EXTRA, mods)
         else:
             for t in range(5):
-                mods[M_EXTRA + t] = U.plain[M_EXTRA + t] + U.start_mods[M_EXTRA + t]
+                mods[M_EXTRA + t] = X.plain[M_EXTRA + t] + X.start_mods[M_EXTRA + t]
         more = False
         for t in range(5):
             extra = mods[M_EXTRA + t]
@@ -992,7 +994,7 @@ def play_phase(T, S, X, g, U):
         for t in PLAY_ORDER:  # only types with an extra play are offered again
             extra = mods[M_EXTRA + t]
             if extra > 0 and played_n[t] < T.type_limits[t] + extra:
-                play_one(T, S, X, g, U, played_n, t)
+                play_one(T, S, X, g, played_n, t)
 
 
 @jit
@@ -1006,11 +1008,11 @@ def nearest_banana_ahead(T, S, g, s):
 
 
 @inline
-def play_one(T, S, X, g, U, played_n, t):
+def play_one(T, S, X, g, played_n, t):
     """The active seat plays its best card of type t, if it is worth playing (turn._play_one)."""
     if not S.running[g]:
         return
-    s = U.n[U_SEAT]
+    s = X.turn[U_SEAT]
     n = T.type_count[t]
     cols = T.cards_of_type[t, :n]
     hand, aimed, moving = S.hand[g, s], T.aimed_cards, T.moving
@@ -1025,9 +1027,9 @@ def play_one(T, S, X, g, U, played_n, t):
     value = np.empty(n, np.float32)
     card_values(T, S, X, g, s, False, cols, n, NOISE_VALUES, value)
     if holds_aimed:
-        aimless_loss(T, S, g, s, U, cols, n, value)
-    if U.n[U_BANANA_AT] >= 0 and holds_moving:
-        banana_cost(T, S, g, s, U, cols, n, value)
+        aimless_loss(T, S, g, s, cols, n, value)
+    if X.turn[U_BANANA_AT] >= 0 and holds_moving:
+        banana_cost(T, S, X, g, s, cols, n, value)
     for j in range(n):
         if hand[cols[j]] <= 0:
             value[j] = NEG_INF
@@ -1042,17 +1044,17 @@ def play_one(T, S, X, g, U, played_n, t):
     event(X, g, s, k, EV_PLAY, S.turns[g, s], -1, -1)
     say(X, SAY_PLAYS, k, 0, 0, 0, 0, 0, -1)
     if T.scrap_this[k]:
-        U.scrap_at_end[k] += 1
-    U.n[U_PUZZLES] += T.is_puzzle[k]
-    U.n[U_TYPES] |= T.type_bit[k]
-    plain, mod = U.plain, T.card_mod[k]
+        X.scrap_at_end[k] += 1
+    X.turn[U_PUZZLES] += T.is_puzzle[k]
+    X.turn[U_TYPES] |= T.type_bit[k]
+    plain, mod = X.plain, T.card_mod[k]
     for c in range(M_REROLL):
         plain[c] += mod[c]
-    fire_card(T, S, X, g, U, k)
+    fire_card(T, S, X, g, k)
 
 
 @jit
-def aimless_loss(T, S, g, s, U, cols, n, value):
+def aimless_loss(T, S, g, s, cols, n, value):
     """actions.aimless_loss: an attack with nobody to hit (or a hit that changes
     nothing) loses that part of its value; a card left worth nothing is not played."""
     P = T.players
@@ -1099,7 +1101,7 @@ def aimless_loss(T, S, g, s, U, cols, n, value):
 
 
 @jit
-def banana_cost(T, S, g, s, U, cols, n, value):
+def banana_cost(T, S, X, g, s, cols, n, value):
     """actions.banana_cost: a card that takes its player into a Banana it can
     see is worth the Drive it expects to lose to the Wipe Out, less without it."""
     reach = T.roll_at_least
@@ -1107,8 +1109,8 @@ def banana_cost(T, S, g, s, U, cols, n, value):
     slowed = 0
     for p in range(T.players):
         slowed += S.slow[g, p, s]
-    d = U.plain[M_DRIVE] + U.start_mods[M_DRIVE] - slowed
-    near = U.n[U_BANANA_AT] - S.pos[g, s]
+    d = X.plain[M_DRIVE] + X.start_mods[M_DRIVE] - slowed
+    near = X.turn[U_BANANA_AT] - S.pos[g, s]
     live = near > 0 and not S.wiped[g, s] and not S.lap_done[g, s]
     turn = (max(d, 0) + T.mean_roll) * (1.0 if live else 0.0) * float(T.weight_drive[S.bots[g, s]])
     without = reach[min(max(near - d, 0), top)]
@@ -1123,13 +1125,13 @@ def banana_cost(T, S, g, s, U, cols, n, value):
 
 
 @jit
-def shop_phase(T, S, X, g, U):
+def shop_phase(T, S, X, g):
     """3.1.1: buy from the Showroom and refresh it, as often as coins allow."""
     if not S.running[g]:
         return
-    s = U.n[U_SEAT]
+    s = X.turn[U_SEAT]
     mods = np.zeros(MODS, np.int64)
-    modifier_totals(T, S, g, s, U, ASK_SHOP, mods)
+    modifier_totals(T, S, X, g, s, ASK_SHOP, mods)
     discount, free_left = mods[M_DISCOUNT], mods[M_FREE_REFRESH]
     slots = T.showroom_size
     shown = np.empty(slots, np.int64)
@@ -1153,7 +1155,7 @@ def shop_phase(T, S, X, g, U):
         slot = first_max(value, slots)
         buy = can_any and value[slot] > threshold(T, S, g, s, T.buy_min[q])
         pay = 0 if free_left > 0 else T.refresh_cost
-        room = not buy and U.n[U_REFRESHES] < T.refreshes[q] and coins >= pay
+        room = not buy and X.turn[U_REFRESHES] < T.refreshes[q] and coins >= pay
         if room:
             room = S.parts[g].any() or S.showroom_discard[g].any()
         noise = T.noise[q]
@@ -1169,13 +1171,13 @@ def shop_phase(T, S, X, g, U):
             event(X, g, s, card, EV_BUY, S.turns[g, s], -1, paid)
             say(X, SAY_BUYS, card, paid, 0, 0, 0, 0, -1)
             S.showroom[g, slot] = reveal_part(T, S, X, g, s)
-            fire_trigger(T, S, X, g, U, s, ON_BUY)
+            fire_trigger(T, S, X, g, s, ON_BUY)
         if refresh:
             S.coins[g, s] -= pay
             S.coins_spent[g, s] += pay
             if pay == 0:
                 free_left -= 1
-            U.n[U_REFRESHES] += 1
+            X.turn[U_REFRESHES] += 1
             for i in range(slots):
                 if S.showroom[g, i] >= 0:
                     S.showroom_discard[g, S.showroom[g, i]] += 1
@@ -1187,19 +1189,19 @@ def shop_phase(T, S, X, g, U):
 
 
 @jit
-def drive_phase(T, S, X, g, U):
+def drive_phase(T, S, X, g):
     """3.2: Drive = played Drive + the roll, less Slow; a Wiped Out player
     skips it and loses the marker (5.3); a lap completed in the Play Phase
     stops the marker for this turn (6.1)."""
-    s = U.n[U_SEAT]
+    s = X.turn[U_SEAT]
     if not S.running[g] or S.lap_done[g, s]:
         return
-    if S.wiped[g, s] and (not T.wiped_next_turn or U.n[U_WIPED_AT_START]):
+    if S.wiped[g, s] and (not T.wiped_next_turn or X.turn[U_WIPED_AT_START]):
         S.wiped[g, s] = False
         say(X, SAY_NO_DRIVE, s, 0, 0, 0, 0, 0, -1)
         return
     mods = np.zeros(MODS, np.int64)
-    modifier_totals(T, S, g, s, U, ASK_DRIVE, mods)
+    modifier_totals(T, S, X, g, s, ASK_DRIVE, mods)
     dice = np.zeros(max(T.dice_per_drive + mods[M_DICE_BEST] + mods[M_DICE_SUM], 0), np.int64)
     rolled = roll_drive(T, X, s, mods, dice)
     slowed = 0
@@ -1209,7 +1211,7 @@ def drive_phase(T, S, X, g, U):
     say(X, SAY_DRIVE, mods[M_DRIVE], rolled, slowed, total, 0, 0, row_of(X, dice, len(dice)))
     moved = max(total, T.min_drive)
     if moved != 0:
-        move(T, S, X, g, U, s, moved)
+        move(T, S, X, g, s, moved)
 
 
 @jit
@@ -1229,16 +1231,16 @@ def roll_drive(T, X, s, mods, dice):
 
 
 @jit
-def end_phase(T, S, X, g, U):
+def end_phase(T, S, X, g):
     """3.4: play area and hand to the Garage ((E) cards stay in play), a new hand."""
     if not S.running[g]:
         return
-    s = U.n[U_SEAT]
+    s = X.turn[U_SEAT]
     K = S.hand.shape[2]
     mods = np.zeros(MODS, np.int64)
-    modifier_totals(T, S, g, s, U, ASK_HAND, mods)
+    modifier_totals(T, S, X, g, s, ASK_HAND, mods)
     play, hand, garage, lingering = S.play[g, s], S.hand[g, s], S.garage[g, s], S.lingering[g, s]
-    scrap_at_end, expires = U.scrap_at_end, T.is_expires
+    scrap_at_end, expires = X.scrap_at_end, T.is_expires
     for k in range(K):
         scrap = min(scrap_at_end[k], play[k])
         if scrap:
@@ -1258,9 +1260,9 @@ def end_phase(T, S, X, g, U):
 
 
 @jit
-def pit_stop(T, S, X, g, U):
+def pit_stop(T, S, X, g):
     """6.2 Option A: the skipped turn draws Playbooks and keeps the best."""
-    s = U.n[U_SEAT]
+    s = X.turn[U_SEAT]
     n = T.pit_stop_draw
     drawn = np.empty(n, np.int64)
     for i in range(n):
@@ -1288,16 +1290,16 @@ def pit_stop(T, S, X, g, U):
     if X.tracing:
         shown = np.array([b for b in drawn if b >= 0], np.int64)
         say(X, SAY_PIT, S.round[g], s, drawn[order[0]], 0, 0, 0, row_of(X, shown, len(shown)))
-    fire_trigger(T, S, X, g, U, s, ON_PIT)
+    fire_trigger(T, S, X, g, s, ON_PIT)
 
 
 @jit
-def lap_decisions(T, S, X, g, U):
+def lap_decisions(T, S, X, g):
     """6.2: each player who completed a lap this turn chooses Pit Stop or Race
     Through, in turn order from the active player."""
     P = T.players
     for off in range(P):
-        p = (U.n[U_SEAT] + off) % P
+        p = (X.turn[U_SEAT] + off) % P
         if not (S.lap_done[g, p] and S.running[g]):
             continue
         q = S.bots[g, p]
@@ -1311,7 +1313,7 @@ def lap_decisions(T, S, X, g, U):
         S.lap_done[g, p] = False
         say(X, SAY_CHOOSES, p, pit, 0, 0, 0, 0, -1)
         if not pit:
-            fire_trigger(T, S, X, g, U, p, ON_RACE_THROUGH)
+            fire_trigger(T, S, X, g, p, ON_RACE_THROUGH)
 
 
 # --- setup (draft.py) and the game ------------------------------------------------
@@ -1405,7 +1407,7 @@ def setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
 
 
 @jit
-def play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, U):
+def play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
     """Setup, then rounds until a player wins or rules.max_rounds; with the
     rules checker on (X.broken[0]), every turn's state checked."""
     setup(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead)
@@ -1416,7 +1418,7 @@ def play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, 
         S.round[g] += 1
         chance.next_step(X.draws)  # draws are keyed by the round
         for s in range(T.players):
-            play_turn(T, S, X, g, s, U)
+            play_turn(T, S, X, g, s)
             if broken[0] and broken[1] == 0:
                 code = rule_broken(T, S, g, s)
                 if code:
@@ -1530,7 +1532,8 @@ def play_games(
     rule broken; game `watch` (-1 none) says what it does into `trace` and `rows`
     (`verbose`: hands and draws too), counted past their ends when they are short."""
     K = S.deck.shape[2]
-    U = Turn(np.zeros(6, np.int64), np.zeros(K, np.int64), np.zeros(MODS, np.int64), np.zeros(MODS, np.int64))
+    turn, scrap_at_end = np.zeros(6, np.int64), np.zeros(K, np.int64)
+    start_mods, plain = np.zeros(MODS, np.int64), np.zeros(MODS, np.int64)
     R = T.card_fires.shape[1]
     pending, top = np.zeros((PENDING, 7), np.int64), np.zeros(1, np.int64)
     named = np.zeros((PENDING, S.playbooks.shape[2]), np.bool_)
@@ -1560,8 +1563,12 @@ def play_games(
             rows,
             rows_n,
             named,
+            turn,
+            scrap_at_end,
+            start_mods,
+            plain,
         )
-        play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead, U)
+        play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead)
         if written[0] > events.shape[0]:
             written[0] = before
             return g

@@ -32,18 +32,10 @@ class GameType(types.StructRef):
     preprocess_fields = _plain_fields
 
 
-@structref.register
-class TurnType(types.StructRef):
-    preprocess_fields = _plain_fields
-
-
 class Game(structref.StructRefProxy):
     """A game's context (made in compiled code): its hash, draw counts, event
-    buffer, the stack of pending effects, and the rules checker's finding (rules.py)."""
-
-
-class Turn(structref.StructRefProxy):
-    """The active seat's bookkeeping for a turn (effects.Turn), made in compiled code."""
+    buffer, the stack of pending effects, the rules checker's finding, the
+    trace's records, and the active seat's turn (rules.py)."""
 
 
 structref.define_constructor(
@@ -70,9 +62,12 @@ structref.define_constructor(
         "rows",
         "rows_n",
         "named",
+        "turn",
+        "scrap_at_end",
+        "start_mods",
+        "plain",
     ),
 )
-structref.define_constructor(Turn, TurnType, ("n", "scrap_at_end", "start_mods", "plain"))
 
 
 class Tables(structref.StructRefProxy):
