@@ -1,5 +1,8 @@
-"""Where the engine's time goes: a fixed cost per seat-turn step and a cost per
-player-turn, fitted over batch sizes.
+"""Where the numpy lockstep engine's time goes: a fixed cost per seat-turn step
+and a cost per player-turn, fitted over batch sizes. (Runs play on the
+compiled engine, which has no cost per step: scripts/bench.py measures it;
+this script stays for the lockstep engines Heat, Downforce and Shuffle GP
+still have, and Horsepower's numpy engine kept as the rules tests' reference.)
 
 Plays one batch of four-player games (the bots of scripts/bench.py) at each
 batch size, best of `--repeats` by process time, counts its seat-turn steps
