@@ -38,36 +38,33 @@ class Game(structref.StructRefProxy):
     trace's records, and the active seat's turn (rules.py)."""
 
 
-structref.define_constructor(
-    Game,
-    GameType,
-    (
-        "hash",
-        "draws",
-        "codes",
-        "events",
-        "n_events",
-        "logging",
-        "pending",
-        "top",
-        "cols",
-        "fire",
-        "fired",
-        "amount",
-        "broken",
-        "tracing",
-        "verbose",
-        "trace",
-        "trace_n",
-        "rows",
-        "rows_n",
-        "named",
-        "turn",
-        "scrap_at_end",
-        "start_mods",
-        "plain",
-    ),
+GAME_FIELDS = (
+    "hash",
+    "draws",
+    "codes",
+    "events",
+    "n_events",
+    "logging",
+    "pending",
+    "top",
+    "cols",
+    "fire",
+    "fired",
+    "amount",
+    "broken",
+    "tracing",
+    "verbose",
+    "trace",
+    "trace_n",
+    "rows",
+    "rows_n",
+    "named",
+    "turn",
+    "scrap_at_end",
+    "start_mods",
+    "plain",
 )
+structref.define_constructor(Game, GameType, GAME_FIELDS)
 
 
 class Tables(structref.StructRefProxy):
@@ -105,3 +102,4 @@ def _make_state(values):
 
 if config.DISABLE_JIT:  # the rules run as plain Python (NUMBA_DISABLE_JIT=1, for debugging): named tuples
     Tables = namedtuple("Tables", Tab._fields)  # noqa: F811
+    Game = namedtuple("Game", GAME_FIELDS)  # noqa: F811
