@@ -549,9 +549,14 @@ def fire_card(T, S, X, g, card):
 
 @inline
 def fire_trigger(T, S, X, g, actor, trigger):
-    """The actor's Playbook effects with this trigger, and all they set off."""
-    push(X, FIRE, actor, trigger)
-    run_pending(T, S, X, g)
+    """The actor's Playbook effects with this trigger, and all they set off
+    (nothing to run where the actor holds no Playbook with rows on it: most turns)."""
+    books = S.playbooks[g, actor]
+    for j in range(T.trigger_book_count[trigger]):
+        if books[T.trigger_books[trigger, j]]:
+            push(X, FIRE, actor, trigger)
+            run_pending(T, S, X, g)
+            return
 
 
 @inline
@@ -1058,43 +1063,49 @@ def aimless_loss(T, S, g, s, cols, n, value):
     """actions.aimless_loss: an attack with nobody to hit (or a hit that changes
     nothing) loses that part of its value; a card left worth nothing is not played."""
     P = T.players
-    A = len(T.aim_target)
+    aim_target, aim_kind, aim_distance = T.aim_target, T.aim_kind, T.aim_distance
+    A = len(aim_target)
     aimless = np.zeros(A, np.bool_)
     victims = np.zeros(P, np.bool_)
+    wiped, pos, coins = S.wiped[g], S.pos[g], S.coins[g]
+    no_debris = S.supply[g, T.debris_card] <= 0
+    lap_end = T.track_length
     for a in range(A):
-        targets(T, S, g, s, T.aim_target[a], True, victims)
-        kind = T.aim_kind[a]
+        targets(T, S, g, s, aim_target[a], True, victims)
+        kind = aim_kind[a]
         nobody = True
         for p in range(P):
             if not victims[p]:
                 continue
-            if kind == AIM_NOT_WIPED and S.wiped[g, p]:
+            if kind == AIM_NOT_WIPED and wiped[p]:
                 continue
-            if kind == AIM_SUPPLY and S.supply[g, T.debris_card] <= 0:
+            if kind == AIM_SUPPLY and no_debris:
                 continue
-            if kind == AIM_BACK and S.pos[g, p] <= 0:
+            if kind == AIM_BACK and pos[p] <= 0:
                 continue
-            if kind == AIM_COINS and S.coins[g, p] <= 0:
+            if kind == AIM_COINS and coins[p] <= 0:
                 continue
             if kind == AIM_OFF_PATH:
-                land_at = S.pos[g, p] + T.aim_distance[a]
-                mine = S.pos[g, s]
-                if land_at > mine and land_at <= mine + OWN_PATH and land_at < T.track_length:
+                land_at = pos[p] + aim_distance[a]
+                mine = pos[s]
+                if land_at > mine and land_at <= mine + OWN_PATH and land_at < lap_end:
                     continue
             nobody = False
         aimless[a] = nobody
     row = value_row(T, S, g, s)
     q, variant = S.bots[g, s], row % 6
+    aimed, own = T.aimed_cards, T.own_value[row]
     for j in range(n):
         k = cols[j]
-        if not T.aimed_cards[k]:
+        if not aimed[k]:
             continue
+        parts = T.card_aimed[q, variant, k]
         total = 0.0  # summed in float64 (exact for a few float32 terms), rounded once: as the numpy engine
         for a in range(A):
             if aimless[a]:
-                total += float(T.card_aimed[q, variant, k, a])
+                total += float(parts[a])
         loss = np.float32(total)
-        if loss > F0 and T.own_value[row, k] - loss <= F0:
+        if loss > F0 and own[k] - loss <= F0:
             value[j] = NEG_INF
         else:
             value[j] = value[j] - loss
@@ -1114,11 +1125,12 @@ def banana_cost(T, S, X, g, s, cols, n, value):
     live = near > 0 and not S.wiped[g, s] and not S.lap_done[g, s]
     turn = (max(d, 0) + T.mean_roll) * (1.0 if live else 0.0) * float(T.weight_drive[S.bots[g, s]])
     without = reach[min(max(near - d, 0), top)]
+    moving, moves = T.moving, T.moves
     for j in range(n):
         k = cols[j]
-        if not T.moving[k]:
+        if not moving[k]:
             continue
-        add, push = T.moves[k, 0], T.moves[k, 1]
+        add, push = moves[k, 0], moves[k, 1]
         after = min(max(near - d - int(add + push), 0), top)
         hit = F1 if push >= near else reach[after]
         value[j] = value[j] - np.float32(turn * float(hit - without))
@@ -1137,18 +1149,19 @@ def shop_phase(T, S, X, g):
     shown = np.empty(slots, np.int64)
     value = np.empty(slots, np.float32)
     price = np.empty(slots, np.int64)
+    showroom, cost = S.showroom[g], T.cost
     for _ in range(T.shop_steps):
         q = S.bots[g, s]
         coins = S.coins[g, s]
         cheapest, can_any = 10**6, False
         for i in range(slots):
-            shown[i] = max(S.showroom[g, i], 0)
-            price[i] = max(T.cost[shown[i]] - discount, 0)
-            if S.showroom[g, i] >= 0:
+            shown[i] = max(showroom[i], 0)
+            price[i] = max(cost[shown[i]] - discount, 0)
+            if showroom[i] >= 0:
                 cheapest = min(cheapest, price[i])
         card_values(T, S, X, g, s, True, shown, slots, NOISE_VALUES, value)
         for i in range(slots):
-            if S.showroom[g, i] >= 0 and price[i] <= coins:
+            if showroom[i] >= 0 and price[i] <= coins:
                 can_any = True
             else:
                 value[i] = NEG_INF
