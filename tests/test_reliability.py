@@ -158,7 +158,21 @@ def test_an_interrupted_experiment_finishes_as_if_never_stopped(tmp_path, comman
         assert named in again.stderr and (keeps or named == "--force"), again.stderr
         finish = _done(*_args(command, tmp_path, cut), named)
         assert finish.returncode == 0, finish.stderr
-    assert _files(command, cut) == _files(command, whole)
+    assert _files(command, cut) == _files(command, whole), _first_difference(
+        _files(command, whole), _files(command, cut)
+    )
+
+
+def _first_difference(whole: dict[str, object], cut: dict[str, object]) -> str:
+    """Where the finished files first differ from the uninterrupted run's: the file, line and both lines."""
+    for name, text in whole.items():
+        a, b = str(text).splitlines(), str(cut.get(name)).splitlines()
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if x != y:
+                return f"{name}, line {i + 1}: uninterrupted {x!r}, interrupted {y!r}"
+        if len(a) != len(b):
+            return f"{name}: {len(a)} lines uninterrupted, {len(b)} interrupted"
+    return "no difference line by line"
 
 
 def _holder(folder: Path) -> subprocess.Popen:
