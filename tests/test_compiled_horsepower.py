@@ -126,11 +126,11 @@ def test_progress_is_told_as_games_finish(tmp_path):
     compiled.simulate(
         tables,
         bots,
-        seats_for(4, 20, PROFILES),
-        Streams(1, 0, 20),
+        seats_for(4, 60, PROFILES),
+        Streams(1, 0, 60),
         progress=lambda s: finished.append(int((~s.running).sum())),
     )
-    assert finished == [8, 16, 20]
+    assert finished == [8, 24, 56, 60]  # 8 games, then slices twice as long (60 games take far under 0.1 s)
 
 
 def test_runs_and_traces_play_on_the_compiled_engine(monkeypatch):

@@ -212,17 +212,21 @@ def plain_modifiers(ctx: Ctx, st: State, idx: np.ndarray, actor: np.ndarray) -> 
     return total + take_rows(st.play, (idx, actor)).astype(np.float32) @ look.card_mod
 
 
-def _slow_modifiers(ctx: Ctx, when: str, ops: tuple[str, ...] | None) -> np.ndarray:
+def slow_modifier_rows(look, when: str, ops: tuple[str, ...] | None) -> np.ndarray:
     """Positions in the modifier rows that modifier_totals evaluates one by one
-    (conditions, counters, rerolls) for `when` and `ops`; fixed per batch, so cached."""
+    (conditions, counters, rerolls) for `when` and `ops` (the compiled engine's table of them too)."""
+    is_pb = look.modifier_playbook >= 0
+    slow = ~look.modifier_plain & np.where(is_pb, look.modifier_when == TRIGGER[when], when == "always")
+    if ops is not None:  # the caller reads only these: skip the other conditional rows
+        slow &= np.isin(look.modifier_op, [OP[o] for o in ops])
+    return np.flatnonzero(slow)
+
+
+def _slow_modifiers(ctx: Ctx, when: str, ops: tuple[str, ...] | None) -> np.ndarray:
+    """slow_modifier_rows, fixed per batch, so cached."""
     key = ("slow_modifiers", when, ops)
     if key not in ctx.cache:
-        look = ctx.look
-        is_pb = look.modifier_playbook >= 0
-        slow = ~look.modifier_plain & np.where(is_pb, look.modifier_when == TRIGGER[when], when == "always")
-        if ops is not None:  # the caller reads only these: skip the other conditional rows
-            slow &= np.isin(look.modifier_op, [OP[o] for o in ops])
-        ctx.cache[key] = np.flatnonzero(slow)
+        ctx.cache[key] = slow_modifier_rows(ctx.look, when, ops)
     return ctx.cache[key]
 
 

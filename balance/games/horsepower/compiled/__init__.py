@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
@@ -21,7 +22,7 @@ import numpy as np
 
 from ...chance import Streams
 from ...chance.compiled import purpose_codes
-from ...events import EVENTS, Events
+from ...events import Events
 from ...recorder import Recorder
 from ..bots import BotTable
 from ..compile import Tables
@@ -33,7 +34,6 @@ from . import tables as compiled_tables
 STATE_FIELDS = tuple(f.name for f in fields(State))
 structs.define_state(STATE_FIELDS)
 CODES = purpose_codes(compiled_tables.PURPOSES)
-EVENT_CODES = np.arange(len(EVENTS))
 EVENTS_PER_GAME = 512  # room for a four-player game's card events; a longer game makes room as it goes
 
 _TABLES: dict[tuple[int, int, int], tuple[Tables, BotTable, structs.Tables]] = {}
@@ -63,7 +63,7 @@ def simulate(
 ) -> State:
     """engine.simulate's games, compiled: the same (G, P) seats, the same
     keyed draws (streams' seed and first game), the same final state and card
-    events. `progress(state)`, if given, is called every PROGRESS_EVERY games
+    events. `progress(state)`, if given, is called about every PROGRESS_SECONDS
     and at the end (the runner's progress within a chunk). `broken`, if
     given, gets the first rule of the rules checker (rules.RULES) a game's
     state breaks after a turn, as a sentence naming the game, round and seat.
@@ -91,9 +91,10 @@ def simulate(
     trace = np.zeros((TRACE_RECORDS if watch >= 0 else 1, 10), np.int64)
     rows = np.zeros((TRACE_LISTS if watch >= 0 else 1, width), np.int64)
     trace_n, rows_n = np.zeros(1, np.int64), np.zeros(1, np.int64)
-    game = 0
+    game, slice_games = 0, PROGRESS_FIRST
     while game < G:
-        stop = G if progress is None else min(G, game + PROGRESS_EVERY)
+        stop = G if progress is None else min(G, game + slice_games)
+        started = time.perf_counter()
         before = int(written[0])
         done = rules.play_games(
             tab,
@@ -129,6 +130,8 @@ def simulate(
             _fresh_game(st, done, seats)
         elif progress is not None:
             progress(st)
+            rate = (stop - game) / max(time.perf_counter() - started, 1e-6)
+            slice_games = min(2 * slice_games, max(PROGRESS_FIRST, int(rate * PROGRESS_SECONDS)))
         game = done
     if watch >= 0:
         from .trace_text import trace_lines
@@ -144,7 +147,10 @@ def simulate(
 
 
 TRACE_RECORDS, TRACE_LISTS = 20_000, 2_000  # a traced game's room for what it says (made larger when a game needs it)
-PROGRESS_EVERY = 8  # games between progress calls: a call costs about what a game does, once every few
+# Progress is told after the first few games, then after slices twice as long each time, up to about
+# PROGRESS_SECONDS of games at the rate so far: a small chunk's bar still moves within it, a large one's
+# engine is entered a few times a second, not once every few games.
+PROGRESS_FIRST, PROGRESS_SECONDS = 8, 0.1
 
 
 def compiled_rules():

@@ -17,7 +17,8 @@ from .. import vocabulary as V
 from ..bots import FEATURES, SITUATIONS, VARIANTS, BotTable
 from ..compile import NONE, Tables
 from ..context import MOD_COLUMNS, build_card_values, build_lookups
-from ..effects import _slow_modifiers
+from ..draft import snake_order
+from ..effects import slow_modifier_rows
 from ..limits import EXTRA_PLAY_ROUNDS, SHOP_STEPS
 
 # The names the compiled code uses for the vocabulary's codes (checked against it below).
@@ -181,13 +182,8 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
     P = players
     K, B = len(tables.cards.ids), len(tables.playbooks.ids)
     parts = tables.parts_deck(P)
-    snake = []
-    for r in range(rules.parts_drafted + rules.playbooks_drafted):
-        forward = list(range(P))
-        snake += forward if r % 2 == 0 else forward[::-1]
-    # the slow modifier rows of each ask (effects._slow_modifiers), padded into one table
-    ctx_cache = _CacheOnly(look)
-    asks = [_slow_modifiers(ctx_cache, when, ops) for when, ops in MODIFIER_ASKS]
+    # the slow modifier rows of each ask (effects.slow_modifier_rows), padded into one table
+    asks = [slow_modifier_rows(look, when, ops) for when, ops in MODIFIER_ASKS]
     slow_rows = np.full((len(asks), max([len(a) for a in asks] + [1])), -1, np.int64)
     for i, a in enumerate(asks):
         slow_rows[i, : len(a)] = a
@@ -254,7 +250,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         parts_deck=_ints(parts),
         supply=_ints(tables.cards.count - parts - P * rules.starting_deck),
         playbook_count=_ints(tables.playbooks.count),
-        snake=_ints(snake),
+        snake=_ints(snake_order(P, rules.parts_drafted + rules.playbooks_drafted)),
         cost=_ints(tables.cards.cost),
         card_count=_ints(tables.cards.count),
         effect_owner=_ints(e.owner),
@@ -330,13 +326,6 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         shop_steps=SHOP_STEPS,
         extra_play_rounds=EXTRA_PLAY_ROUNDS,
     )
-
-
-class _CacheOnly:
-    """What effects._slow_modifiers reads of a Ctx: the lookups and a cache."""
-
-    def __init__(self, look) -> None:
-        self.look, self.cache = look, {}
 
 
 # The compiled code names codes by position; these must be the vocabulary's.
