@@ -50,6 +50,7 @@ browser:
 # The whole suite, over every core (pytest-xdist); pytest exits 5 when no test ran, and make fails with it.
 test: dev browser
 	$(BIN)/python -m balance.games.horsepower.compiled cards.yaml  # compiled once here, not by each test worker
+	$(BIN)/python -m balance.games.downforce.compiled downforce.yaml
 	$(BIN)/python -m pytest -n auto
 
 lint: dev

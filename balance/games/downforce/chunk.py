@@ -17,9 +17,9 @@ from ..chance import Streams
 from ..chunks import Prepared, chunk_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
+from . import compiled
 from .bots import bot_table, resolve_profiles
 from .compile import Tables, compile_database
-from .engine import simulate
 from .schema import validate_database
 from .state import Bonus, State
 
@@ -41,7 +41,9 @@ def prepare(scenario: ScenarioView) -> Prepared:
         problem = bonus_problem(tables, m.bonus_card)
         if problem:
             raise UserError(scenario.doc.problem(("bonus_card",), problem))
-    return Prepared(db, tables, bot_table(profiles, scenario.bot_names, tables), pool=not isinstance(m.bots, list))
+    bots = bot_table(profiles, scenario.bot_names, tables)
+    compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
+    return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
 
 
 def card_words(card) -> str:
@@ -125,7 +127,7 @@ def play_chunk(
         # the receiving seat is a hash of (seed, game id): the same in the baseline run, where the analysis reads it
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players)
         bonus = make_bonus(prep.tables, scenario.model.bonus_card, who)
-    return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
+    return seats, compiled.simulate(prep.tables, prep.bots, seats, streams, events, bonus, progress=after_turn, rec=rec)
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:
