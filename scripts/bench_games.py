@@ -18,6 +18,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import importlib  # noqa: E402
+import importlib.util  # noqa: E402
 import platform  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -54,7 +55,10 @@ def main() -> None:
     args = parser.parse_args()
     tune_allocator()
     package = f"balance.games.{args.game}"
-    engine = importlib.import_module(f"{package}.{'compiled' if args.engine == 'compiled' else 'engine'}")
+    module = f"{package}.{'compiled' if args.engine == 'compiled' else 'engine'}"
+    if importlib.util.find_spec(module) is None:  # one engine per game once it is compiled: the numpy one is gone
+        parser.error(f"{args.game} has no {args.engine} engine here (the numpy one: at the commit before its removal)")
+    engine = importlib.import_module(module)
     bots_module = importlib.import_module(f"{package}.bots")
     compile_module = importlib.import_module(f"{package}.compile")
     schema = importlib.import_module(f"{package}.schema")

@@ -10,9 +10,9 @@ import re
 import numpy as np
 
 from balance.games.downforce.compile import WILD
-from balance.games.downforce.race import move_car, resolve_card
 
 from .conftest import ROOT
+from .downforce import betting, deal, hand_share, move_car, resolve_card, run_auction
 from .test_downforce_rules import RED, TRACK, T, board, match, space
 
 
@@ -91,8 +91,6 @@ def test_a_cars_worth_counts_the_hands_share_of_its_colour_not_the_hands_size():
     10,240 early auctions sold at $6M. Against a fair share of the colour, an
     average hand is worth the same whatever the number of players, and two
     `balanced` bots bid like they do with four."""
-    from balance.games.downforce.auction import deal, hand_share, run_auction
-
     for players in (2, 4, 6):
         m, st = match(players, games=400, names=["balanced"] * players, seed=players)
         deal(m, st)
@@ -110,8 +108,6 @@ def test_a_bot_with_foresight_bets_on_the_car_with_more_speed_still_to_come():
     """Cards played are public: with every red card played, red (furthest along)
     has nothing left to move it and blue (two rows behind) has all its speed to
     come. A bot with `foresight` 1 bets on blue; with 0 on the leader, red."""
-    from balance.games.downforce.race import betting
-
     G = 4
     m, st = match(2, games=G, names=["seer", "leader"], profiles={
         "seer": {"noise": 0.0, "foresight": 1.0, "loyalty": 0.0},

@@ -1,5 +1,6 @@
 """Downforce's rules, one test per rule of the rulebook
-(../shared/seeds/003_f4358f3dcf03d531.txt), each named after its section.
+(../shared/seeds/003_f4358f3dcf03d531.txt), each named after its section,
+on the compiled engine's phases (tests/downforce.py calls them game by game).
 The board is downforce.yaml's Harbour Loop: three lanes from row 0, space ids
 r<row>l<lane>, the finish at row 50."""
 
@@ -9,24 +10,28 @@ import numpy as np
 import pytest
 
 from balance.games.chance import Streams
-from balance.games.downforce.auction import deal, keep_power, run_auction
 from balance.games.downforce.bots import bot_table, resolve_profiles
 from balance.games.downforce.compile import WILD, compile_database
-from balance.games.downforce.engine import simulate
-from balance.games.downforce.invariants import car_rows, violations
 from balance.games.downforce.log import money, standings
-from balance.games.downforce.match import Match
-from balance.games.downforce.race import betting, move_car, next_player, resolve_card, wild_colours
 from balance.games.downforce.schema import load_database
-from balance.games.downforce.state import empty_state
-from balance.games.recorder import Recorder
 
 from .conftest import ROOT
+from .downforce import (
+    betting,
+    deal,
+    keep_power,
+    move_car,
+    next_player,
+    phases,
+    resolve_card,
+    run_auction,
+    simulate,
+    wild_colours,
+)
 
 T = compile_database(load_database(ROOT / "downforce.yaml"))
 TRACK = T.tracks[T.rules.track]
 RED, BLUE, GREEN, YELLOW, BLACK, ORANGE = range(6)
-ROBOT = {"robot": {"noise": 0.0}}
 
 
 def space(row: int, lane: int) -> int:
@@ -34,11 +39,9 @@ def space(row: int, lane: int) -> int:
 
 
 def match(players: int, games: int = 1, names=None, profiles=None, seed: int = 0):
-    bots = bot_table(resolve_profiles(ROBOT | (profiles or {})), names or ["robot"] * players, T)
-    m = Match(T, bots, Streams(seed, 0, games), Recorder())
-    st = empty_state(games, players, len(T.cards.ids), len(TRACK.row))
-    st.bots[:] = np.arange(players)[None, :] if names else 0
-    return m, st
+    """The compiled phases of `games` games on the shipped database, player p's bot names[p] (default: a
+    noiseless robot), and their empty state."""
+    return phases(T, players, games, names, profiles, seed)
 
 
 def board(st, g: int, cars: dict[int, tuple[int, int]], owner: dict[int, int] | None = None) -> None:
@@ -119,9 +122,7 @@ def test_a_tie_the_rulebook_leaves_goes_to_the_lower_seat_or_to_a_random_one():
     winners = {}
     for ties in ("lower_seat", "random"):
         tables = dataclasses.replace(T, rules=dataclasses.replace(T.rules, random_ties=ties == "random"))
-        bots = bot_table(resolve_profiles(ROBOT), ["robot", "robot"], tables)
-        m = Match(tables, bots, Streams(5, 0, 400), Recorder())
-        st = empty_state(400, 2, len(cards.ids), len(TRACK.row))
+        m, st = phases(tables, 2, games=400, seed=5)
         st.hand[:, :, card] = 1
         run_auction(m, st, car_order=order)
         winners[ties] = st.owner[:, RED]
@@ -333,7 +334,7 @@ def test_turns_go_clockwise_and_skip_players_with_no_car_racing():
     st.place[0] = [1, 2, 0, 3, 4, 0]  # player 0 and 1's cars are home
     st.hand[0, :, 0] = 1
     st.current[0] = 0
-    assert next_player(st).tolist() == [2]
+    assert next_player(m, st).tolist() == [2]
 
 
 def test_whole_games_keep_the_rules():
@@ -342,13 +343,7 @@ def test_whole_games_keep_the_rules():
             resolve_profiles(None), ["balanced", "shark", "miser", "random", "balanced", "shark"][:players], T
         )
         seats = (np.arange(players)[None, :] + np.arange(150)[:, None]) % players
-        broken, before = [], {}
-
-        def check(st, g, broken=broken, before=before):
-            broken.extend(violations(st, T, before.get("rows")))
-            before["rows"] = car_rows(st, T)
-
-        st = simulate(T, bots, seats, Streams(players, 0, len(seats)), after_turn=check)
+        st, broken = simulate(T, bots, seats, Streams(players, 0, len(seats)))
         assert broken == []
         assert (st.place > 0).mean() > 0.8, "most cars finish"
 
@@ -356,16 +351,11 @@ def test_whole_games_keep_the_rules():
 def test_same_seed_same_games_and_one_game_at_a_time():
     bots = bot_table(resolve_profiles(None), ["balanced", "shark", "miser", "random"], T)
     seats = np.tile(np.arange(4), (64, 1))
-    a = simulate(T, bots, seats, Streams(7, 0, len(seats)))
-    b = simulate(T, bots, seats, Streams(7, 0, len(seats)))
+    (a, _), (b, _) = (simulate(T, bots, seats, Streams(7, 0, len(seats))) for _ in range(2))
     for name in ("owner", "price", "place", "bets", "played", "moved"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
     for seed in range(6):
-        broken, before = [], {}
-
-        def check(st, g, broken=broken, before=before):
-            broken.extend(violations(st, T, before.get("rows")))
-            before["rows"] = car_rows(st, T)
-
-        simulate(T, bots, seats[:1], Streams(seed, 0, 1), after_turn=check)
+        one, broken = simulate(T, bots, seats[:1], Streams(seed, 0, 1))
         assert broken == []
+        alone = simulate(T, bots, seats[:6], Streams(seed, 0, 6))[0]
+        assert np.array_equal(one.place[0], alone.place[0]), "game 0 is the same game alone or in a batch"

@@ -19,13 +19,12 @@ from balance.games.downforce import schema as S
 from balance.games.downforce import vocabulary as V
 from balance.games.downforce.bots import bot_table, resolve_profiles
 from balance.games.downforce.compile import compile_database
-from balance.games.downforce.engine import simulate
-from balance.games.downforce.invariants import violations
 from balance.games.downforce.schema import load_database
 from balance.logs import load_run
 from balance.runner import RunOptions, run
 
 from .conftest import ROOT, broken_copy, one_line_error
+from .downforce import simulate
 
 DOWNFORCE = ROOT / "downforce.yaml"
 CARS = ["red", "blue", "green", "yellow", "black", "orange"]
@@ -414,12 +413,7 @@ def test_the_largest_database_keeps_every_rule_and_tally_in_range(tmp_path):
     path.write_text(yaml.safe_dump(largest("wide"), sort_keys=False))
     tables = compile_database(load_database(path))
     bots = bot_table(resolve_profiles(EXTREME_BOTS), ["heavy", "light"], tables)
-    broken: list[str] = []
-
-    def after_turn(st, g) -> None:
-        broken.extend(violations(st, tables))
-
-    st = simulate(tables, bots, np.zeros((8, 2), np.int16) + [0, 1], Streams(5, 0, 8), after_turn=after_turn)
+    st, broken = simulate(tables, bots, np.zeros((8, 2), np.int16) + [0, 1], Streams(5, 0, 8))
     assert broken == []
     assert st.lost.min() >= 0 and st.moved.min() >= 0 and st.moved.max() <= S.MAX_ROWS
     assert (st.turns == st.played.sum(axis=(1, 2))).all()

@@ -1,8 +1,9 @@
 """Downforce, the published racer of car auctions, shared speed cards and bets
 (rulebook: ../shared/seeds/003_f4358f3dcf03d531.txt).
 
-downforce.yaml is checked by `schema`, compiled by `compile`; `engine.simulate`
-plays a batch (deal, auction, race, betting); `chunk` and `log` make a run's
+downforce.yaml is checked by `schema`, compiled by `compile`; `compiled.simulate`
+plays a batch, one game at a time (numba: deal, auction, race, betting, in
+compiled/rules.py); `chunk` and `log` make a run's
 tables; `trace` tells one game; `balance strength` gives one seat a power or
 an extra speed card (docs/strength_downforce.md).
 """

@@ -1,10 +1,11 @@
 """The Downforce rules, compiled (numba): one game at a time, each phase a
 function in the rulebook's order (Setup and The Auction, then The Race with
-The Betting and the Power Cards). The numpy engine (auction.py, race.py)
-played the same games in lockstep; every random number here is keyed as
-there (chance.compiled) and every bot value computed in the same float
-steps (float32 where numpy keeps float32, float64 where it widens), so a game
-is the same game whichever engine plays it (tests/test_golden_results.py).
+The Betting and the Power Cards). It replaced a numpy lockstep engine
+(removed after commit 8404040, where both were proven to play the same
+games): every random number is keyed as there (chance.compiled) and every
+bot value computed in the same float steps (float32 where numpy kept
+float32, float64 where it widened), so the recorded games stay the same
+games (tests/test_golden_results.py, tests/test_compiled_downforce.py).
 
 Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State's
 arrays), `X` the game's context (its hash, draw counts, event buffer, trace),
@@ -49,13 +50,13 @@ inline = njit(cache=True, nogil=True, inline="always")
 F0, F1 = np.float32(0.0), np.float32(1.0)
 NEG_INF, POS_INF = -np.inf, np.inf
 WILD = 6  # compile.WILD: a wild car on a card
-FINISHED_ROW = 10_000  # race.FINISHED_ROW: a finished car counts as this far along
-FAR = 1 << 20  # invariants.car_rows: a finished car's row for "no car moves back"
+FINISHED_ROW = 10_000  # a finished car counts as this far along (ahead of every car on the board)
+FAR = 1 << 20  # a finished car's row for "no car moves back": beyond every row
 # events (events.EVENTS)
 EV_START, EV_AUCTION, EV_PLAY, EV_POWER, EV_BET = 0, 3, 8, 9, 10
 
 # What a traced game says (balance trace): one record of numbers each,
-# written as text by trace_text.py in the numpy engine's words.
+# written as text by trace_text.py.
 (
     SAY_AUCTION_HEAD,
     SAY_BONUS_CARD,
@@ -68,7 +69,7 @@ EV_START, EV_AUCTION, EV_PLAY, EV_POWER, EV_BET = 0, 3, 8, 9, 10
     SAY_BET,
 ) = range(9)
 
-# The rules checker: what must hold after every card (invariants.violations, in its words).
+# The rules checker: what must hold after every card, whatever the cards and bots.
 RULES = (
     "a negative card count",
     "regular cards not conserved (hand + played = the deal)",
@@ -121,7 +122,7 @@ def has_power(T, power, kind):
 
 @jit
 def shuffled(X, purpose, n, out):
-    """out[:n]: a random order of 0..n-1 (auction.shuffled: a stable argsort of n uniforms)."""
+    """out[:n]: a random order of 0..n-1 (a shuffled pile nobody owns: a stable argsort of n uniforms)."""
     k = key(X, purpose, NO_SEAT)
     u = np.empty(n, np.float32)
     for j in range(n):
@@ -172,7 +173,9 @@ def deal(T, S, X, g, bonus_card, who):
 @jit
 def hand_share(T, S, g, car, share):
     """share[p]: each hand's speed for colour `car` against a fair share of it
-    (auction.hand_share; integer-valued float32 sums, exact in any order)."""
+    (integer-valued float32 sums, exact in any order). Counted in spaces, the worth
+    grew with the hand: with two players every bot wanted its highest bid card for
+    every car."""
     N, C = T.players, T.deck.shape[0]
     fair = F0
     for p in range(N):
@@ -188,14 +191,17 @@ def hand_share(T, S, g, car, share):
 
 
 @jit
-def run_auction(T, S, X, g):
+def run_auction(T, S, X, g, stacked):
     """Six rounds, a car and a power card up in each (the Speed-8 pile and the
     power pile shuffled): every eligible player bids one card face down, the
     highest bid buys the car and its power card. Returns (N, P + 1) the power
-    cards each player won (the last column: a car sold without one)."""
+    cards each player won (the last column: a car sold without one).
+    `stacked` (6,), unless empty, is the Speed-8 pile in its order (tests)."""
     N, C, P = T.players, T.deck.shape[0], T.power_value.shape[1]
     car_order = np.empty(6, np.int64)
     shuffled(X, SPEED8_PILE, 6, car_order)
+    if len(stacked):
+        car_order[:] = stacked
     power_order = np.empty(P, np.int64)
     shuffled(X, POWER_PILE, P, power_order)
     won = np.zeros((N, P + 1), np.bool_)
@@ -547,8 +553,10 @@ def car_row(T, S, g, row):
 @jit
 def projected_row(T, S, g, row, projected):
     """projected[c]: where each car stands once the race's remaining speed is
-    counted, from what every player can see (race.projected_row: integer-valued
-    float32 sums, exact in any order; the pace ratio in float64, as numpy)."""
+    counted, from what every player can see (cards played so far; the two cards
+    left in the box with 4 or 5 players count as in play): a car on the board covers
+    the rows it has left at its colour's pace against the average unfinished car's
+    (integer-valued float32 sums, exact in any order; the pace ratio in float64)."""
     N, C = T.players, T.deck.shape[0]
     pace = np.empty(6, np.float32)
     for c in range(6):
@@ -577,7 +585,9 @@ def projected_row(T, S, g, row, projected):
 @jit
 def betting(T, S, X, g):
     """After a card: for each line a car has now crossed for the first time,
-    every player bets on the car it thinks likeliest to win (race.betting)."""
+    every player bets on the car it thinks likeliest to win: the furthest along,
+    or with `foresight` the furthest once the speed still to come is counted,
+    its own cars given `loyalty` rows of head start."""
     N = T.players
     row = np.empty(6, np.int64)
     car_row(T, S, g, row)
@@ -637,7 +647,7 @@ def play_race(T, S, X, g, extra_card, who):
     worth = np.empty(6, np.float32)
     before = np.empty(6, np.int64)
     for _ in range(T.max_turns):
-        chance.next_step(X.draws)  # the numpy engine's turn: its draws are keyed by the turn
+        chance.next_step(X.draws)  # a turn: its draws are keyed by the turn
         player = next_player(T, S, g)
         if player < 0 or S.finishers[g] >= 6:
             S.running[g] = False
@@ -676,7 +686,7 @@ def play_race(T, S, X, g, extra_card, who):
 
 @jit
 def checked_rows(T, S, g, row):
-    """row[c]: each car's row now, a finished car's beyond every row (invariants.car_rows)."""
+    """row[c]: each car's row now, a finished car's beyond every row (no car moves back)."""
     for c in range(6):
         row[c] = T.row[S.pos[g, c]] if S.pos[g, c] >= 0 else FAR
 
@@ -754,7 +764,7 @@ def play_game(T, S, X, g, bonus_card, bonus_power, who):
     """Deal, auction, grid, race (engine.simulate)."""
     record(X, SAY_AUCTION_HEAD)
     deal(T, S, X, g, bonus_card, who)
-    won = run_auction(T, S, X, g)
+    won = run_auction(T, S, X, g, np.empty(0, np.int64))
     keep_power(T, S, X, g, won, bonus_power, who)
     grid_cars(T, S, X, g)
     play_race(T, S, X, g, bonus_card, who)

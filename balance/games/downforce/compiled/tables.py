@@ -1,7 +1,8 @@
 """What the compiled Downforce engine reads besides the state: the database's
 compiled tables (the track raced, the cards, the powers), the bots' table and
-the figures `Match` derives once per batch, laid out as one named tuple of
-numbers and arrays (no Python object reaches the per-game code).
+the card figures the bots read (each card's speed per colour, the box's),
+laid out as one named tuple of numbers and arrays (no Python object reaches
+the per-game code).
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ from collections import namedtuple
 import numpy as np
 
 from ...profiles import noise_span
-from ...recorder import NULL
 from .. import vocabulary as V
 from ..bots import BotTable
 from ..compile import NONE, WILD, Tables
-from ..match import Match
 
-# the draws the engine makes, one count each (chance.compiled.key): the numpy engine's purposes
+# the draws the engine makes, one count each (chance.compiled.key), named as the numpy engine named them
 PURPOSES = (
     "deal",
     "speed-8 pile",
@@ -74,7 +73,7 @@ Tab = namedtuple(
         "speed8_card",
         "colour_speed",
         "deck_speed",
-        # powers: a power index of -1 reads the last entry
+        # powers: a power index of -1 (none kept, or a car sold without one) reads the last entry
         "power_kind",
         "power_bonus",
         # the track
@@ -102,9 +101,12 @@ Tab = namedtuple(
 
 
 def build(tables: Tables, bots: BotTable, players: int) -> Tab:
-    """The compiled engine's tables for `players` players (Match's derived figures included)."""
-    match = Match(tables, bots, None, NULL)
-    cards, track = tables.cards, match.track
+    """The compiled engine's tables for `players` players."""
+    cards, powers, track = tables.cards, tables.powers, tables.tracks[tables.rules.track]
+    colour_speed = np.zeros((len(cards.ids), V.N_CARS), np.float32)  # how far each card moves each colour
+    for m in range(cards.car.shape[1]):
+        named = (cards.car[:, m] >= 0) & (cards.car[:, m] < WILD)
+        colour_speed[np.flatnonzero(named), cards.car[named, m]] += cards.speed[named, m]
 
     def c(array, dtype) -> np.ndarray:
         return np.ascontiguousarray(array, dtype)
@@ -121,10 +123,10 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         regular=c(~cards.is_speed8, np.bool_),
         bid=c(cards.bid, np.int64),
         speed8_card=c(tables.speed8_card, np.int64),
-        colour_speed=c(match.colour_speed, np.float32),
-        deck_speed=c(match.deck_speed, np.float32),
-        power_kind=c(match.power_kind, np.int64),
-        power_bonus=c(match.power_bonus, np.int64),
+        colour_speed=colour_speed,
+        deck_speed=c(cards.count.astype(np.float32) @ colour_speed, np.float32),  # integer sums: exact
+        power_kind=c(np.append(powers.kind, -1), np.int64),
+        power_bonus=c(np.append(powers.bonus, 0), np.int64),
         row=c(track.row, np.int64),
         lane=c(track.lane, np.int64),
         curve=c(track.curve, np.bool_),
@@ -142,5 +144,5 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         loyalty=c(bots.loyalty, np.float32),
         foresight=c(bots.foresight, np.float32),
         power_value=c(bots.power_value.reshape(len(bots.names), -1), np.float32),
-        power_worth=c(match.power_worth, np.float32),
+        power_worth=c(np.pad(bots.power_value, ((0, 0), (0, 1))), np.float32),
     )
