@@ -51,6 +51,7 @@ browser:
 test: dev browser
 	$(BIN)/python -m balance.games.horsepower.compiled cards.yaml  # compiled once here, not by each test worker
 	$(BIN)/python -m balance.games.downforce.compiled downforce.yaml
+	$(BIN)/python -m balance.games.heat.compiled heat.yaml
 	$(BIN)/python -m pytest -n auto
 
 lint: dev

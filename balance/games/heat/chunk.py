@@ -21,10 +21,10 @@ from ..chunks import Prepared
 from ..chunks import chunk_seats as shared_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
+from . import compiled
 from . import vocabulary as V
 from .bots import bot_table, resolve_profiles
 from .compile import Tables, compile_database
-from .engine import simulate
 from .schema import validate_database
 from .state import State
 
@@ -44,6 +44,7 @@ def prepare(scenario: ScenarioView) -> Prepared:
     if isinstance(m.bots, list) and bots.legend.all():
         raise UserError(scenario.doc.problem(("bots",), "every car is a Legend: at least one player car is needed"))
     bonus_problem(scenario, tables, bots.legend)
+    compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
     return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
 
 
@@ -133,7 +134,11 @@ def play_chunk(
         eligible = ~prep.bots.legend[seats]  # (G, cars): a Legend has no deck to take the card
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players, eligible)
         bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
-    return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
+    # the compiled engine (compiled/): the numpy engine's races, one at a time; `after_turn` is the
+    # runner's progress (told the state every few races)
+    return seats, compiled.simulate(
+        prep.tables, prep.bots, seats, streams, events, bonus, progress=after_turn, rec=rec if rec.on else None
+    )
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:

@@ -1,0 +1,1063 @@
+"""The Heat rules, compiled (numba): one race at a time, each step of the
+rulebook's round a function, in its order ("Gameplay", "Turn Steps",
+"Legends", "Winning"). The numpy engine (setup.py, plan.py, turn.py,
+moves.py) plays the same races in lockstep; every random number here is keyed
+as there (chance.compiled), every bot value computed in the same float steps,
+so a race is the same race whichever engine plays it.
+
+Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State's
+arrays), `X` the race's context (its hash, draw counts, event buffer), `g` the
+race, `p` the car (its grid slot). numpy keeps a float32 op in float32 and
+widens float32 with an integer array or a float64 to float64: here every
+float32 result is the float64 op rounded once to float32 (exact for one +, -,
+*, /), and every float64 one is computed in float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...chance import SEATS
+from ...chance import compiled as chance
+from ...chance.compiled import NO_SEAT
+from .structs import Game
+from .tables import PURPOSES
+
+jit = njit(cache=True, nogil=True)
+inline = njit(cache=True, nogil=True, inline="always")
+
+F32 = np.float32
+NEG_INF = -np.inf
+OPEN_ROAD = 40  # plan.OPEN_ROAD
+SPIN_COST = 6.0  # plan.SPIN_COST
+UNFILLABLE = 1_000.0  # plan.UNFILLABLE
+FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
+(
+    GARAGE_MARKET,
+    NOISE_DRAFT_PICK,
+    DRAW_OPENING,
+    LEGEND_CARD,
+    NOISE_CARD_CHOICE,
+    NOISE_GEAR_CHOICE,
+    FLIP_PLAYED,
+    FLIP_BOOST,
+    NOISE_ADRENALINE,
+    NOISE_BOOST,
+    NOISE_SLIPSTREAM,
+    SCRAP,
+    DRAW_REPLENISH,
+) = range(len(PURPOSES))
+EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
+# What a traced race says (balance trace): records of numbers (kind, up to 8
+# numbers, the index of a row of card counts or -1), written as text by
+# trace_text.py in the numpy engine's words.
+(
+    SAY_BONUS,
+    SAY_DRAFT,
+    SAY_PICK,
+    SAY_ROUND,
+    SAY_HANDS,
+    SAY_PLAN,
+    SAY_LEGEND,
+    SAY_OVERHEATED,
+    SAY_CANNOT_PAY,
+    SAY_SPEED,
+    SAY_ADRENALINE,
+    SAY_COOLDOWN,
+    SAY_BOOST,
+    SAY_SLIPSTREAM,
+    SAY_CORNER,
+    SAY_FINISHED,
+) = range(16)
+
+
+@inline
+def key(X, purpose, seat):
+    return chance.key(X.hash[0], X.draws, X.codes, purpose, seat)
+
+
+@inline
+def event(X, g, seat, card, kind, turn, pick):
+    """One card event of the logs (events.Events), if the run keeps them; a
+    full buffer is counted past its end (the caller plays the race again with more room)."""
+    if not X.logging:
+        return
+    i = X.n_events[0]
+    X.n_events[0] = i + 1
+    if i < X.events.shape[0]:
+        X.events[i, 0], X.events[i, 1], X.events[i, 2], X.events[i, 3] = g, seat, card, kind
+        X.events[i, 4], X.events[i, 5], X.events[i, 6] = turn, pick, -1
+
+
+@inline
+def say(X, kind, a, b, c, d, e, f, h, i, row):
+    """One record of what the traced race does (if it is traced); counted past
+    the end of a full table (the caller plays the race again with more room)."""
+    if not X.tracing:
+        return
+    n = X.trace_n[0]
+    if n < X.trace.shape[0]:
+        rec = X.trace[n]
+        rec[0], rec[1], rec[2], rec[3], rec[4], rec[5] = kind, a, b, c, d, e
+        rec[6], rec[7], rec[8], rec[9] = f, h, i, row
+    X.trace_n[0] = n + 1
+
+
+@inline
+def new_row(X):
+    """A row for a record's card counts: its index (-1 when not tracing)."""
+    if not X.tracing:
+        return -1
+    n = X.rows_n[0]
+    X.rows_n[0] = n + 1
+    return n
+
+
+@inline
+def put(X, row, at, value):
+    if 0 <= row < X.rows.shape[0]:
+        X.rows[row, at] = value
+
+
+@inline
+def f32(x):
+    return np.float32(x)
+
+
+# --- the course (course.py) -------------------------------------------------
+
+
+@inline
+def next_corner(corner_at, pos):
+    """The first corner line ahead of `pos` (searchsorted side right): T.corners if
+    none. (Arrays are read out of the structures once a function: each read of a
+    field takes and drops a reference.)"""
+    i = 0
+    while corner_at[i] <= pos:  # the pad (FAR) stops it
+        i += 1
+    return i
+
+
+@inline
+def heat_due(T, start, end, speed, mod):
+    """Course.heat_due: Heat owed for the corners checked moving start -> end at `speed`."""
+    return owed(T.corner_at, T.limit, T.finish, start, end, speed, mod)
+
+
+@inline
+def owed(corner_at, limit, finish, start, end, speed, mod):
+    """heat_due on the course's arrays."""
+    if end >= finish:  # crossing the finish line: its corners are not checked
+        return 0
+    first = next_corner(corner_at, start)
+    count = next_corner(corner_at, end) - first
+    due = 0
+    for j in range(count):
+        over = speed - (limit[first + j] + mod)
+        if over > 0:
+            due += over
+    return due
+
+
+# --- moving cars and cards (moves.py) ---------------------------------------
+
+
+@inline
+def place(T, S, g, p, target):
+    """Car p on `target`, or the first space behind it with a free spot; on the
+    race line if that spot is free, else beside it."""
+    at, finished, lane = S.pos[g], S.finished[g], S.lane[g]
+    P = at.shape[0]
+    lanes = T.lanes
+    y = np.int16(target)
+    for _ in range(P):
+        n = 0
+        for o in range(P):
+            if o != p and not finished[o] and at[o] == y:
+                n += 1
+        if n < lanes:
+            break
+        y -= np.int16(1)
+    taken = False
+    for o in range(P):
+        if o != p and not finished[o] and at[o] == y and lane[o] == 0:
+            taken = True
+    at[p] = y
+    lane[p] = 1 if taken else 0
+
+
+@inline
+def flip(T, S, X, g, p, count, purpose):
+    """Per flip: cards from the deck (the discard reshuffled in when it runs out)
+    until a basic speed card shows, which joins the play area; the others go to
+    the discard. Returns the speed added; a car with no basic card left stops."""
+    added = 0
+    left = count
+    if left <= 0:
+        return added
+    deck, discard, play = S.deck[g, p], S.discard[g, p], S.play[g, p]
+    is_basic, speed = T.is_basic, T.speed
+    K = deck.shape[0]
+    while left > 0:
+        empty = True
+        for k in range(K):
+            if deck[k] > 0:
+                empty = False
+                break
+        if empty:
+            for k in range(K):
+                deck[k] += discard[k]
+                discard[k] = 0
+        basics = 0
+        for k in range(K):
+            if is_basic[k]:
+                basics += deck[k] + discard[k]
+        if basics == 0:  # dry: no key drawn
+            break
+        card = chance.draw_one(key(X, purpose, p), deck)
+        if is_basic[card]:
+            added += speed[card]
+            play[card] += 1
+            left -= 1
+        else:
+            discard[card] += 1
+    return added
+
+
+@inline
+def draw(S, X, g, p, n, purpose):
+    """n cards into the hand (the discard reshuffled in when the deck runs out)."""
+    if n <= 0:
+        return
+    K = S.deck.shape[2]
+    drawn = np.zeros(K, np.int64)
+    chance.draw_reshuffling(key(X, purpose, p), S.deck[g, p], S.discard[g, p], n, drawn)
+    hand = S.hand[g, p]
+    for k in range(K):
+        hand[k] += drawn[k]
+
+
+@inline
+def pay_heat(T, S, g, p, amount):
+    """Heat from the Engine to the discard pile (the caller has checked it is there)."""
+    S.engine[g, p] -= amount
+    S.discard[g, p, T.heat_card] += amount
+    S.heat_paid[g, p] += amount
+
+
+# --- setup (setup.py) -------------------------------------------------------
+
+
+@jit
+def setup(T, S, X, g, bonus_card, bonus_who):
+    """Decks of speed cards, starting upgrades (or a Garage draft), the track's
+    Stress; Heat in the Engine; the starting gear; the grid; hands of 7."""
+    P, K = S.deck.shape[1], S.deck.shape[2]
+    players = 0
+    for p in range(P):
+        q = S.bots[g, p]
+        S.is_legend[g, p] = T.legend[q]
+        S.pos[g, p] = T.grid_space[p]
+        S.lane[g, p] = T.grid_lane[p]
+        S.gear[g, p] = T.starting_gear
+        if not T.legend[q]:
+            players += 1
+            for k in range(K):
+                S.deck[g, p, k] = T.starting_deck[k]
+            S.engine[g, p] = T.track_heat
+    S.legend_deck[g, :] = 1
+    if T.stress_supply >= 0:  # the box's Stress less what the decks took
+        S.stress_supply[g] = max(T.stress_supply - players * T.starting_deck[T.stress_card], 0)
+    for k in range(K):  # the starting cards' events: card by card, copy by copy, car by car
+        for _ in range(T.starting_deck[k]):
+            for p in range(P):
+                if not S.is_legend[g, p]:
+                    event(X, g, p, k, EV_START, 0, -1)
+    if bonus_card >= 0:  # balance strength: an extra starting copy
+        who = bonus_who[g]
+        S.deck[g, who, bonus_card] += 1
+        S.bonus[g, who, bonus_card] += 1
+        event(X, g, who, bonus_card, EV_START, 0, -1)
+        say(X, SAY_BONUS, who, bonus_card, 0, 0, 0, 0, 0, 0, -1)
+    if T.garage:
+        say(X, SAY_DRAFT, 0, 0, 0, 0, 0, 0, 0, 0, -1)
+        garage_draft(T, S, X, g, players)
+    for p in range(P):
+        if not S.is_legend[g, p]:
+            draw(S, X, g, p, T.hand_size, DRAW_OPENING)
+
+
+@jit
+def garage_draft(T, S, X, g, players):
+    """Each draft round reveals a card per player plus `revealed_extra`; the
+    players pick one each in draft order (the back of the grid first); the
+    rest are set aside."""
+    K = S.deck.shape[2]
+    pool = T.pool.copy()
+    market = np.zeros(K, np.int64)
+    pick = 0
+    for r in range(T.draft_seats.shape[0]):
+        market[:] = 0
+        chance.draw_many(key(X, GARAGE_MARKET, NO_SEAT), pool, players + T.revealed_extra, market)
+        for i in range(T.draft_seats.shape[1]):
+            p = T.draft_seats[r, i]
+            q = S.bots[g, p]
+            hashed = chance.light(key(X, NOISE_DRAFT_PICK, p))  # drawn for every slot, Legend or not
+            pick += 1
+            if S.is_legend[g, p] or market.sum() == 0:
+                continue
+            span = np.float64(T.noise_span[q])
+            best, k = NEG_INF, 0
+            for c in range(K):
+                if market[c] > 0:
+                    v = f32(np.float64(T.upgrade_value[q, c]) + np.float64(f32(span * chance.noise_of(hashed, c))))
+                    if v > best:
+                        best, k = v, c
+            market[k] -= 1
+            S.deck[g, p, k] += 1
+            S.drafted[g, p, k] += 1
+            if S.draft_pick[g, p, k] == 0:
+                S.draft_pick[g, p, k] = pick
+            event(X, g, p, k, EV_DRAFT, 0, pick)
+            say(X, SAY_PICK, pick, p, k, 0, 0, 0, 0, 0, -1)
+
+
+# --- steps 1 and 2: shift and choose the cards (plan.py) ---------------------
+
+
+@inline
+def target_speed(corner_at, limit, corners, finish, pos, engine, reserve, risk, mod):
+    """The speed the bot aims at: across the next corner no faster than its
+    limit plus the Heat it will pay (`risk` of the Engine's Heat above
+    `reserve`), never into the corner after it."""
+    nxt = next_corner(corner_at, pos)
+    to_line = corner_at[nxt] - pos
+    after = corner_at[min(nxt + 1, corners)] - pos
+    spare = max(engine - reserve, 0)
+    allowance = np.int64(np.floor(np.float64(risk) * spare))
+    cross = min(limit[nxt] + mod + allowance, after - 1)
+    target = cross if cross >= to_line else to_line - 1
+    if nxt >= corners or finish - pos <= to_line:  # no corner before the finish
+        return OPEN_ROAD
+    return target
+
+
+@inline
+def choose_cards(cards, hand, held, n_held, left, gear, target, budget, span, jitter, prefer, chosen):
+    """plan.choose_cards for one car: `gear` cards picked greedily, each the
+    closest to the speed still needed per card left (noise mixed in by the
+    jitter), into `chosen` (K,). `held[:n_held]`: the playable cards in hand, in
+    card order (the first of equal scores wins, as argmax over the numpy
+    engine's columns); `left` (K,) scratch. Returns (expected speed (float32), cards chosen)."""
+    values, is_choice, choices, heat_cost, flips_f32, flip_mean, spread_near = cards
+    for i in range(n_held):
+        k = held[i]
+        left[k] = hand[k]
+        chosen[k] = 0
+    total = f32(0.0)
+    counted = f32(0.0)
+    count = 0
+    near = target < OPEN_ROAD
+    spread = spread_near if near else 0.0  # a flip counts at the highest basic speed near a corner
+    for step in range(gear):
+        slots = gear - step
+        ideal = np.float64(f32(np.float64(target) - np.float64(counted))) / np.float64(max(slots, 1))
+        best, pick, pick_value, pick_counts = NEG_INF, -1, f32(0.0), 0.0
+        for i in range(n_held):
+            k = held[i]
+            if left[k] <= 0:
+                continue
+            value = values[k]
+            if is_choice[k]:  # a choice card counts as its choice nearest the ideal
+                gap = np.inf
+                for o in range(choices.shape[1]):
+                    option = choices[k, o]
+                    if option >= 0 and abs(np.float64(option) - ideal) < gap:
+                        gap = abs(np.float64(option) - ideal)
+                        value = f32(option)
+            unpaid = heat_cost[k] > budget
+            if unpaid:  # played as a random speed card (a flip)
+                value = flip_mean
+                counts_as = np.float64(value) + spread
+            else:
+                counts_as = np.float64(value) + spread * np.float64(flips_f32[k])
+            score = np.float64(f32(np.float64(span) * np.float64(jitter[k]))) - abs(counts_as - ideal)
+            score = score + prefer[k]
+            if score > best:
+                best, pick, pick_value, pick_counts = score, k, value, counts_as
+        if pick < 0:
+            break
+        left[pick] -= 1
+        chosen[pick] += 1
+        total = f32(np.float64(total) + np.float64(pick_value))
+        counted = f32(np.float64(counted) + pick_counts)
+        if heat_cost[pick] <= budget:
+            budget -= heat_cost[pick]
+        count += 1
+    return total, count
+
+
+@inline
+def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, left):
+    """One car shifts and chooses its cards face down: every gear within reach
+    scored (and, with cards that raise corner limits in hand, plans built
+    around them), the best kept."""
+    K = S.deck.shape[2]
+    G4 = T.gears
+    q = S.bots[g, p]
+    span = T.noise_span[q]
+    in_hand = S.hand[g, p]
+    for k in range(K):
+        hand[k] = in_hand[k]
+    engine = np.int64(S.engine[g, p])
+    gear = np.int64(S.gear[g, p])
+    heat_in_hand = hand[T.heat_card]
+    pos = np.int64(S.pos[g, p])
+    hashed = chance.light(key(X, NOISE_CARD_CHOICE, p))
+    heat_cost, op_corner, flips_f32, playable = T.heat_cost, T.op_corner, T.flips_f32, T.playable
+    cards = (T.value, T.is_choice, T.choices, heat_cost, flips_f32, f32(T.flip_mean), T.spread)
+    corner_at, limit, corners, finish = T.corner_at, T.limit, T.corners, T.finish
+    reserve, risk, heat_value, cooldown_value = T.reserve[q], T.risk[q], T.heat_value[q], T.cooldown_value[q]
+    cooldown, spread, shift_two_heat = T.cooldown, T.spread, T.shift_two_heat
+    to_line = corner_at[next_corner(corner_at, pos)] - pos
+    raised, n_held = 0, 0
+    for k in range(K):
+        if hand[k] > 0 and playable[k]:
+            held[n_held] = k
+            n_held += 1
+            jitter[k] = chance.noise_of(hashed, k)  # noise keyed by the card (plan.py: uniform_at)
+            if op_corner[k] > raised:
+                raised = op_corner[k]
+    variants = 2 if raised > 0 else 1
+    for v in range(variants):
+        raise_by = raised if v == 1 else 0
+        for h in range(n_held):
+            k = held[h]
+            prefer[k] = 100.0 if v == 1 and op_corner[k] > 0 else 0.0
+        for i in range(G4):
+            new = i + 1
+            shift = abs(new - gear)
+            cost = shift_two_heat if shift == 2 else 0
+            budget = engine - cost
+            aim = target_speed(corner_at, limit, corners, finish, pos, budget, reserve, risk, raise_by)
+            j = v * G4 + i
+            targets[j] = aim
+            plan = plans[j]
+            plan[:] = 0
+            total, count = choose_cards(cards, hand, held, n_held, left, new, aim, budget, span, jitter, prefer, plan)
+            spare, mod, flips = budget, 0, 0.0
+            for h in range(n_held):
+                k = held[h]
+                c = plan[k]
+                if c > 0:
+                    if heat_cost[k] <= budget:  # a card it cannot pay is swapped, not paid
+                        spare -= c * heat_cost[k]
+                        mod += c * op_corner[k]
+                    flips += c * np.float64(flips_f32[k])
+            left_heat = max(spare, 0)  # the Engine's Heat after the cards' own
+            speed = np.int64(np.rint(np.float64(total)))
+            worst = np.int64(np.rint(np.float64(total) + spread * flips))
+            spins = owed(corner_at, limit, finish, pos, pos + worst, worst, mod) > left_heat
+            if spins:
+                value = np.float64(to_line) - 1.0 - SPIN_COST
+            else:
+                due = owed(corner_at, limit, finish, pos, pos + speed, speed, mod)
+                value = np.float64(total) - np.float64(heat_value) * due
+            cooled = min(cooldown[new], heat_in_hand)
+            score = value + np.float64(cooldown_value) * cooled
+            score = score - np.float64(heat_value) * cost
+            score = score - UNFILLABLE * (new - count)  # a shortfall overheats the car
+            scores[j] = f32(score)
+    # a number per plan, the plain gears then the raised ones, drawn whether or not they are scored
+    hashed = chance.light(key(X, NOISE_GEAR_CHOICE, p))
+    best, b = NEG_INF, 0
+    for j in range(variants * G4):
+        new = j % G4 + 1
+        shift = abs(new - gear)
+        legal = shift <= 1 or (shift == 2 and engine >= T.shift_two_heat)
+        if not legal:
+            continue
+        s = f32(np.float64(scores[j]) + np.float64(f32(np.float64(span) * np.float64(chance.noise_of(hashed, j)))))
+        if s > best:
+            best, b = s, j
+    new_gear = b % G4 + 1
+    paid = T.shift_two_heat if abs(new_gear - gear) == 2 else 0
+    pay_heat(T, S, g, p, paid)
+    chosen = plans[b]
+    played = 0
+    for k in range(K):
+        played += chosen[k]
+    short = new_gear - played
+    over = short > 0
+    if over:  # too few playable cards: play them all, and Heat to make up the number
+        chosen[T.heat_card] += min(short, heat_in_hand)
+    in_play = S.play[g, p]
+    for k in range(K):
+        in_hand[k] = hand[k] - chosen[k]
+        in_play[k] = chosen[k]
+    S.gear[g, p] = new_gear
+    S.overheated[g, p] = over
+    S.target[g, p] = targets[b]
+    if X.tracing:
+        row = new_row(X)
+        for k in range(K):
+            put(X, row, k, chosen[k])
+        say(X, SAY_PLAN, p, q, gear, new_gear, paid, S.engine[g, p], targets[b], over, row)
+
+
+@jit
+def plan_round(T, S, X, g):
+    """Steps 1 and 2 for every player car still racing (not the Legends)."""
+    P, K = S.deck.shape[1], S.deck.shape[2]
+    jitter = np.zeros(K, np.float32)
+    prefer = np.zeros(K, np.float64)
+    plans = np.zeros((2 * T.gears, K), np.int64)
+    targets = np.zeros(2 * T.gears, np.int64)
+    scores = np.zeros(2 * T.gears, np.float32)
+    hand = np.zeros(K, np.int64)
+    held = np.zeros(K, np.int64)
+    left = np.zeros(K, np.int64)
+    for p in range(P):
+        if not S.finished[g, p] and not S.is_legend[g, p]:
+            plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, left)
+
+
+# --- the turns (turn.py) -----------------------------------------------------
+
+
+@inline
+def legend_card(S, X, g):
+    """The round's Legend card (one for all the race's Legends), the deck
+    reshuffled when empty; -1 where no Legend races."""
+    P = S.pos.shape[1]
+    some = False
+    for p in range(P):
+        if S.is_legend[g, p] and not S.finished[g, p]:
+            some = True
+    if not some:
+        return -1
+    deck = S.legend_deck[g]
+    if deck.sum() == 0:
+        deck[:] = 1
+    return chance.draw_one(key(X, LEGEND_CARD, NO_SEAT), deck)
+
+
+@inline
+def laps_done(T, S, g, p):
+    """The round of every lap the car has now completed for the first time."""
+    for lap in range(T.laps):
+        if S.pos[g, p] >= T.spaces * (lap + 1) and S.lap_round[g, p, lap] == 0:
+            S.lap_round[g, p, lap] = S.round[g]
+
+
+@inline
+def legend_turn(T, S, X, g, p, card):
+    """A Legend moves by the round's Legend card, using no Heat: within a
+    corner's Legend line at the limit plus the card's bonus; before it, the
+    straight speed but short of the corner; at most one corner line a move
+    (Aggressive Legends: two)."""
+    pos = np.int64(S.pos[g, p])
+    nxt = next_corner(T.corner_at, pos)
+    to_line = T.corner_at[nxt] - pos
+    straight = T.legend_speed[card]
+    near = pos >= T.legend_at[nxt]  # within the corner's Legend line
+    move = T.limit[nxt] + T.legend_bonus[card] if near else min(straight, to_line - 1)
+    if T.finish - pos <= to_line:
+        move = straight
+    extra = 1 if T.aggressive_legends else 0
+    stop = T.corner_at[min(nxt + 1 + extra, T.corners)] - 1
+    move = min(move, stop - pos)
+    S.turns[g, p] += 1
+    place(T, S, g, p, pos + move)
+    laps_done(T, S, g, p)
+    say(X, SAY_LEGEND, p, straight, card, move, pos, S.pos[g, p], 0, 0, -1)
+
+
+@inline
+def fits(T, S, g, p, start, speed, to, new_speed, cost, gain, has_gain):
+    """turn.fits: going on to `to` at `new_speed` (paying `cost` first) keeps the
+    corners' Heat payable and within the bot's allowance; with a gain, the
+    spaces also beat the Heat it adds."""
+    q = S.bots[g, p]
+    engine = np.int64(S.engine[g, p]) - cost
+    mod = np.int64(S.corner_mod[g, p])
+    owed = heat_due(T, start, np.int64(S.pos[g, p]), speed, mod)
+    owed_then = heat_due(T, start, to, new_speed, mod)
+    allowance = np.floor(np.float64(T.risk[q]) * max(engine - owed - T.reserve[q], 0))
+    ok = owed_then <= engine and owed_then - owed <= allowance
+    if has_gain:
+        ok = ok and gain > np.float64(T.heat_value[q]) * (owed_then - owed)
+    return ok
+
+
+@inline
+def pay_card_heat(T, S, X, g, p, play):
+    """The played cards' Heat, copy by copy; a card the Engine cannot pay is
+    discarded and a random speed card played instead. As in the numpy engine,
+    copy i of a card is looked at only while more than i copies are still in play."""
+    swapped = 0
+    K = play.shape[0]
+    heat_cost = T.heat_cost
+    for k in range(K):
+        cost = heat_cost[k]
+        if cost <= 0 or play[k] == 0:
+            continue
+        for copy in range(play[k]):
+            if play[k] <= copy:
+                continue
+            if S.engine[g, p] >= cost:
+                pay_heat(T, S, g, p, cost)
+            else:
+                play[k] -= 1
+                S.play[g, p, k] -= 1
+                S.discard[g, p, k] += 1
+                swapped += 1
+                say(X, SAY_CANNOT_PAY, p, cost, k, 0, 0, 0, 0, 0, -1)
+    return swapped
+
+
+@inline
+def reveal(T, S, X, g, p):
+    """The played cards face up: their Heat paid, choice cards set, flips made,
+    their other effects noted; returns the Speed."""
+    K = S.deck.shape[2]
+    in_play = S.play[g, p]
+    play = np.zeros(K, np.int64)
+    for k in range(K):
+        play[k] = in_play[k]
+    swapped = pay_card_heat(T, S, X, g, p, play)
+    speeds, is_choice, choices = T.speed, T.is_choice, T.choices
+    speed = 0
+    for k in range(K):
+        speed += play[k] * speeds[k]
+    target = np.int64(S.target[g, p])
+    for k in range(K):  # each copy of a choice card: the largest choice that keeps to the target
+        if not is_choice[k]:
+            continue
+        for _ in range(play[k]):
+            room = target - speed
+            fit, low = -1, 1 << 30
+            for o in range(choices.shape[1]):
+                option = choices[k, o]
+                if option >= 0:
+                    low = min(low, option)
+                    if option <= room:
+                        fit = max(fit, option)
+            speed += fit if fit >= 0 else low
+    flips, cool, slip, corner, scrap_n, stress = swapped, 0, 0, 0, 0, 0
+    effects = T.card_effects  # (K, 6): flips, cooldown, slipstream, corner limit, scrap, discard Stress
+    for k in range(K):
+        c = play[k]
+        if c:
+            flips += c * effects[k, 0]
+            cool += c * effects[k, 1]
+            slip += c * effects[k, 2]
+            corner += c * effects[k, 3]
+            scrap_n += c * effects[k, 4]
+            stress += c * effects[k, 5]
+    speed += flip(T, S, X, g, p, flips, FLIP_PLAYED)
+    S.cooldown_bonus[g, p] = cool
+    S.slip_bonus[g, p] = slip
+    S.corner_mod[g, p] = corner
+    discard, hand, played = S.discard[g, p], S.hand[g, p], S.played[g, p]
+    if scrap_n > 0:  # cards from the top of the deck to the discard
+        drawn = np.zeros(K, np.int64)
+        chance.draw_many(key(X, SCRAP, p), S.deck[g, p], scrap_n, drawn)
+        for k in range(K):
+            discard[k] += drawn[k]
+    stress_card = T.stress_card
+    out = min(stress, np.int64(hand[stress_card]))  # Stress from hand to the discard
+    hand[stress_card] -= out
+    discard[stress_card] += out
+    turn = S.round[g]
+    for k in range(K):
+        if play[k]:
+            played[k] += play[k]
+            for _ in range(play[k]):
+                event(X, g, p, k, EV_PLAY, turn, -1)
+    return np.int64(np.int16(speed))
+
+
+@inline
+def react(T, S, X, g, p, start, speed, cool_more):
+    """Cooldown (gear, cards, Adrenaline) moves Heat from hand to the Engine;
+    then Boost, once, when even the highest flip keeps the corners payable."""
+    gear = S.gear[g, p]
+    heat = T.heat_card
+    cool = min(T.cooldown[gear] + S.cooldown_bonus[g, p] + cool_more, np.int64(S.hand[g, p, heat]))
+    S.hand[g, p, heat] -= cool
+    S.engine[g, p] += cool
+    S.cooled[g, p] += cool
+    if cool:  # said as it happens: before a Boost, which may pay with the Heat just cooled
+        say(X, SAY_COOLDOWN, p, cool, 0, 0, 0, 0, 0, 0, -1)
+    q = S.bots[g, p]
+    may = T.boost_allowed[gear] and S.engine[g, p] >= T.boost_heat
+    top = T.top
+    pos = np.int64(S.pos[g, p])
+    safe = fits(T, S, g, p, start, speed, pos + top, speed + top, T.boost_heat, 0, False)
+    noise = T.noise[q]
+    if noise >= 1:
+        keen = f32(0.5)
+    elif safe:
+        a = f32(1.0 - np.float64(noise))
+        keen = f32(np.float64(f32(np.float64(a) * np.float64(T.boost[q]))) + np.float64(f32(np.float64(noise) * 0.5)))
+    else:
+        keen = f32(0.0)
+    coin = chance.uniform(key(X, NOISE_BOOST, p))  # drawn whether or not the car may Boost
+    boost = may and coin < keen
+    if boost:
+        pay_heat(T, S, g, p, T.boost_heat)
+        S.boosts[g, p] += 1
+        more = flip(T, S, X, g, p, 1, FLIP_BOOST)
+        speed += more
+        place(T, S, g, p, np.int64(S.pos[g, p]) + more)
+        say(X, SAY_BOOST, p, more, S.pos[g, p], 0, 0, 0, 0, 0, -1)
+    return speed
+
+
+@inline
+def slipstream(T, S, X, g, p, start, speed):
+    """Beside or right behind another car: may move the slipstream spaces on
+    (never over the finish line), when the corners stay payable and worth it."""
+    P = S.pos.shape[1]
+    pos = np.int64(S.pos[g, p])
+    beside = False
+    at, finished = S.pos[g], S.finished[g]
+    for o in range(P):
+        if o != p and not finished[o] and (at[o] == pos or at[o] == pos + 1):
+            beside = True
+    distance = T.slipstream + np.int64(S.slip_bonus[g, p])
+    if not (beside and pos + distance < T.finish and distance > 0):
+        return
+    q = S.bots[g, p]
+    safe = fits(T, S, g, p, start, speed, pos + distance, speed, 0, distance, True)
+    noise = np.float64(T.noise[q])
+    a = f32(1.0 - noise) if safe else f32(0.0)
+    b = f32(noise * np.float64(chance.uniform(key(X, NOISE_SLIPSTREAM, p))))
+    if f32(np.float64(a) + np.float64(b)) > 0.5:
+        place(T, S, g, p, pos + distance)
+        S.slipstreams[g, p] += 1
+        say(X, SAY_SLIPSTREAM, p, S.pos[g, p], 0, 0, 0, 0, 0, 0, -1)
+
+
+@inline
+def take_stress(S, g, owed):
+    """Stress from the box: all that is owed, or what is left of it."""
+    if S.stress_supply[g] >= 0:
+        given = min(owed, max(np.int64(S.stress_supply[g]), 0))
+        S.stress_supply[g] -= given
+    else:
+        given = owed
+    S.stress_short[g] += owed - given
+    return given
+
+
+@inline
+def check_corners(T, S, X, g, p, start, speed):
+    """Each corner line crossed, in order: Heat for every point of Speed over
+    the limit; unable to pay, the car spins out (before that corner, Stress
+    into hand by gear, gear 1) and checks no further corner."""
+    end = np.int64(S.pos[g, p])
+    if end >= T.finish:
+        return
+    first = next_corner(T.corner_at, start)
+    count = next_corner(T.corner_at, end) - first
+    for j in range(count):
+        at = min(first + j, T.corners)
+        over = speed - (T.limit[at] + S.corner_mod[g, p])
+        if over <= 0:
+            continue
+        corner = at % T.lap_corners
+        say(X, SAY_CORNER, p, T.limit[at], speed, over, S.engine[g, p] >= over, 0, 0, 0, -1)
+        if S.engine[g, p] >= over:
+            pay_heat(T, S, g, p, over)
+            S.corner_heat[g, p] += over
+            S.corner_paid[g, corner] += over
+        else:
+            S.corner_spins[g, corner] += 1
+            stress = take_stress(S, g, T.spin_out_stress[S.gear[g, p]])
+            S.hand[g, p, T.stress_card] += stress
+            S.stress_added[g, p] += stress
+            S.gear[g, p] = T.spin_out_gear
+            S.spin_outs[g, p] += 1
+            place(T, S, g, p, T.corner_at[at] - 1)
+            return
+
+
+@inline
+def discard_step(T, S, g, p):
+    """Optional discard: playable cards worth less than the bot's `discard_below`
+    (never Stress or Heat)."""
+    below = T.discard_below[S.bots[g, p]]
+    playable, value, stress_card = T.playable, T.value, T.stress_card
+    hand, discard = S.hand[g, p], S.discard[g, p]
+    for k in range(hand.shape[0]):
+        if playable[k] and k != stress_card and value[k] < below:
+            discard[k] += hand[k]
+            hand[k] = 0
+
+
+@jit
+def car_turn(T, S, X, g, p, last):
+    """A player car's turn: reveal and move, Adrenaline (the last cars), React
+    (Cooldown, Boost), Slipstream, corner checks, discard, replenish."""
+    S.turns[g, p] += 1
+    start = np.int64(S.pos[g, p])
+    if S.overheated[g, p]:  # no move, back to gear 1, the played cards (Heat among them) discarded
+        say(X, SAY_OVERHEATED, p, 0, 0, 0, 0, 0, 0, 0, -1)
+        S.gear[g, p] = T.spin_out_gear
+        S.overheats[g, p] += 1
+    else:
+        speed = reveal(T, S, X, g, p)
+        place(T, S, g, p, start + speed)
+        say(X, SAY_SPEED, p, speed, start, S.pos[g, p], 0, 0, 0, 0, -1)
+        cool_more = 0
+        if last:  # Adrenaline: +1 speed where worth it, else (or also) Cooldown 1
+            step = T.adrenaline_speed
+            now = np.int64(S.pos[g, p])
+            worth = fits(T, S, g, p, start, speed, now + step, speed + step, 0, step, True)
+            coin = chance.uniform(key(X, NOISE_ADRENALINE, p)) < 0.5
+            faster = coin if T.noise[S.bots[g, p]] >= 1 else worth
+            cooler = T.adrenaline_both or not faster
+            if faster:
+                speed += T.adrenaline_speed
+            if cooler:
+                cool_more += T.adrenaline_cooldown
+            S.adrenaline[g, p] += 1
+            if faster:
+                place(T, S, g, p, np.int64(S.pos[g, p]) + T.adrenaline_speed)
+            say(X, SAY_ADRENALINE, p, faster, cooler, 0, 0, 0, 0, 0, -1)
+        speed = react(T, S, X, g, p, start, speed, cool_more)
+        slipstream(T, S, X, g, p, start, speed)
+        check_corners(T, S, X, g, p, start, speed)
+        discard_step(T, S, g, p)
+    # replenish: the played cards to the discard, draw up to the hand size
+    hand, play, discard = S.hand[g, p], S.play[g, p], S.discard[g, p]
+    held = 0
+    for k in range(hand.shape[0]):
+        discard[k] += play[k]
+        play[k] = 0
+        held += hand[k]
+    draw(S, X, g, p, T.hand_size - held, DRAW_REPLENISH)
+    laps_done(T, S, g, p)
+
+
+@inline
+def turn_order(S, g, order):
+    """Cars by position, frontmost first, the race line before lane 1; finished
+    cars last (a stable sort, as argsort kind="stable" of the negated key)."""
+    P = S.pos.shape[1]
+    keys = np.zeros(P, np.int64)
+    for p in range(P):
+        keys[p] = FAR_BELOW if S.finished[g, p] else np.int64(S.pos[g, p]) * 2 + (1 if S.lane[g, p] == 0 else 0)
+        order[p] = p
+    for i in range(1, P):  # insertion sort, descending, stable
+        p = order[i]
+        j = i
+        while j > 0 and keys[order[j - 1]] < keys[p]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = p
+
+
+@jit
+def play_round(T, S, X, g, order):
+    P = S.pos.shape[1]
+    S.round[g] += 1
+    for p in range(P):
+        S.corner_mod[g, p] = 0
+        S.slip_bonus[g, p] = 0
+        S.cooldown_bonus[g, p] = 0
+        S.overheated[g, p] = False
+    card = legend_card(S, X, g)
+    say(X, SAY_ROUND, S.round[g], 0, 0, 0, 0, 0, 0, 0, -1)
+    if X.tracing and X.verbose:
+        K = S.deck.shape[2]
+        row = new_row(X)
+        for p in range(P):
+            for k in range(K):
+                put(X, row, p * K + k, S.hand[g, p, k])
+        say(X, SAY_HANDS, P, 0, 0, 0, 0, 0, 0, 0, row)
+    plan_round(T, S, X, g)
+    turn_order(S, g, order)
+    racing = 0
+    for p in range(P):
+        if not S.finished[g, p]:
+            racing += 1
+    for i in range(racing):
+        p = order[i]
+        pos_before, spins_before = S.pos[g, p], S.spin_outs[g, p]
+        if S.is_legend[g, p]:
+            legend_turn(T, S, X, g, p, card)
+        else:
+            car_turn(T, S, X, g, p, i >= racing - T.adrenaline_cars)
+        if X.broken[0] and X.broken[1] == 0:
+            rule = rule_broken(T, S, g, p, pos_before, spins_before)
+            if rule:
+                X.broken[1], X.broken[2], X.broken[3], X.broken[4] = rule, g, S.round[g], p
+    # Cars that crossed the finish line leave the track at the end of the round.
+    done = True
+    crossed, row = 0, -1
+    for p in range(P):
+        if not S.finished[g, p] and S.pos[g, p] >= T.finish:
+            S.finished[g, p] = True
+            S.finish_round[g, p] = S.round[g]
+            if X.tracing:
+                if crossed == 0:
+                    row = new_row(X)
+                put(X, row, crossed, p)
+            crossed += 1
+        done = done and S.finished[g, p]
+    if crossed:
+        say(X, SAY_FINISHED, crossed, 0, 0, 0, 0, 0, 0, 0, row)
+    if done:
+        S.running[g] = False
+
+
+@jit
+def play_race(T, S, X, g, bonus_card, bonus_who):
+    order = np.zeros(S.pos.shape[1], np.int64)
+    setup(T, S, X, g, bonus_card, bonus_who)
+    for _ in range(T.max_rounds):
+        if not S.running[g]:
+            break
+        chance.next_step(X.draws)  # a round is a step
+        play_round(T, S, X, g, order)
+    S.running[g] = False
+
+
+# --- the rules checker (invariants.py), after every turn --------------------
+
+RULES = (
+    "negative count in a pile",
+    "negative Heat in an Engine",
+    "cards not conserved (deck, hand, play, discard, Engine)",
+    "spin-outs by corner do not add up",
+    "corner Heat by corner does not add up",
+    "gear out of range",
+    "lane out of range",
+    "a hand above the hand size (Stress from spin-outs aside)",
+    "a finished car short of the finish line",
+    "two cars on one spot",
+    "cards left in a play area after the car's turn",
+    "a car moved back without spinning out",
+)
+
+
+@jit
+def rule_broken(T, S, g, acted, pos_before, spins_before):
+    """The first rule of RULES (1-based) race g's state breaks after car `acted`'s
+    turn (it stood on `pos_before` with `spins_before` spin-outs); 0 none."""
+    P, K = S.deck.shape[1], S.deck.shape[2]
+    for p in range(P):
+        for k in range(K):
+            if S.deck[g, p, k] < 0 or S.hand[g, p, k] < 0 or S.play[g, p, k] < 0 or S.discard[g, p, k] < 0:
+                return 1
+    for p in range(P):
+        if S.engine[g, p] < 0:
+            return 2
+    for p in range(P):
+        for k in range(K):
+            owned = np.int64(S.deck[g, p, k]) + S.hand[g, p, k] + S.play[g, p, k] + S.discard[g, p, k]
+            expected = 0
+            if not S.is_legend[g, p]:
+                expected = T.starting_deck[k] + S.drafted[g, p, k] + S.bonus[g, p, k]
+                if k == T.heat_card:
+                    owned += S.engine[g, p]
+                    expected += T.track_heat
+            elif k == T.heat_card:
+                owned += S.engine[g, p]
+            if k == T.stress_card:
+                expected += S.stress_added[g, p]
+            if owned != expected:
+                return 3
+    spins, paid = 0, 0
+    for c in range(S.corner_spins.shape[1]):
+        spins += S.corner_spins[g, c]
+        paid += S.corner_paid[g, c]
+    for p in range(P):
+        spins -= S.spin_outs[g, p]
+        paid -= S.corner_heat[g, p]
+    if spins != 0:
+        return 4
+    if paid != 0:
+        return 5
+    for p in range(P):
+        if S.gear[g, p] < 1 or S.gear[g, p] > T.gears:
+            return 6
+    for p in range(P):
+        if S.lane[g, p] < 0 or S.lane[g, p] >= T.lanes:
+            return 7
+    for p in range(P):
+        held = 0
+        for k in range(K):
+            if k != T.stress_card:
+                held += S.hand[g, p, k]
+        if held > T.hand_size:
+            return 8
+    for p in range(P):
+        if S.finished[g, p] and S.pos[g, p] < T.finish:
+            return 9
+    for p in range(P):
+        for o in range(p + 1, P):
+            on_track = not S.finished[g, p] and not S.finished[g, o]
+            if on_track and S.pos[g, p] == S.pos[g, o] and S.lane[g, p] == S.lane[g, o]:
+                return 10
+    for k in range(K):
+        if S.play[g, acted, k] != 0:
+            return 11
+    if S.pos[g, acted] < pos_before and S.spin_outs[g, acted] <= spins_before:
+        return 12
+    return 0
+
+
+@jit
+def play_games(
+    T,
+    S,
+    hashes,
+    codes,
+    events,
+    written,
+    logging,
+    broken,
+    watch,
+    verbose,
+    trace,
+    trace_n,
+    rows,
+    rows_n,
+    start,
+    stop,
+    bonus_card,
+    bonus_who,
+):
+    """Races start..stop-1 of the batch, one after another; returns the race
+    whose card events did not fit in `events` (stop: every race played), its
+    events unwritten. `broken`: [check?, rule, race, round, car] of the first
+    rule broken; race `watch` (-1 none) says what it does into `trace` and
+    `rows` (`verbose`: the hands too), counted past their ends when they are short."""
+    for g in range(start, stop):
+        before = written[0]
+        draws = np.zeros((len(codes) + 1, SEATS), np.int64)
+        X = Game(
+            hashes[g : g + 1],
+            draws,
+            codes,
+            events,
+            written,
+            logging,
+            broken,
+            g == watch,
+            verbose,
+            trace,
+            trace_n,
+            rows,
+            rows_n,
+        )
+        play_race(T, S, X, g, bonus_card, bonus_who)
+        if written[0] > events.shape[0]:
+            written[0] = before
+            return g
+    return stop

@@ -1,0 +1,204 @@
+"""What the compiled Heat engine reads besides the state: the database's
+compiled tables, the course laid over the whole race (course.py), the bots'
+profiles and the card figures race.py derives, as one named tuple of numbers
+and arrays (`Tab`). No Python object reaches the per-game code.
+
+Built once per (tables, bots, players) in a process and kept.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ...profiles import noise_span
+from .. import vocabulary as V
+from ..bots import BotTable, expected_flip, expected_speed
+from ..compile import Tables
+from ..course import course
+from ..setup import draft_order
+
+# the draws the engine makes, one count each (chance.compiled.key): the numpy engine's purposes
+PURPOSES = (
+    "garage market",
+    "noise: draft pick",
+    "draw: opening hand",
+    "legend card",
+    "noise: card choice",
+    "noise: gear choice",
+    "flip: played cards",
+    "flip: boost",
+    "noise: adrenaline",
+    "noise: boost",
+    "noise: slipstream",
+    "scrap",
+    "draw: replenish",
+)
+
+Tab = namedtuple(
+    "Tab",
+    [
+        # rules
+        "players",
+        "heat_card",
+        "stress_card",
+        "garage",
+        "hand_size",
+        "gears",
+        "starting_gear",
+        "spin_out_gear",
+        "shift_two_heat",
+        "cooldown",
+        "boost_heat",
+        "boost_allowed",
+        "adrenaline_cars",
+        "adrenaline_speed",
+        "adrenaline_cooldown",
+        "adrenaline_both",
+        "slipstream",
+        "spin_out_stress",
+        "max_rounds",
+        "aggressive_legends",
+        "stress_supply",
+        "draft_seats",
+        "revealed_extra",
+        "lanes",
+        "grid_space",
+        "grid_lane",
+        # cards
+        "speed",
+        "choices",
+        "flips",
+        "flips_f32",
+        "is_basic",
+        "playable",
+        "is_choice",
+        "value",
+        "heat_cost",
+        "op_cooldown",
+        "op_slipstream",
+        "op_corner",
+        "op_scrap",
+        "op_discard_stress",
+        "card_effects",
+        "starting_deck",
+        "pool",
+        "top",
+        "flip_mean",
+        "spread",
+        # the course
+        "finish",
+        "spaces",
+        "laps",
+        "lap_corners",
+        "corners",
+        "corner_at",
+        "limit",
+        "legend_at",
+        "track_heat",
+        "legend_speed",
+        "legend_bonus",
+        # bots
+        "legend",
+        "noise",
+        "noise_span",
+        "risk",
+        "reserve",
+        "heat_value",
+        "boost",
+        "cooldown_value",
+        "discard_below",
+        "upgrade_value",
+    ],
+)
+
+
+def _i64(a) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(a, dtype=np.int64))
+
+
+def build(tables: Tables, bots: BotTable, players: int) -> Tab:
+    r, c = tables.rules, tables.cards
+    track = tables.tracks[r.track]
+    co = course(track)
+    flip_mean = expected_flip(tables)
+    top = int(c.speed[c.is_basic].max(initial=0))
+    choice = (c.choices >= 0).any(axis=1)
+    op = lambda name: _i64(c.op(name))  # noqa: E731
+    seats = np.array(draft_order(players, r.upgrades_each, V.DRAFT_ORDERS[r.draft_order]), np.int64)
+    return Tab(
+        players=players,
+        heat_card=int(tables.heat_card),
+        stress_card=int(tables.stress_card),
+        garage=bool(r.garage_module),
+        hand_size=int(r.hand_size),
+        gears=int(r.gears),
+        starting_gear=int(r.starting_gear),
+        spin_out_gear=int(r.spin_out_gear),
+        shift_two_heat=int(r.shift_two_heat),
+        cooldown=_i64(r.cooldown),
+        boost_heat=int(r.boost_heat),
+        boost_allowed=np.ascontiguousarray(r.boost_allowed, dtype=np.bool_),
+        adrenaline_cars=int(r.adrenaline_cars[players]),  # counted from the cars that started
+        adrenaline_speed=int(r.adrenaline_speed),
+        adrenaline_cooldown=int(r.adrenaline_cooldown),
+        adrenaline_both=V.ADRENALINE_MODES[r.adrenaline_mode] == "both",
+        slipstream=int(r.slipstream),
+        spin_out_stress=_i64(r.spin_out_stress),
+        max_rounds=int(r.max_rounds),
+        aggressive_legends=bool(r.aggressive_legends),
+        stress_supply=int(r.stress_supply),
+        draft_seats=seats.reshape(r.upgrades_each, players),
+        revealed_extra=int(r.revealed_extra),
+        lanes=int(r.lanes),
+        grid_space=_i64(r.grid_space[:players]),
+        grid_lane=_i64(r.grid_lane[:players]),
+        speed=_i64(c.speed),
+        choices=_i64(c.choices),
+        flips=_i64(c.flips),
+        flips_f32=np.ascontiguousarray(c.flips, dtype=np.float32),
+        is_basic=np.ascontiguousarray(c.is_basic, dtype=np.bool_),
+        playable=np.ascontiguousarray(c.type != V.CARD_TYPES.index("heat")),
+        is_choice=np.ascontiguousarray(choice),
+        value=np.ascontiguousarray(expected_speed(tables), dtype=np.float32),
+        heat_cost=op("heat"),
+        op_cooldown=op("cooldown"),
+        op_slipstream=op("slipstream"),
+        op_corner=op("corner_limit"),
+        op_scrap=op("scrap"),
+        op_discard_stress=op("discard_stress"),
+        card_effects=np.ascontiguousarray(
+            np.stack(
+                [_i64(c.flips)]
+                + [op(n) for n in ("cooldown", "slipstream", "corner_limit", "scrap", "discard_stress")],
+                axis=1,
+            )
+        ),
+        starting_deck=_i64(tables.starting_deck(r.track, garage=r.garage_module)),
+        pool=_i64(c.pool),
+        top=top,
+        flip_mean=float(flip_mean),
+        spread=float(np.int8(top) - flip_mean),  # plan.py's `spread`: an int8 less a Python float, float64
+        finish=int(co.finish),
+        spaces=int(track.spaces),
+        laps=int(track.laps),
+        lap_corners=len(track.limit),
+        corners=int(co.corners),
+        corner_at=_i64(co.corner_at),
+        limit=_i64(co.limit),
+        legend_at=_i64(co.legend_at),
+        track_heat=int(track.heat),
+        legend_speed=_i64(tables.legends.speed),
+        legend_bonus=_i64(tables.legends.corner_bonus),
+        legend=np.ascontiguousarray(bots.legend, dtype=np.bool_),
+        noise=np.ascontiguousarray(bots.noise, dtype=np.float32),
+        noise_span=np.ascontiguousarray(noise_span(bots.noise), dtype=np.float32),
+        risk=np.ascontiguousarray(bots.risk, dtype=np.float32),
+        reserve=_i64(bots.reserve),
+        heat_value=np.ascontiguousarray(bots.heat_value, dtype=np.float32),
+        boost=np.ascontiguousarray(bots.boost, dtype=np.float32),
+        cooldown_value=np.ascontiguousarray(bots.cooldown, dtype=np.float32),
+        discard_below=np.ascontiguousarray(bots.discard_below, dtype=np.float32),
+        upgrade_value=np.ascontiguousarray(bots.upgrade_value, dtype=np.float32),
+    )
