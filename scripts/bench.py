@@ -3,9 +3,10 @@
 Four heuristic bots (racer, economist, saboteur, balanced, rotated over the
 seats), the shipped cards.yaml, batch sizes 1, 256 and 4096. Prints games/s
 and player-turns/s (a Pit Stop turn counts as a turn) for each batch size, and
-the ratio of the largest batch to batch 1. `--engine compiled` (the default:
-what runs play) or `numpy` (the lockstep engine, kept for traces and the
-rules checker); the compiled engine is compiled (or loaded) before the clock starts.
+the ratio of the largest batch to batch 1, on the compiled engine (compiled,
+or loaded, before the clock starts). `--engine numpy` is refused: the numpy
+lockstep engine is gone (one engine per game; it is at the commit before its
+removal).
 
 Usage: python scripts/bench.py [--engine compiled|numpy] [--games N] [--batches 1,256,4096] [--profile] [--default-malloc]
 glibc's allocator is tuned as in the runner's workers (balance/allocator.py) unless
@@ -35,14 +36,13 @@ from balance.games.chance import Streams  # noqa: E402
 from balance.games.horsepower import compiled  # noqa: E402
 from balance.games.horsepower.bots import bot_table, resolve_profiles  # noqa: E402
 from balance.games.horsepower.compile import compile_database  # noqa: E402
-from balance.games.horsepower.engine import simulate  # noqa: E402
 from balance.games.horsepower.schema import load_database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ["racer", "economist", "saboteur", "balanced"]
 
 
-ENGINES = {"compiled": compiled.simulate, "numpy": simulate}
+ENGINES = {"compiled": compiled.simulate}
 
 
 def run(tables, bots, batch: int, games: int, seed: int, engine: str = "compiled") -> tuple[float, int, int]:
@@ -63,13 +63,15 @@ def run(tables, bots, batch: int, games: int, seed: int, engine: str = "compiled
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", choices=list(ENGINES), default="compiled")
+    parser.add_argument("--engine", choices=["compiled", "numpy"], default="compiled")
     parser.add_argument("--games", type=int, default=8192, help="games per batch size (batch 1 plays at most 200)")
     parser.add_argument("--batches", default="1,256,4096")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="profile the largest batch size")
     parser.add_argument("--default-malloc", action="store_true", help="leave glibc's allocator thresholds alone")
     args = parser.parse_args()
+    if args.engine not in ENGINES:  # one engine per game once it is compiled: the numpy one is gone
+        parser.error("horsepower has no numpy engine here (the numpy one: at the commit before its removal)")
     if not args.default_malloc:
         tune_allocator()  # as the runner's workers do
     tables = compile_database(load_database(ROOT / "cards.yaml"))

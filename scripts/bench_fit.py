@@ -1,8 +1,8 @@
-"""Where the numpy lockstep engine's time goes: a fixed cost per seat-turn step
-and a cost per player-turn, fitted over batch sizes. (Runs play on the
-compiled engine, which has no cost per step: scripts/bench.py measures it;
-this script stays for the lockstep engines Heat, Downforce and Shuffle GP
-still have, and Horsepower's numpy engine kept as the rules tests' reference.)
+"""Where the Horsepower engine's time goes: a fixed cost per seat-turn step
+and a cost per player-turn, fitted over batch sizes, on the compiled engine
+(the one engine left: the numpy lockstep engine, whose fixed cost per step
+this fit was made for, is gone; the compiled one plays a game at a time, so
+its fixed cost should come out near zero; scripts/bench.py measures its rates).
 
 Plays one batch of four-player games (the bots of scripts/bench.py) at each
 batch size, best of `--repeats` by process time, counts its seat-turn steps
@@ -29,7 +29,7 @@ from balance.allocator import tune_allocator  # noqa: E402
 from balance.games.chance import Streams  # noqa: E402
 from balance.games.horsepower.bots import bot_table, resolve_profiles  # noqa: E402
 from balance.games.horsepower.compile import compile_database  # noqa: E402
-from balance.games.horsepower.engine import simulate  # noqa: E402
+from balance.games.horsepower.compiled import simulate  # noqa: E402
 from balance.games.horsepower.schema import load_database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +44,7 @@ def main() -> None:
     tune_allocator()
     tables = compile_database(load_database(ROOT / "cards.yaml"))
     bots = bot_table(resolve_profiles(None), BOTS, tables, 4)
-    simulate(tables, bots, np.arange(4)[None, :].repeat(64, axis=0), Streams(0, 0, 64))  # warm-up
+    simulate(tables, bots, np.arange(4)[None, :].repeat(64, axis=0), Streams(0, 0, 64))  # warm-up: compiling
     rows = []
     print(f"{'batch':>6s} {'seconds':>8s} {'games/s':>8s} {'steps':>6s} {'player-turns':>13s} {'ms/step':>8s}")
     for batch in (int(b) for b in args.batches.split(",")):

@@ -1,11 +1,17 @@
 """The compiled Horsepower engine (issue 44) plays the very games the numpy
-engine plays: a game is a function of (scenario, seed, game id), whichever
-engine plays it. Every array of the final state and every card event is
-compared, over the rules settings a designer can turn, the strength bonus,
-situational bots and every player count; the keyed numbers one at a time
-equal the numpy functions' for a batch."""
+lockstep engine played: a game is a function of (scenario, seed, game id),
+whichever engine plays it. At commit 9118d96, the last with both engines,
+every array of the final state and every card event of both engines were
+compared over the rules settings a designer can turn, the strength bonus,
+situational bots and every player count, and the traces line by line; their
+digests, recorded there, stay as the regression test of the one engine left
+(with the golden results of tests/golden/results/). The keyed numbers one at
+a time equal the numpy functions' for a batch; the rules checker runs on the
+compiled states."""
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 import pytest
@@ -21,12 +27,16 @@ from balance.games.horsepower import compiled
 from balance.games.horsepower.bots import bot_table, resolve_profiles
 from balance.games.horsepower.compile import compile_database
 from balance.games.horsepower.draft import Bonus
-from balance.games.horsepower.engine import simulate
 from balance.games.horsepower.schema import load_database
+from balance.games.horsepower.state import State
 
 from .conftest import ROOT
 
 PROFILES = ["racer", "economist", "saboteur", "balanced", "random"]
+SITUATIONAL = {
+    "racer": {"behind_drive": 2.0, "behind_gap": 6, "rich_at": 5, "rich_coins": 0.5},
+    "saboteur": {"behind_attack": 3.0, "leading_defense": 2.0},
+}
 
 
 def database(tmp_path, **rules):
@@ -37,86 +47,98 @@ def database(tmp_path, **rules):
     return compile_database(load_database(path))
 
 
-def both(tables, bots, seats, seed=3, bonus=None):
-    """The same games by both engines: (numpy state, its events), (compiled state, its events)."""
-    out = []
-    for play in (simulate, compiled.simulate):
-        events = Events()
-        streams = Streams(seed, 100, len(seats))
-        st = play(tables, bots, seats, streams, events=events, bonus=bonus)
-        out.append((st, events.arrays()))
-    return out
-
-
-def assert_same_games(a, b):
-    (sa, ea), (sb, eb) = a, b
-    for name in compiled.STATE_FIELDS:
-        x, y = getattr(sa, name), getattr(sb, name)
-        where = np.argwhere(x != y)
-        assert not len(where), (
-            f"{name} differs first at {where[0].tolist()}: {x[tuple(where[0])]} -> {y[tuple(where[0])]}"
-        )
-    for name in ea:
-        assert np.array_equal(ea[name], eb[name]), f"the card events' {name} column differs"
-
-
 def seats_for(players, games, profiles):
     return (np.arange(players)[None, :] + np.arange(games)[:, None]) % len(profiles)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_compiled_engine_plays_the_numpy_engines_games(tmp_path, players):
-    tables = database(tmp_path)
-    bots = bot_table(resolve_profiles(None), PROFILES, tables, players)
-    a, b = both(tables, bots, seats_for(players, 96, PROFILES))
-    assert_same_games(a, b)
-    assert (b[0].winner >= 0).mean() > 0.9 and len(b[1]["game"]) > 96 * 50  # whole games, with their events
-
-
-@pytest.mark.parametrize(
-    "rules",
-    [
+# Each case: (rules, players, games, seed, bonus, situational bots). The digests are of the final state and
+# the card events of the compiled engine, recorded at commit 9118d96 (the last with both engines), where every
+# one of these games was proven equal, array by array, to the numpy lockstep engine's (since removed: one
+# engine per game). Streams(seed, 100, games): the games' ids start at 100.
+CASES = {
+    "players-2": ({}, 2, 96, 3, None, False),
+    "players-3": ({}, 3, 96, 3, None, False),
+    "players-4": ({}, 4, 96, 3, None, False),
+    "rule-readings": (
         {"banana_blocked": "lost", "first_drafter": "first_player", "wiped_during_own_turn": "next_turn"},
+        4,
+        64,
+        5,
+        None,
+        False,
+    ),
+    "compensation-and-short-supply": (
         {"draft_coins": [0, 1, 2, 3], "seat_coins": [0, 0, 1, 2], "debris_supply": 3, "min_drive": 2},
-    ],
-    ids=["rule-readings", "compensation-and-short-supply"],
-)
-def test_every_rules_setting_plays_the_same_games(tmp_path, rules):
+        4,
+        64,
+        5,
+        None,
+        False,
+    ),
+    "bonus-card": ({}, 4, 48, 9, "card", False),
+    "bonus-playbook-instead": ({}, 4, 48, 9, "playbook-instead", False),
+    "bonus-playbook-beside": ({}, 4, 48, 9, "playbook-beside", False),
+    "situational": ({}, 4, 64, 11, None, True),
+}
+DIGESTS = {
+    "players-2": "98786618e78ec9a0141fcd4bdde2fd2b",
+    "players-3": "d70dd11701a46c52f589c74521235551",
+    "players-4": "44c1ea1711bc713c1be0dc6ac3684096",
+    "rule-readings": "df1b0a2705e731fdf24a9cfc6a625a59",
+    "compensation-and-short-supply": "08001fc2d2142bb5d1cb1db987c731d6",
+    "bonus-card": "38367739cfd6c58e17dc35d28f6edb67",
+    "bonus-playbook-instead": "4e8e6171d6d6af463d34cf78ae4f0235",
+    "bonus-playbook-beside": "1a106e2770f975e00fc84506900e2592",
+    "situational": "881af314db1962ab748ef94542c015cb",
+}
+
+
+def case_inputs(tmp_path, name):
+    """(tables, bots, seats, streams, bonus) of a case."""
+    rules, players, games, seed, kind, situational = CASES[name]
     tables = database(tmp_path, **rules)
-    bots = bot_table(resolve_profiles(None), PROFILES, tables, 4)
-    assert_same_games(*both(tables, bots, seats_for(4, 64, PROFILES), seed=5))
-
-
-@pytest.mark.parametrize("kind", ["card", "playbook-instead", "playbook-beside"])
-def test_a_strength_bonus_plays_the_same_games(tmp_path, kind):
-    tables = database(tmp_path)
-    bots = bot_table(resolve_profiles(None), PROFILES, tables, 4)
-    who = np.arange(48) % 4
+    bots = bot_table(resolve_profiles(SITUATIONAL if situational else None), PROFILES, tables, players)
+    bonus = None
     if kind == "card":
-        bonus = Bonus(int(np.flatnonzero(tables.cards.group == 0)[3]), -1, who)  # a Parts Deck card
-    else:
-        bonus = Bonus(-1, 3, who, instead=kind.endswith("instead"))
-    assert_same_games(*both(tables, bots, seats_for(4, 48, PROFILES), seed=9, bonus=bonus))
+        bonus = Bonus(int(np.flatnonzero(tables.cards.group == 0)[3]), -1, np.arange(games) % players)
+    elif kind is not None:
+        bonus = Bonus(-1, 3, np.arange(games) % players, instead=kind.endswith("instead"))
+    return tables, bots, seats_for(players, games, PROFILES), Streams(seed, 100, games), bonus
 
 
-def test_situational_bots_play_the_same_games(tmp_path):
-    tables = database(tmp_path)
-    profiles = resolve_profiles(
-        {
-            "racer": {"behind_drive": 2.0, "behind_gap": 6, "rich_at": 5, "rich_coins": 0.5},
-            "saboteur": {"behind_attack": 3.0, "leading_defense": 2.0},
-        }
-    )
-    bots = bot_table(profiles, PROFILES, tables, 4)
-    assert bots.situational
-    assert_same_games(*both(tables, bots, seats_for(4, 64, PROFILES), seed=11))
+def play_case(tmp_path, name):
+    tables, bots, seats, streams, bonus = case_inputs(tmp_path, name)
+    events = Events()
+    st = compiled.simulate(tables, bots, seats, streams, events=events, bonus=bonus)
+    return st, events.arrays()
+
+
+def digest(st: State, events: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in compiled.STATE_FIELDS:
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(getattr(st, name)).tobytes())
+    for name, column in events.items():
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(column).tobytes())
+    return h.hexdigest()[:32]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_engine_plays_the_games_proven_equal_to_the_numpy_engines(tmp_path, name):
+    st, events = play_case(tmp_path, name)
+    now = digest(st, events)
+    assert now == DIGESTS[name], f"{name}: the games changed (now {now})"
+    games = len(st.winner)
+    assert (st.winner >= 0).mean() > 0.9 and len(events["game"]) > games * 50  # whole games, with their events
+    if name == "situational":
+        assert case_inputs(tmp_path, name)[1].situational
 
 
 def test_a_game_with_more_events_than_its_room_is_played_again_with_more(tmp_path, monkeypatch):
-    tables = database(tmp_path)
-    bots = bot_table(resolve_profiles(None), PROFILES, tables, 4)
     monkeypatch.setattr(compiled, "EVENTS_PER_GAME", 3)  # far short of a game's events: every game overflows
-    assert_same_games(*both(tables, bots, seats_for(4, 12, PROFILES)))
+    st, events = play_case(tmp_path, "players-4")
+    assert digest(st, events) == DIGESTS["players-4"]
 
 
 def test_progress_is_told_as_games_finish(tmp_path):
@@ -133,15 +155,17 @@ def test_progress_is_told_as_games_finish(tmp_path):
     assert finished == [8, 24, 56, 60]  # 8 games, then slices twice as long (60 games take far under 0.1 s)
 
 
-def test_runs_and_traces_play_on_the_compiled_engine(monkeypatch):
+def test_runs_and_traces_play_on_the_compiled_engine():
+    import importlib.util
+
     from balance.games import get_game
-    from balance.games.horsepower import chunk, engine
+    from balance.games.horsepower import chunk
     from balance.runner import RunOptions, resolve_scenario
 
+    assert importlib.util.find_spec("balance.games.horsepower.engine") is None, "one engine per game"
     scenario = resolve_scenario(ROOT / "scenarios" / "two-player-duel.yaml", RunOptions(games=4))
     game = get_game("horsepower")
     prep = game.prepare(scenario)
-    monkeypatch.setattr(engine, "play_rounds", lambda *a, **k: pytest.fail("a game played on the numpy engine"))
     _, st = chunk.play_chunk(prep, scenario, 0, 4, Streams(1, 0, 4))
     assert (st.winner >= 0).all()
     assert "Result: seat" in game.trace(scenario, 1, 2)
@@ -229,23 +253,33 @@ def test_the_rules_checker_names_the_rule_a_state_breaks(tmp_path):
 # --- the trace, in the numpy engine's words ------------------------------------------
 
 
-@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
-def test_a_traced_game_says_what_the_numpy_engine_says(tmp_path, verbose):
+def traced(tables, players: int, seed: int, game: int, verbose: bool) -> list[str]:
+    """Game `game` of (players, seed) traced alone (games 4 and 5 with a strength bonus's Playbook)."""
     from balance.games.recorder import Recorder
 
+    bots = bot_table(resolve_profiles(None), PROFILES, tables, players)
+    seats = seats_for(players, game + 1, PROFILES)[game : game + 1]
+    bonus = Bonus(-1, game % 5, np.array([game % players]), instead=game % 2 == 0) if game > 3 else None
+    rec = Recorder(watch=0, verbose=verbose)
+    compiled.simulate(tables, bots, seats, Streams(seed, game, 1), rec=rec, bonus=bonus)
+    return rec.lines
+
+
+TRACE_GAMES = [(players, seed, game) for players, seed in ((4, 1), (3, 2), (2, 3), (4, 4)) for game in range(6)]
+# sha256 of the traces of those 24 games, recorded at commit 9118d96, where the numpy engine said the same,
+# line by line
+TRACE_DIGESTS = {False: "aec6e9e7e3b63711063d2963380544ec", True: "fface4c423dfecc23fc417be013a5341"}
+
+
+@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
+def test_a_traced_game_says_what_the_numpy_engine_said(tmp_path, verbose):
     tables = database(tmp_path, banana_blocked="lost")
-    for players, seed in ((4, 1), (3, 2), (2, 3), (4, 4)):
-        bots = bot_table(resolve_profiles(None), PROFILES, tables, players)
-        for game in range(6):
-            seats = seats_for(players, game + 1, PROFILES)[game : game + 1]
-            bonus = Bonus(-1, game % 5, np.array([game % players]), instead=game % 2 == 0) if game > 3 else None
-            said = []
-            for play in (simulate, compiled.simulate):
-                rec = Recorder(watch=0, verbose=verbose)
-                play(tables, bots, seats, Streams(seed, game, 1), rec=rec, bonus=bonus)
-                said.append(rec.lines)
-            assert said[1] == said[0], f"{players} players, seed {seed}, game {game}: the traces differ"
-            assert len(said[1]) > 100
+    said = [traced(tables, players, seed, game, verbose) for players, seed, game in TRACE_GAMES]
+    assert all(len(lines) > 100 for lines in said)
+    text = "\n".join("\n".join(lines) for lines in said)
+    assert "strength bonus: seat" in text and "Playbook" in text
+    now = hashlib.sha256(text.encode()).hexdigest()[:32]
+    assert now == TRACE_DIGESTS[verbose], f"the traces changed (now {now})"
 
 
 def test_a_machine_without_the_compiled_engine_is_told(tmp_path):

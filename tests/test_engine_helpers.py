@@ -1,22 +1,12 @@
-"""Small pieces the engines lean on for speed: flat views of state arrays,
-row reductions and row gathers, the card-event buffer, the allocator setting."""
+"""Small pieces the engines lean on for speed: row reductions and row
+gathers, the card-event buffer, the allocator setting."""
 
 import numpy as np
 import pytest
 
 from balance.allocator import tune_allocator
 from balance.games.events import EVENTS, Events
-from balance.games.horsepower.state import flat
 from balance.games.rows import put_rows, row_any, row_count, row_max, row_min, row_sum, take_rows
-
-
-def test_flat_updates_the_array_itself_and_refuses_a_copy():
-    piles = np.zeros((3, 4, 5), np.int16)
-    at = (np.array([0, 2]) * 4 + 1) * 5 + np.array([3, 4])  # (game 0, seat 1, card 3), (game 2, seat 1, card 4)
-    flat(piles)[at] += 1
-    assert piles[0, 1, 3] == 1 and piles[2, 1, 4] == 1 and piles.sum() == 2
-    with pytest.raises(AttributeError):
-        flat(piles[:, 1])  # a strided view: updating a copy would lose the change
 
 
 def test_events_keep_order_and_fill_single_values():

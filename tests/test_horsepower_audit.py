@@ -1,5 +1,6 @@
 """The independent audit of the Horsepower engine (issue 14): each test is named
-after the card or rule it checks and failed before the fix."""
+after the card or rule it checks and failed before the fix (the compiled
+engine's phases, game by game: tests/hp.py)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,11 @@ import numpy as np
 import pytest
 
 from balance.games.chance import Streams
-from balance.games.horsepower.actions import give_debris
 from balance.games.horsepower.compile import compile_database
-from balance.games.horsepower.engine import simulate
-from balance.games.horsepower.resolve import fire_card, move
-from balance.games.horsepower.turn import lap_decisions, new_turn, play_phase, play_turn
+from balance.games.horsepower.compiled import simulate
 
 from . import hp
+from .hp import fire_card, give_debris, lap_decisions, move, new_turn, play_phase, play_turn
 
 T = hp.tables()
 
@@ -248,7 +247,7 @@ def test_banana_cost_is_the_drive_a_card_adds_to_the_odds_of_a_hit():
     with the card 4/6; it costs w_drive x 3.5 x 2/6. Draft Pass (move 2 at
     once) onto a Banana 2 ahead: a sure hit now, where the roll would hit it
     5/6: w_drive x 3.5 x 1/6. A Banana behind, or none: nothing."""
-    from balance.games.horsepower.actions import banana_cost
+    from .hp import banana_cost
 
     ctx, st = hp.batch(T, 2, games=4, names=["balanced"] * 2)
     assert (T.rules.dice_per_drive, T.rules.die_sides) == (1, 6)
@@ -264,7 +263,7 @@ def test_banana_cost_is_the_drive_a_card_adds_to_the_odds_of_a_hit():
 
 def test_a_player_wiped_out_already_pays_nothing_for_a_banana_ahead():
     """A hit on a player already Wiped Out has no effect (5.3) and clears the Banana."""
-    from balance.games.horsepower.actions import banana_cost
+    from .hp import banana_cost
 
     ctx, st = hp.batch(T, 2, games=1, names=["balanced"] * 2)
     st.pos[0, 0], st.wiped[0, 0] = 10, True
@@ -317,7 +316,7 @@ def test_trace_of_an_untargetable_leader_names_no_empty_seat_list():
 def test_trace_playbook_header_names_only_the_playbooks_whose_condition_holds():
     """Compound Interest (6 or more coins) and Comeback Kid (last) at turn start,
     with 3 coins and nobody behind: only Comeback Kid fires and is named."""
-    from balance.games.horsepower.resolve import fire_trigger
+    from .hp import fire_trigger
 
     ctx, st = hp.batch(T, 2, games=1, watch=0)
     hp.no_playbooks(st)

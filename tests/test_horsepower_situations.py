@@ -5,12 +5,11 @@ nothing."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
-from balance.games.horsepower.actions import situation_variants
 from balance.games.horsepower.bots import SITUATIONS, VARIANTS, F, bot_table, resolve_profiles
+
+from . import hp
 
 
 def variant(situation: str, rich: bool) -> int:
@@ -18,17 +17,18 @@ def variant(situation: str, rich: bool) -> int:
 
 
 def test_each_seat_reads_its_own_situation():
-    st = SimpleNamespace(
-        lap=np.array([[1, 2, 1], [2, 2, 2]], np.int8),
-        pos=np.array([[40, 10, 20], [5, 5, 30]], np.int16),
-        bots=np.array([[0, 0, 1], [0, 1, 0]], np.int16),
-        coins=np.array([[3, 20, 12], [0, 0, 0]], np.int16),
-    )
-    ctx = SimpleNamespace(
-        tables=SimpleNamespace(rules=SimpleNamespace(track_length=50)),
-        bots=SimpleNamespace(behind_gap=np.array([15, 50], np.int32), rich_at=np.array([12, 12], np.int32)),
-    )
-    got = situation_variants(ctx, st, np.array([0, 1]))
+    # two profiles: behind from 15 spaces back, and from 50; both rich from 12 coins (a situation term
+    # other than 1 makes the bots read their situation at all)
+    profiles = {
+        "near": {**hp.ROBOT, "behind_gap": 15, "rich_at": 12, "behind_drive": 2.0},
+        "far": {**hp.ROBOT, "behind_gap": 50, "rich_at": 12},
+    }
+    ctx, st = hp.batch(hp.tables(), 3, games=2, profiles=profiles, names=["near", "far", "far"])
+    st.lap[:] = [[1, 2, 1], [2, 2, 2]]
+    st.pos[:] = [[40, 10, 20], [5, 5, 30]]
+    st.bots[:] = [[0, 0, 1], [0, 1, 0]]
+    st.coins[:] = [[3, 20, 12], [0, 0, 0]]
+    got = hp.situation_variants(ctx, st, np.array([0, 1]))
     # game 0: raced 40, 60, 20: seat 0 is 20 behind (gap 15: behind), seat 1 leads, seat 2 is 40
     # behind but its profile's gap is 50 (level), with 12 coins (rich: at least rich_at)
     assert got[0].tolist() == [variant("behind", False), variant("leading", True), variant("level", True)]

@@ -4,14 +4,19 @@ seat's play leaves the other seats' draws where they were."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import polars as pl
 import pytest
 
 from balance import load_run
-from balance.games.chance import Streams, draw_one, roll, uniform
+from balance.games.chance import SEATS, Streams, draw_one, roll, uniform
+from balance.games.chance import compiled as keyed
+from balance.games.horsepower import compiled
 from balance.games.horsepower.bots import bot_table, resolve_profiles
-from balance.games.horsepower.engine import simulate
+from balance.games.horsepower.compiled import rules
+from balance.games.horsepower.compiled.tables import PURPOSES
 from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 
@@ -103,31 +108,41 @@ def test_a_pile_draw_takes_each_card_in_proportion_to_its_copies():
     assert (counts.sum(axis=1) == 5).all()
 
 
-class Logged(Streams):
-    """Streams that keep every key they hand out: (step, purpose, seat) -> (rows, keys)."""
+def play_logged(t, bots, games: int, seed: int):
+    """Whole games on the compiled engine's phases (tests/hp.py), round by round,
+    each game's draw counts kept after every round: (state, {(round, game): (purposes + 1, seats)
+    counts}). The i-th draw of a purpose by a seat in a round has the key chance.compiled.key
+    gives for that count (the engine asks it for every draw)."""
+    m, st = hp.batch(t, 4, games, seed=seed, bots=bots)
+    counts: dict[tuple[int, int], np.ndarray] = {}
+    S = m.S(st)
+    for g in range(games):
+        X = m.X(g)
+        for _ in range(t.rules.max_rounds):
+            if not st.running[g]:
+                break
+            st.round[g] += 1
+            keyed.next_step(m.draws[g])
+            for s in range(4):
+                rules.play_turn(m.T, S, X, g, s)
+            counts[int(st.round[g]), g] = m.draws[g].copy()
+    st.running[:] = False
+    return st, m.streams, counts
 
-    def __init__(self, *args) -> None:
-        super().__init__(*args)
-        self.log: dict[tuple, list] = {}
 
-    def key(self, rows, purpose, seat=None):
-        keys = super().key(rows, purpose, seat)
-        seats = np.broadcast_to(-1 if seat is None else seat, np.shape(rows))
-        for s in np.unique(seats):
-            mine = seats == s
-            self.log.setdefault((self.step, purpose, int(s)), []).append((np.asarray(rows)[mine], keys[mine]))
-        return keys
-
-
-def _faces(streams: Logged, purpose: str, seat: int, games: int) -> dict[tuple[int, int], tuple]:
-    """(step, game) -> the first two faces of each of `seat`'s draws of `purpose` in that step."""
+def _faces(streams, counts, purpose: str, seat: int) -> dict[tuple[int, int], tuple]:
+    """(round, game) -> the first two faces of each of `seat`'s draws of `purpose` in that round."""
+    code = PURPOSES.index(purpose)
     out: dict[tuple[int, int], tuple] = {}
-    for (step, p, s), calls in streams.log.items():
-        if p != purpose or s != seat:
-            continue
-        for rows, keys in calls:
-            for g, faces in zip(rows.tolist(), roll(keys, 6, 2).tolist(), strict=True):
-                out[step, g] = out.get((step, g), ()) + tuple(faces)
+    for (step, g), made in counts.items():
+        draws = np.zeros_like(made)
+        draws[-1, 0] = step
+        keys = np.array(
+            [np.uint64(keyed.key(streams.game[g], draws, compiled.CODES, code, seat)) for _ in range(made[code, seat])],
+            np.uint64,
+        )
+        if len(keys):
+            out[step, g] = tuple(roll(keys, 6, 2).ravel().tolist())
     return out
 
 
@@ -146,16 +161,49 @@ def test_a_changed_card_leaves_the_other_seats_dice_and_draws_where_they_were():
     seats = np.tile(np.arange(4, dtype=np.int16), (G, 1))
     arms = []
     for t in (hp.tables(), hp.tables(weaker)):
-        streams = Logged(5, 0, G)
-        arms.append((simulate(t, bots, seats, streams), streams))
-    (a, sa), (b, sb) = arms
+        st, streams, counts = play_logged(t, bots, G, 5)
+        whole = compiled.simulate(t, bots, seats, Streams(5, 0, G))
+        assert np.array_equal(st.pos, whole.pos) and np.array_equal(st.played, whole.played), "the engine's games"
+        arms.append((st, streams, counts))
+    (a, sa, ca), (b, sb, cb) = arms
     changed = np.flatnonzero((a.pos != b.pos).any(axis=1) | (a.round != b.round))
     assert len(changed) >= 3, "the change must change some games"
     compared = 0
     for seat in range(4):
         for purpose in ("dice", "draw: new hand"):
-            fa, fb = _faces(sa, purpose, seat, G), _faces(sb, purpose, seat, G)
+            fa, fb = _faces(sa, ca, purpose, seat), _faces(sb, cb, purpose, seat)
             both = fa.keys() & fb.keys()
             assert all(fa[k] == fb[k] for k in both), (seat, purpose)
             compared += sum(k[1] in changed for k in both)
     assert compared > 100  # draws compared in the games that went differently
+
+
+def test_the_dice_a_game_rolls_are_its_keyed_dice():
+    """The keys _faces reads are the engine's: every die a traced game shows is the
+    die of its (game, round, seat) `dice` key, or of its `reroll` key."""
+    from balance.games.recorder import Recorder
+
+    t = hp.tables()
+    bots = bot_table(resolve_profiles(None), ["racer", "economist", "saboteur", "balanced"], t, 4)
+    seats = np.tile(np.arange(4, dtype=np.int16), (1, 1))
+    dice_code, reroll_code = PURPOSES.index("dice"), PURPOSES.index("reroll")
+    checked = 0
+    for game in range(4):
+        streams, rec = Streams(5, game, 1), Recorder(watch=0)
+        compiled.simulate(t, bots, seats, streams, rec=rec)
+        rnd = seat = None
+        for line in rec.lines:
+            turn = re.match(r"Round (\d+), seat (\d+)", line)
+            if turn:
+                rnd, seat = int(turn[1]), int(turn[2])
+            elif line.startswith("  Drive: cards"):
+                shown = [int(v) for v in line.split("dice [")[1].split("]")[0].split(",")]
+                draws = np.zeros((len(compiled.CODES) + 1, SEATS), np.int64)
+                draws[-1, 0] = rnd
+                k = np.uint64(keyed.key(streams.game[0], draws, compiled.CODES, dice_code, seat))
+                again = np.uint64(keyed.key(streams.game[0], draws, compiled.CODES, reroll_code, seat))
+                for j, die in enumerate(shown):
+                    rolled = keyed.roll_at(k, 6, j)
+                    assert die in (rolled, keyed.roll_at(again, 6, j)), (game, rnd, seat, j)
+                    checked += die == rolled
+    assert checked > 100

@@ -274,7 +274,7 @@ def card_features(tables: Tables, players: int) -> tuple[np.ndarray, np.ndarray]
 def card_moves(tables: Tables) -> np.ndarray:
     """(K, 2): what each card's plain rows (no condition, no `per`) add to this
     turn's Drive, and move its player at once (a push of self): what takes a
-    player into a Banana it can see (actions.banana_cost)."""
+    player into a Banana it can see (compiled/rules.py: banana_cost)."""
     e = tables.effects
     out = np.zeros((len(tables.cards.ids), 2), np.float32)
     plain = ~e.owner_is_playbook & ~e.has_condition() & (e.per == NONE)

@@ -1,16 +1,13 @@
-"""What every phase of the engine reads besides the state: the compiled
-tables, the bots, the random generator, the recorder, and lookups derived once
-per batch from the effect table (which rows each card fires, grouped by op)."""
+"""Lookups derived once from the effect table (which rows each card fires,
+grouped by op; the modifiers) and the bots' card values, which the compiled
+engine's tables lay out (compiled/tables.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..chance import Streams
-from ..events import Events
-from ..recorder import Recorder
 from . import vocabulary as V
 from .bots import VARIANTS, BotTable, card_moves
 from .compile import NONE, Tables
@@ -190,7 +187,7 @@ def _instant_steps(e, instant: np.ndarray, group_of: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class CardValues:
     """The bots' card values before noise, by (profile, lap, variant):
-    actions.card_values reads one row instead of recomputing the lap fade and
+    the compiled engine's card_values reads one row instead of recomputing the lap fade and
     the situation's scaling every call."""
 
     own: np.ndarray  # (Q * (laps + 1) * V, K) float32: row (q * (laps + 1) + lap) * V + variant
@@ -212,20 +209,3 @@ def build_card_values(bots: BotTable, laps: int) -> CardValues:
     fade = (1 - (1 - bots.late_coins[q]) * late)[:, None]
     own = bots.card_value[q, variant] - bots.card_coins[q, variant] * (1 - fade)
     return CardValues(own=own, acquire=own * bots.one_shot[None, :], per_profile=per_profile)
-
-
-@dataclass
-class Ctx:
-    tables: Tables
-    bots: BotTable
-    streams: Streams
-    rec: Recorder
-    events: Events | None = None  # card events for the logs; None when nobody reads them
-    look: Lookups = field(init=False)
-    values: CardValues = field(init=False)
-    # modifier rows to evaluate one by one, by (trigger, ops asked for): see effects._slow_modifiers
-    cache: dict = field(init=False, default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.look = build_lookups(self.tables)
-        self.values = build_card_values(self.bots, self.tables.rules.laps)

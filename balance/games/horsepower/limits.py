@@ -56,7 +56,7 @@ MAX_DIE_SIDES = 100
 MAX_DICE = 10
 MAX_MIN_DRIVE = 20  # the floor of the Drive total (3.2.3, docs/rules.md)
 
-# Play and shop limits of the engine (turn.py): after one play of each type the
+# Play and shop limits of the engine (compiled/rules.py): after one play of each type the
 # engine offers extra plays (extra_play) at most EXTRA_PLAY_ROUNDS times, and a
 # bot makes at most SHOP_STEPS buys and refreshes a turn. A larger type limit,
 # extra play or free refresh count would be accepted and never played.

@@ -70,14 +70,6 @@ class State:
         return self.deck.shape  # (G, P, K)
 
 
-def flat(a: np.ndarray) -> np.ndarray:
-    """A 1-d view of a state array, for updates at flat positions (a 1-d fancy
-    index is the cheapest). Raises instead of silently updating a copy."""
-    view = a.view()
-    view.shape = (-1,)  # fails (AttributeError) where only a copy could be 1-d
-    return view
-
-
 def empty_state(G: int, P: int, K: int, B: int, S: int, L: int, laps: int) -> State:
     i16, i8 = np.int16, np.int8
     return State(

@@ -1,7 +1,7 @@
 """The compiled Horsepower engine: `simulate` plays a batch of games with the
-rules of `rules.py` (numba), one game at a time, into the same `State` the
-numpy engine fills, so logs and reports read either the same way, and the
-games are the same games (tests/test_compiled_horsepower.py, the golden results).
+rules of `rules.py` (numba), one game at a time, into a `State` that logs and
+reports read; the games are those the numpy lockstep engine played before its
+removal (tests/test_compiled_horsepower.py's digests, the golden results).
 
 The first use on a machine compiles the rules (about a minute, said once on
 the console) and caches the machine code beside the sources (numba's cache);
@@ -61,9 +61,11 @@ def simulate(
     broken: list[str] | None = None,
     rec: Recorder | None = None,
 ) -> State:
-    """engine.simulate's games, compiled: the same (G, P) seats, the same
-    keyed draws (streams' seed and first game), the same final state and card
-    events. `progress(state)`, if given, is called about every PROGRESS_SECONDS
+    """Play len(seats) games; seats (G, P) gives each seat's bot (an index into
+    `bots`), seat 0 playing first; draws are keyed by the streams' seed and
+    game ids. Returns the final state (`winner` -1 marks a game stopped by
+    rules.max_rounds); `events`, if given, collects the card events of the
+    logs. `progress(state)`, if given, is called about every PROGRESS_SECONDS
     and at the end (the runner's progress within a chunk). `broken`, if
     given, gets the first rule of the rules checker (rules.RULES) a game's
     state breaks after a turn, as a sentence naming the game, round and seat.

@@ -33,9 +33,13 @@ class GameType(types.StructRef):
 
 
 class Game(structref.StructRefProxy):
-    """A game's context (made in compiled code): its hash, draw counts, event
-    buffer, the stack of pending effects, the rules checker's finding, the
-    trace's records, and the active seat's turn (rules.py)."""
+    """A game's context: its hash, draw counts, event buffer, the stack of
+    pending effects, the rules checker's finding, the trace's records, and the
+    active seat's turn (rules.py); made in compiled code (tests make one to
+    call a phase by itself)."""
+
+    def __new__(cls, *values):
+        return _make_game(values)
 
 
 GAME_FIELDS = (
@@ -65,6 +69,7 @@ GAME_FIELDS = (
     "plain",
 )
 structref.define_constructor(Game, GameType, GAME_FIELDS)
+structref.define_boxing(GameType, Game)
 
 
 class Tables(structref.StructRefProxy):
@@ -93,6 +98,11 @@ def define_state(names: tuple[str, ...]) -> None:
 @njit(cache=True)
 def _make_tables(values):
     return Tables(*values)
+
+
+@njit(cache=True)
+def _make_game(values):
+    return Game(*values)
 
 
 @njit(cache=True)

@@ -27,7 +27,7 @@ TARGETS = V.TARGETS
 TRIGGERS = V.TRIGGERS
 PER = V.PER_COUNTERS
 AIM_KINDS = ("any", "not_wiped", "supply", "can_go_back", "has_coins", "off_my_path")
-# the draws the engine makes, one count each (chance.compiled.key): the numpy engine's purposes
+# the draws the engine makes, one count each (chance.compiled.key), named as the numpy engine named them
 PURPOSES = (
     "draft pool: parts",
     "draft pool: playbooks",
@@ -46,7 +46,7 @@ PURPOSES = (
     "noise: pit or race through",
     "noise: auction",
 )
-# the modifier totals a phase asks for (turn._merged_mods' `ops`), each with its own slow rows
+# the modifier totals a phase asks for (the `ops` it reads), each with its own slow rows
 MODIFIER_ASKS = (
     ("always", ("discount", "free_refresh")),
     ("always", ("drive", "dice", "reroll")),
