@@ -11,17 +11,14 @@ load it in a fraction of a second. `make test` compiles it before the suite
 
 from __future__ import annotations
 
-import os
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import fields
-from pathlib import Path
 
 import numpy as np
 
 from ...chance import Streams
 from ...chance.compiled import purpose_codes
+from ...compiled_engine import PROGRESS_FIRST, CompiledRules, Room, TablesCache, fresh_rows, play_in_slices
 from ...events import Events
 from ...recorder import Recorder
 from ..bots import BotTable
@@ -35,22 +32,14 @@ structs.define_state(STATE_FIELDS)
 CODES = purpose_codes(compiled_tables.PURPOSES)
 EVENTS_PER_GAME = 256  # room for a six-player game's card events; a longer game makes room as it goes
 TRACE_RECORDS = 2_000  # a traced game's room for what it says (made larger when a game needs it)
-# Progress is told after the first few games, then after slices twice as long each time, up to about
-# PROGRESS_SECONDS of games at the rate so far (as the Horsepower engine does).
-PROGRESS_FIRST, PROGRESS_SECONDS = 8, 0.1
-
-_TABLES: dict[tuple[int, int, int], tuple[Tables, BotTable, structs.Tables]] = {}
+RULES = CompiledRules(__name__, "Downforce", "about 20 s")
+TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tables.build(tables, bots, players)))
+__all__ = ["PROGRESS_FIRST", "simulate", "tables_for", "ensure_compiled"]
 
 
 def tables_for(tables: Tables, bots: BotTable, players: int) -> structs.Tables:
-    """The compiled tables of (tables, bots, players), built once per process (a few kept)."""
-    key = (id(tables), id(bots), players)
-    hit = _TABLES.get(key)
-    if hit is None or hit[0] is not tables or hit[1] is not bots:
-        if len(_TABLES) >= 8:
-            _TABLES.clear()
-        hit = _TABLES[key] = (tables, bots, structs.Tables(*compiled_tables.build(tables, bots, players)))
-    return hit[2]
+    """The compiled tables of (tables, bots, players), built once per process."""
+    return TABLES.get(tables, bots, players)
 
 
 def simulate(
@@ -67,12 +56,12 @@ def simulate(
     """The games of seats (G, N) (each player's bot, player 0 first in the
     auction's seat order) from `streams` (its seed and first game): the final
     state and the card events. `bonus`: a strength item for one seat of each
-    game. `progress(state)`, if given, is called every PROGRESS_SECONDS or so
-    and at the end. `broken`, if given, gets the first rule of the rules
-    checker (rules.RULES) a game breaks after a card, as a sentence naming the
-    game, turn and player. `rec`, watching a game, gets what it does in words
+    game. `progress(state)`, if given, is called a few times a second and at
+    the end. `broken`, if given, gets the first rule of the rules checker
+    (rules.RULES) a game breaks after a card, as a sentence naming the game,
+    turn and player. `rec`, watching a game, gets what it does in words
     (balance trace)."""
-    rules = compiled_rules()
+    rules = RULES.load()
     seats = np.asarray(seats, dtype=np.int16)
     G, N = seats.shape
     tab = tables_for(tables, bots, N)
@@ -83,106 +72,43 @@ def simulate(
     card, power, who = -1, -1, np.zeros(G, np.int64)
     if bonus is not None:
         card, power, who = bonus.card, bonus.power, np.asarray(bonus.who, np.int64)
-    logging = events is not None
-    buffer = np.zeros((G * EVENTS_PER_GAME if logging else 1, 7), np.int32)
-    written = np.zeros(1, np.int64)
     finding = np.zeros(5, np.int64)
     finding[0] = broken is not None
     watch = rec.watch if rec is not None and rec.on else -1  # the traced game, -1 none
     verbose = watch >= 0 and rec.verbose
     width = max(6 + 3 * N, 1 + N * len(tables.cards.ids), 4 + 6 * tables.cards.car.shape[1]) + 1
-    trace = np.zeros((TRACE_RECORDS if watch >= 0 else 1, width), np.int64)
-    trace_n = np.zeros(1, np.int64)
-    game, slice_games = 0, PROGRESS_FIRST
-    while game < G:
-        stop = G if progress is None else min(G, game + slice_games)
-        started = time.perf_counter()
-        before = int(written[0])
-        done = rules.play_games(
-            tab,
-            arrays,
-            streams.game,
-            CODES,
-            buffer,
-            written,
-            logging,
-            finding,
-            watch,
-            verbose,
-            trace,
-            trace_n,
-            game,
-            stop,
-            card,
-            power,
-            who,
-        )
-        if trace_n[0] > len(trace):  # a long traced game: again, with room for its words
-            trace = np.zeros((2 * int(trace_n[0]), width), np.int64)
-            trace_n[:], written[:] = 0, before
-            for g in range(game, stop):
-                _fresh_game(st, g, seats)
-            continue
-        if done < stop:  # the buffer ran out in this game: more room, and the game again from its deal
-            buffer = np.concatenate([buffer, np.zeros_like(buffer)])
-            _fresh_game(st, done, seats)
-        elif progress is not None:
-            progress(st)
-            rate = (stop - game) / max(time.perf_counter() - started, 1e-6)
-            slice_games = min(2 * slice_games, max(PROGRESS_FIRST, int(rate * PROGRESS_SECONDS)))
-        game = done
+    room = Room.make(G, EVENTS_PER_GAME, events is not None, [(TRACE_RECORDS if watch >= 0 else 1, width)])
+
+    def play(room: Room, start: int, stop: int) -> int:
+        trace, trace_n = room.traces[0], room.counts[0]
+        return rules.play_games(
+            tab, arrays, streams.game, CODES, room.events, room.written, events is not None, finding, watch,
+            verbose, trace, trace_n, start, stop, card, power, who,
+        )  # fmt: skip
+
+    def fresh(g: int) -> None:
+        fresh_rows(st, g, empty_state(1, N, len(tables.cards.ids), len(track.row)), STATE_FIELDS)
+        st.bots[g] = seats[g]
+
+    play_in_slices(play, G, room, fresh, None if progress is None else lambda: progress(st))
     if watch >= 0:
         from .trace_text import trace_lines
 
-        rec.lines.extend(trace_lines(trace[: int(trace_n[0])], tables, N))
+        rec.lines.extend(trace_lines(room.traces[0][: int(room.counts[0][0])], tables, N))
     if finding[1]:
         rule, g, turn, p = (int(v) for v in finding[1:])
         broken.append(f"{rules.RULES[rule - 1]} (game {g}, card {turn}, played by player {p})")
-    if logging:
-        cols = buffer[: int(written[0])]
-        events.add_coded(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4], cols[:, 5], cols[:, 6])
+    room.hand_over(events)
     return st
 
 
-def compiled_rules():
-    """The rules module, compiled: numba compiles (or loads from its cache) on
-    first use, not on import, and says so on the console when it compiles."""
-    from . import rules
-
-    if not _COMPILED:
-        if not is_compiled():
-            print("compiling the Downforce engine, once on this machine: about 20 s", file=sys.stderr, flush=True)
-        _COMPILED.append(True)
-    return rules
-
-
 def is_compiled() -> bool:
-    """Whether numba's cache holds the compiled rules: beside the sources (a
-    file test, numba not imported), or where numba keeps it when the sources'
-    folder is not writable (an installed package) or NUMBA_CACHE_DIR says."""
-    beside = Path(__file__).parent / "__pycache__"
-    if not os.environ.get("NUMBA_CACHE_DIR") and any(beside.glob("rules.play_games-*.nbi")):
-        return True
-    from . import rules
-
-    return any(Path(rules.play_games._cache._cache_path).glob("rules.play_games-*.nbi"))
+    return RULES.is_compiled()
 
 
 def ensure_compiled(tables: Tables, bots: BotTable, players: int) -> None:
     """Compile the rules now, in this process, if no cache holds them: called
     where a scenario is prepared, before any worker starts, so that the
     workers load one compiled engine instead of each compiling its own."""
-    if not is_compiled():
+    if not RULES.is_compiled():
         simulate(tables, bots, np.zeros((1, players), np.int16), Streams(0, 0, 1))
-
-
-_COMPILED: list[bool] = []
-
-
-def _fresh_game(st: State, g: int, seats: np.ndarray) -> None:
-    """Game g's rows as empty_state makes them: the game is played again from its deal."""
-    G, N, C = st.hand.shape
-    fresh = empty_state(1, N, C, st.occupied.shape[1])
-    for name in STATE_FIELDS:
-        getattr(st, name)[g] = getattr(fresh, name)[0]
-    st.bots[g] = seats[g]
