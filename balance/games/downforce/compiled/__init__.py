@@ -12,7 +12,6 @@ load it in a fraction of a second. `make test` compiles it before the suite
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 
 import numpy as np
 
@@ -27,8 +26,7 @@ from ..state import Bonus, State, empty_state
 from . import structs
 from . import tables as compiled_tables
 
-STATE_FIELDS = tuple(f.name for f in fields(State))
-structs.define_state(STATE_FIELDS)
+STATE_FIELDS = structs.STATE_FIELDS
 CODES = purpose_codes(compiled_tables.PURPOSES)
 EVENTS_PER_GAME = 256  # room for a six-player game's card events; a longer game makes room as it goes
 TRACE_RECORDS = 2_000  # a traced game's room for what it says (made larger when a game needs it)

@@ -12,7 +12,6 @@ before the suite (`python -m balance.games.horsepower.compiled cards.yaml`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 
 import numpy as np
 
@@ -28,8 +27,7 @@ from ..state import State, empty_state
 from . import structs
 from . import tables as compiled_tables
 
-STATE_FIELDS = tuple(f.name for f in fields(State))
-structs.define_state(STATE_FIELDS)
+STATE_FIELDS = structs.STATE_FIELDS
 CODES = purpose_codes(compiled_tables.PURPOSES)
 EVENTS_PER_GAME = 512  # room for a four-player game's card events; a longer game makes room as it goes
 TRACE_RECORDS, TRACE_LISTS = 20_000, 2_000  # a traced game's room for what it says (made larger when a game needs it)
