@@ -152,7 +152,10 @@ def test_progress_is_told_as_games_finish(tmp_path):
         Streams(1, 0, 60),
         progress=lambda s: finished.append(int((~s.running).sum())),
     )
-    assert finished == [8, 24, 56, 60]  # 8 games, then slices twice as long (60 games take far under 0.1 s)
+    # 8 games, then slices at most twice as long each time (how much longer depends on the machine's speed)
+    slices = np.diff([0, *finished])
+    assert finished[0] == 8 and finished[-1] == 60 and (slices > 0).all()
+    assert (slices[1:-1] <= 2 * slices[:-2]).all() and len(finished) <= 5
 
 
 def test_runs_and_traces_play_on_the_compiled_engine():
