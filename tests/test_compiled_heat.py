@@ -1,12 +1,16 @@
-"""The compiled Heat engine plays the very races the numpy engine plays: a
-race is a function of (scenario, seed, race id), whichever engine plays it.
-Every array of the final state and every card event is compared, over the
-rules settings a designer can turn, the tracks, the Garage draft, the
-strength bonus, Legends, noisy bots and every car count; the traces say the
-same words; the rules checker holds on the compiled engine's states."""
+"""The compiled Heat engine plays the very races the numpy lockstep engine
+played: a race is a function of (scenario, seed, race id), whichever engine
+plays it. At commit 1c13126 every array of the final state and every card
+event of both engines were compared over the rules settings a designer can
+turn, the tracks, the Garage draft, the strength bonus, Legends, noisy bots
+and every car count, and the traces line by line; their digests, recorded
+there, stay as the regression test of the one engine left (with the golden
+results of tests/golden/results/). The rules checker holds on the compiled
+engine's states."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 
 import numpy as np
@@ -16,7 +20,6 @@ from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat import compiled
 from balance.games.heat.bots import bot_table, resolve_profiles
-from balance.games.heat.engine import simulate
 from balance.games.recorder import Recorder
 
 from . import heat
@@ -27,83 +30,124 @@ PROFILES = {"noisy": {"noise": 0.5, "risk": 1.0, "reserve": 3, "discard_below": 
 BASE = heat._BASE["rules"]
 
 
-def both(tables, seats, seed=3, bonus=None):
-    """The same races by both engines: (numpy state, its events), (compiled state, its events)."""
-    bots = bot_table(resolve_profiles(PROFILES), NAMES, tables)
-    out = []
-    for play in (simulate, compiled.simulate):
-        events = Events()
-        st = play(tables, bots, seats, Streams(seed, 100, len(seats)), events=events, bonus=bonus)
-        out.append((st, events.arrays()))
-    return out
-
-
-def assert_same_races(a, b):
-    (sa, ea), (sb, eb) = a, b
-    for name in compiled.STATE_FIELDS:
-        x, y = getattr(sa, name), getattr(sb, name)
-        where = np.argwhere(x != y)
-        assert not len(where), (
-            f"{name} differs first at {where[0].tolist()}: {x[tuple(where[0])]} -> {y[tuple(where[0])]}"
-        )
-    for name in ea:
-        assert np.array_equal(ea[name], eb[name]), f"the card events' {name} column differs"
-
-
 def seats_for(cars, races, profiles=len(NAMES)):
     return (np.arange(cars)[None, :] + np.arange(races)[:, None]) % profiles
 
 
-@pytest.mark.parametrize("cars", [2, 3, 4, 5, 6])
-def test_the_compiled_engine_races_the_numpy_engines_races(cars):
-    a, b = both(heat.tables(), seats_for(cars, 64))
-    assert_same_races(a, b)
-    st, events = b
-    assert st.finished.mean() > 0.9 and len(events["game"]) > 64 * 50  # whole races, with their events
-    assert st.is_legend.any() and st.spin_outs.any() and st.boosts.any() and st.slipstreams.any()
+SETTINGS = {
+    "garage": {"garage_module": True, "track": "france"},
+    "adrenaline-both-aggressive-legends": {
+        "adrenaline": BASE["adrenaline"] | {"mode": "both", "speed": 2},
+        "aggressive_legends": True,
+    },
+    "short-stress": {"track": "italia", "stress_supply": 12},
+    "round-robin-draft": {
+        "garage_module": True,
+        "track": "great_britain",
+        "garage_draft": BASE["garage_draft"] | {"order": "round_robin", "revealed_extra": 0, "upgrades_each": 4},
+    },
+    "grid-cap": {
+        "grid": {"cars_per_space": 1, "pole_space": -2},
+        "max_rounds": 9,
+        "boost_gears": [3, 4],
+        "slipstream": 3,
+    },
+    "gears": {
+        "hand_size": 5,
+        "gears": 5,
+        "cooldown_by_gear": [3, 2, 1, 0, 0],
+        "spin_out_stress_by_gear": [1, 1, 2, 2, 3],
+        "shift_two_heat": 2,
+        "starting_gear": 2,
+        "spin_out_gear": 2,
+    },
+}
+
+# Each case: (rules, cars, races, seed, bonus card (to grid slot race % cars) or None, profiles seated). The digests
+# are of the final state and the card events of the compiled engine, recorded at commit 1c13126, where every
+# one of these races was proven equal, array by array, to the numpy lockstep engine's (since removed: one
+# engine per game).
+CASES = {f"cars-{cars}": ({}, cars, 64, 3, None, len(NAMES)) for cars in (2, 3, 4, 5, 6)}
+CASES |= {
+    f"{name}-{cars}": (rules, cars, 32, cars, None, len(NAMES)) for name, rules in SETTINGS.items() for cars in (2, 6)
+}
+CASES |= {
+    f"bonus-{card}{'-garage' if garage else ''}": ({"garage_module": garage}, 4, 32, 7, card, 5)  # no Legend seated
+    for garage in (False, True)
+    for card in (14, 39)  # a deck card (Body), a Garage upgrade (Wings)
+}
+CASES["garage-usa-4"] = ({"garage_module": True}, 4, 12, 3, None, len(NAMES))  # (its events overflow below)
 
 
-@pytest.mark.parametrize(
-    "rules",
-    [
-        {"garage_module": True, "track": "france"},
-        {"adrenaline": BASE["adrenaline"] | {"mode": "both", "speed": 2}, "aggressive_legends": True},
-        {"track": "italia", "stress_supply": 12},
-        {
-            "garage_module": True,
-            "track": "great_britain",
-            "garage_draft": BASE["garage_draft"] | {"order": "round_robin", "revealed_extra": 0, "upgrades_each": 4},
-        },
-        {"grid": {"cars_per_space": 1, "pole_space": -2}, "max_rounds": 9, "boost_gears": [3, 4], "slipstream": 3},
-        {
-            "hand_size": 5,
-            "gears": 5,
-            "cooldown_by_gear": [3, 2, 1, 0, 0],
-            "spin_out_stress_by_gear": [1, 1, 2, 2, 3],
-            "shift_two_heat": 2,
-            "starting_gear": 2,
-            "spin_out_gear": 2,
-        },
-    ],
-    ids=["garage", "adrenaline-both-aggressive-legends", "short-stress", "round-robin-draft", "grid-cap", "gears"],
-)
-def test_every_rules_setting_races_the_same_races(rules):
+DIGESTS = {
+    "cars-2": "e67f8b7c6f0e9fa092a5c2d2fb28f113",
+    "cars-3": "02d0c5a75d704d199ba854f0854de224",
+    "cars-4": "30574815e7859aa883ca0d333ee0a425",
+    "cars-5": "9233d2a6f13606a2dafcbaf1b8577fe9",
+    "cars-6": "e86eb5bfb85db3e720ece39152caefd8",
+    "garage-2": "392680149292169912c171afc6cc60bf",
+    "garage-6": "39a433a9fc42464df4f268009df205d1",
+    "adrenaline-both-aggressive-legends-2": "6597804e8729983d70fdcea196bc2221",
+    "adrenaline-both-aggressive-legends-6": "87922fb7e68a916752465a28f1b48ec6",
+    "short-stress-2": "52e8ec9997d0925fb63d11b7f3af8463",
+    "short-stress-6": "fe794b84abc29192b027806819c3dc0e",
+    "round-robin-draft-2": "c5305bdd97a21a514a2c437c9a88703b",
+    "round-robin-draft-6": "e8df1032702a09dca523c7783b15128d",
+    "grid-cap-2": "c3d766c2020a922b8093f0daa4cb7087",
+    "grid-cap-6": "201b63ea342b1ff14cfa8e41850a95c0",
+    "gears-2": "1c29470757b541c9ecc890eabb004d4f",
+    "gears-6": "01df258f00aa127147f05fd7f84e3ddf",
+    "bonus-14": "55e2dac8e992d59f3d0ae73133727a28",
+    "bonus-39": "b03b1eb605e05dc77b428db7df3c3314",
+    "bonus-14-garage": "e8790023c1ac69a22f057f6deb3c3c65",
+    "bonus-39-garage": "c64165ea6b26a7e68b034b4fe2f402df",
+    "garage-usa-4": "2b6bec7acd5db9ff2fbdceb55f34e92a",
+}
+
+
+def play_case(name: str) -> tuple:
+    """(final state, card events) of case `name`, on the compiled engine."""
+    rules, cars, races, seed, card, profiles = CASES[name]
     tables = heat.tables(**rules)
-    for cars in (2, 6):
-        assert_same_races(*both(tables, seats_for(cars, 32), seed=cars))
+    bots = bot_table(resolve_profiles(PROFILES), NAMES, tables)
+    bonus = None if card is None else (card, np.arange(races) % cars)
+    events = Events()
+    seats = seats_for(cars, races, profiles)
+    st = compiled.simulate(tables, bots, seats, Streams(seed, 100, races), events=events, bonus=bonus)
+    return st, events.arrays()
 
 
-@pytest.mark.parametrize("garage", [False, True])
-def test_a_strength_bonus_races_the_same_races(garage):
-    tables = heat.tables(garage_module=garage)
-    seats = seats_for(4, 32, profiles=5)  # no Legend: every car may take the card
-    for card in (14, 39):  # a deck card (Body), a Garage upgrade (Wings)
-        assert_same_races(*both(tables, seats, seed=7, bonus=(card, np.arange(32) % 4)))
+def digest(st, events: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in compiled.STATE_FIELDS:
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(getattr(st, name)).tobytes())
+    for name, column in events.items():
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(column).tobytes())
+    return h.hexdigest()[:32]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_engine_races_the_races_proven_equal_to_the_numpy_engines(name):
+    st, events = play_case(name)
+    now = digest(st, events)
+    assert now == DIGESTS[name], f"{name}: the races changed (now {now})"
+    if name.startswith("cars-"):  # whole races, with their events
+        assert st.finished.mean() > 0.9 and len(events["game"]) > 64 * 50
+        assert st.is_legend.any() and st.spin_outs.any() and st.boosts.any() and st.slipstreams.any()
+    if name.startswith("bonus-"):
+        assert st.bonus.sum() == len(st.bonus) and not st.is_legend.any()
+    if name.startswith(("garage-", "round-robin")):
+        assert st.drafted.any()
+    if name.startswith("grid-cap"):
+        assert (st.round <= 9).all() and not st.running.any()
 
 
 def test_a_race_with_more_events_than_its_room_is_raced_again_with_more(monkeypatch):
     monkeypatch.setattr(compiled, "EVENTS_PER_GAME", 3)  # far short of a race's events: every race overflows
-    assert_same_races(*both(heat.tables(garage_module=True), seats_for(4, 12)))
+    st, events = play_case("garage-usa-4")
+    assert digest(st, events) == DIGESTS["garage-usa-4"]
 
 
 def test_progress_is_told_as_races_finish():
@@ -119,50 +163,56 @@ def test_progress_is_told_as_races_finish():
     assert finished == [8, 24, 56, 60]  # 8 races, then slices twice as long (60 races take far under 0.1 s)
 
 
-def test_a_traced_race_says_what_the_numpy_engine_says():
-    for rules, cars in (({}, 4), ({"garage_module": True, "track": "france"}, 3), ({"stress_supply": 10}, 6)):
-        tables = heat.tables(**rules)
-        bots = bot_table(resolve_profiles(PROFILES), NAMES, tables)
-        for race in (1, 2, 3):
-            seats = seats_for(cars, race + 1)[race : race + 1]
-            bonus = (14, np.array([0])) if race == 3 else None  # car 0 of race 3 is never a Legend
-            verbose = race == 2  # --verbose: the hands too
-            said = []
-            for play in (simulate, compiled.simulate):
-                rec = Recorder(watch=0, verbose=verbose)
-                play(tables, bots, seats, Streams(race, race, 1), rec=rec, bonus=bonus)
-                said.append(rec.lines)
-            assert said[1] == said[0], f"{rules}, {cars} cars, race {race}: the traces differ"
-            assert len(said[1]) > 50
+TRACED = (({}, 4), ({"garage_module": True, "track": "france"}, 3), ({"stress_supply": 10}, 6))
+
+
+def traced(rules: dict, cars: int, race: int) -> list[str]:
+    """Race `race` of a setting traced alone (race 2 --verbose, race 3 with a strength bonus)."""
+    tables = heat.tables(**rules)
+    bots = bot_table(resolve_profiles(PROFILES), NAMES, tables)
+    seats = seats_for(cars, race + 1)[race : race + 1]
+    bonus = (14, np.array([0])) if race == 3 else None  # car 0 of race 3 is never a Legend
+    rec = Recorder(watch=0, verbose=race == 2)  # --verbose: the hands too
+    compiled.simulate(tables, bots, seats, Streams(race, race, 1), rec=rec, bonus=bonus)
+    return rec.lines
+
+
+# sha256 of the traces of 9 races (3 settings, races 1-3), recorded where the numpy engine said the same
+TRACE_DIGEST = "e98c30ecc5912ca2c6e5b4ea5deaa8ec"
+
+
+def test_a_traced_race_says_what_the_numpy_engine_said():
+    said = [traced(rules, cars, race) for rules, cars in TRACED for race in (1, 2, 3)]
+    assert all(len(lines) > 50 for lines in said)
+    text = "\n".join("\n".join(lines) for lines in said)
+    assert "balance strength: car 0 starts with an extra" in text and "Garage draft:" in text
+    now = hashlib.sha256(text.encode()).hexdigest()[:32]
+    assert now == TRACE_DIGEST, f"the traces changed (now {now})"
 
 
 # --- runs, traces and the golden results go through the compiled engine -------------
 
 
-def test_runs_and_traces_race_on_the_compiled_engine(monkeypatch):
+def test_runs_and_traces_race_on_the_compiled_engine():
     from balance.games import get_game
-    from balance.games.heat import chunk, turn
+    from balance.games.heat import chunk
     from balance.runner import RunOptions, resolve_scenario
 
     scenario = resolve_scenario(ROOT / "scenarios" / "heat-usa.yaml", RunOptions(games=4))
     game = get_game("heat")
     prep = game.prepare(scenario)
-    monkeypatch.setattr(turn, "play_round", lambda *a, **k: pytest.fail("a race played on the numpy engine"))
     _, st = chunk.play_chunk(prep, scenario, 0, 4, Streams(1, 0, 4))
     assert st.finished.all()
     assert "Result after" in game.trace(scenario, 1, 2)
 
 
-def test_the_compiled_engine_races_the_recorded_golden_races(monkeypatch):
+def test_the_compiled_engine_races_the_recorded_golden_races():
     """The first chunk of each Heat case of scripts/regen_golden_results.py, through the runner."""
     import pyarrow as pa
-
-    from balance.games.heat import turn
 
     spec = importlib.util.spec_from_file_location("regen_golden_results", ROOT / "scripts" / "regen_golden_results.py")
     golden = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(golden)
-    monkeypatch.setattr(turn, "play_round", lambda *a, **k: pytest.fail("a race played on the numpy engine"))
     for name in [n for n in golden.CASES if n.startswith("heat-")]:
         recorded, played = golden.read(name), golden.play(name, golden.CHUNK)
         n = played["games"].num_rows

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.games.heat.plan import plan_round
-from balance.games.heat.turn import car_turn, legend_turn, slipstream
-
 from . import heat
+from .heat import car_turn, legend_turn, plan_round, slipstream
 
 T = heat.tables()
 HEAT, STRESS = T.heat_card, T.stress_card

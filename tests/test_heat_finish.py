@@ -18,7 +18,7 @@ from balance.cli import app
 from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat.bots import bot_table, resolve_profiles
-from balance.games.heat.engine import simulate
+from balance.games.heat.compiled import simulate
 from balance.games.heat.log import chunk_tables
 from balance.logs import load_run
 from balance.report.findings import length_line

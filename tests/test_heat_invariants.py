@@ -1,5 +1,6 @@
-"""The Heat rules checker over random races, batched and one at a time, on
-every track, with and without the Garage module; and determinism."""
+"""The Heat rules checker (the compiled engine's rules.rule_broken, after
+every turn) over random races, batched and one at a time, on every track,
+with and without the Garage module; and determinism."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ import pytest
 
 from balance.games.chance import Streams
 from balance.games.heat.bots import bot_table, resolve_profiles
-from balance.games.heat.engine import simulate
-from balance.games.heat.invariants import violations
 
 from . import heat
+from .heat import simulate
 
 MIX = ["random", "balanced", "aggressive", "cautious", "legend", "random"]
 
@@ -19,14 +19,7 @@ MIX = ["random", "balanced", "aggressive", "cautious", "legend", "random"]
 def run_checked(t, cars: int, races: int, seed: int):
     bots = bot_table(resolve_profiles(None), MIX[:cars], t)
     seats = (np.arange(cars)[None, :] + np.arange(races)[:, None]) % cars
-    broken: list[str] = []
-    before: dict = {}
-
-    def check(st, g, p):
-        broken.extend(violations(st, t, (g, p), before.get("state")))
-        before["state"] = (st.pos.copy(), st.spin_outs.copy())
-
-    return simulate(t, bots, seats, Streams(seed, 0, races), after_turn=check), broken
+    return simulate(t, bots, seats, Streams(seed, 0, races))
 
 
 @pytest.mark.parametrize(
@@ -50,11 +43,10 @@ def test_same_seed_same_races():
     t = heat.tables(garage_module=True)
     bots = bot_table(resolve_profiles(None), MIX[:4], t)
     seats = np.tile(np.arange(4), (64, 1))
-    a = simulate(t, bots, seats, Streams(7, 0, 64))
-    b = simulate(t, bots, seats, Streams(7, 0, 64))
+    (a, _), (b, _) = (simulate(t, bots, seats, Streams(7, 0, 64)) for _ in range(2))
     for name in ("pos", "lane", "finish_round", "heat_paid", "spin_outs", "played", "drafted", "lap_round"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    c = simulate(t, bots, seats, Streams(8, 0, 64))
+    c = simulate(t, bots, seats, Streams(8, 0, 64))[0]
     assert not np.array_equal(a.played, c.played)
 
 
@@ -66,7 +58,7 @@ def test_spin_outs_gather_at_the_tight_corners():
     t = heat.tables()
     bots = bot_table(resolve_profiles(None), ["balanced", "aggressive", "cautious", "legend"], t)
     seats = (np.arange(4)[None, :] + np.arange(600)[:, None]) % 4
-    st = simulate(t, bots, seats, Streams(3, 0, 600))
+    st = simulate(t, bots, seats, Streams(3, 0, 600))[0]
     spins, paid = st.corner_spins.mean(axis=0), st.corner_paid.mean(axis=0)
     assert spins[0] < spins[1:3].min() and 2 * spins[0] < spins[1:3].mean(), (spins, paid)
     assert paid.argmax() == 3, "the limit-2 corner costs the most Heat"

@@ -1,21 +1,19 @@
 """Heat's rules, one test per rule of the rulebook excerpt
 (../shared/seeds/004_80b909b33d7a634b.txt) and the facts sheet, each named
-after its section. Positions count spaces from the start/finish line."""
+after its section, on the compiled engine's phases (tests/heat.py calls them
+race by race). Positions count spaces from the start/finish line."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from balance.games.heat.compiled.tables import draft_order
 from balance.games.heat.course import course
-from balance.games.heat.invariants import violations
 from balance.games.heat.log import finish_order
-from balance.games.heat.moves import flip, place
-from balance.games.heat.plan import plan_round, target_speed
-from balance.games.heat.setup import draft_order
-from balance.games.heat.turn import car_turn, legend_turn, play_race, turn_order
 
 from . import heat
+from .heat import car_turn, flip, legend_turn, place, plan_round, play_race, target_speed, turn_order
 
 T = heat.tables()  # USA: corner lines at 11 (limit 7), 32 (3), 48 (3), 56 (2); 2 laps of 69
 HEAT, STRESS = T.heat_card, T.stress_card
@@ -264,13 +262,7 @@ def test_whole_races_keep_the_rules_and_finish():
     for track, garage in (("usa", False), ("great_britain", True)):
         t = heat.tables(track=track, garage_module=garage)
         race, st = heat.batch(t, ["robot", "aggressive", "cautious", "random", "legend"], races=races, seed=9)
-        broken, prev = [], {}
-
-        def check(state, g, p, t=t, broken=broken, prev=prev):
-            broken.extend(violations(state, t, (g, p), prev.get("before")))
-            prev["before"] = (state.pos.copy(), state.spin_outs.copy())
-
-        play_race(race, st, check)
+        broken = play_race(race, st)  # the rules checker (compiled rules.rule_broken) after every turn
         assert broken == []
         assert st.finished[:, [0, 1, 2, 4]].mean() > 0.99
         laps = t.tracks[t.rules.track].laps

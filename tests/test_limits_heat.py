@@ -18,13 +18,12 @@ from balance.games.heat import schema as S
 from balance.games.heat.bots import MAX_RESERVE, MAX_WEIGHT, bot_table, resolve_profiles
 from balance.games.heat.compile import compile_database
 from balance.games.heat.course import FAR
-from balance.games.heat.engine import simulate
-from balance.games.heat.invariants import violations
 from balance.games.heat.log import chunk_tables
 from balance.games.heat.schema import load_database, validate_database
 from balance.yamlio import parse_yaml
 
 from .conftest import ROOT, broken_copy, one_line_error
+from .heat import simulate
 
 HEAT = ROOT / "heat.yaml"
 I8, I16 = np.iinfo(np.int8).max, np.iinfo(np.int16).max
@@ -354,12 +353,7 @@ def _play(data: dict[str, Any], names: list[str], races: int = 8, profiles: dict
     bots = bot_table(resolve_profiles(profiles), names, tables)
     seats = (np.arange(len(names))[None, :] + np.arange(races)[:, None]) % len(names)
     events = Events()
-    broken: list[str] = []
-
-    def check(st, g, p) -> None:
-        broken.extend(violations(st, tables, (g, p)))
-
-    st = simulate(tables, bots, seats, Streams(seed, 0, races), after_turn=check, events=events)
+    st, broken = simulate(tables, bots, seats, Streams(seed, 0, races), events=events)
     assert broken == []
     logged = chunk_tables(st, events, seats, tables, bots, first_game=0, chunk=0)
     return st, logged["games"].to_pydict(), logged["players"].to_pydict()

@@ -12,22 +12,17 @@ from balance.errors import UserError
 from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.games.chance import Streams
-from balance.games.events import Events
 from balance.games.heat import GAME
 from balance.games.heat.bots import bot_table, resolve_profiles
 from balance.games.heat.chunk import catalog, prepare, strength_items
-from balance.games.heat.engine import simulate
-from balance.games.heat.invariants import violations
-from balance.games.heat.race import Race
-from balance.games.heat.setup import setup
 from balance.games.heat.state import State
 from balance.games.heat.trace import trace_game
-from balance.games.recorder import NULL
 from balance.scenario import load_scenario
 from balance.seeding import bonus_seat
 
 from . import heat
 from .conftest import ROOT
+from .heat import phases, setup, simulate
 
 BOTS = ["balanced", "aggressive", "cautious"]
 SCENARIO = f"""name: hs
@@ -79,9 +74,9 @@ def test_the_bonus_changes_only_the_receiving_cars_setup(garage, card):
     seats = np.tile(np.arange(3, dtype=np.int16), (G, 1))
     who = bonus_seat(5, np.arange(G), 3)
     k = t.cards.index(card)
-    plain_race = Race(t, bots, Streams(5, 0, G), NULL, Events())
+    plain_race = phases(t, bots, Streams(5, 0, G), 3)
     plain = setup(plain_race, seats)
-    bonus_race = Race(t, bots, Streams(5, 0, G), NULL, Events())
+    bonus_race = phases(t, bots, Streams(5, 0, G), 3)
     bonus = setup(bonus_race, seats, (k, who))
     rows = np.arange(G)
     others = np.ones((G, 3), bool)
@@ -95,7 +90,7 @@ def test_the_bonus_changes_only_the_receiving_cars_setup(garage, card):
     extra = (bonus.deck + bonus.hand - plain.deck - plain.hand)[rows, who]
     assert np.array_equal(extra, np.eye(len(t.cards.ids), dtype=extra.dtype)[np.full(G, k)])
     assert bonus.bonus.sum() == G and (bonus.bonus[rows, who, k] == 1).all()
-    drew, bonus_drew = plain_race.streams._counts, bonus_race.streams._counts
+    drew, bonus_drew = plain_race.draws, bonus_race.draws  # each race's draws, by purpose and seat
     assert drew.keys() == bonus_drew.keys() and all(np.array_equal(drew[k], bonus_drew[k]) for k in drew), (
         "the same random numbers were drawn"
     )
@@ -107,16 +102,9 @@ def test_the_rules_hold_with_a_bonus_copy():
     t = heat.tables(track="usa", garage_module=True)
     bots = bot_table(resolve_profiles(None), ["balanced", "aggressive", "random", "cautious"], t)
     seats = (np.arange(4)[None, :] + np.arange(60)[:, None]) % 4
-    broken: list[str] = []
     bonus = (t.cards.index("turbocharger_1"), bonus_seat(9, np.arange(60), 4))
-    st = simulate(
-        t,
-        bots,
-        seats,
-        Streams(9, 0, 60),
-        after_turn=lambda s, g, p: broken.extend(violations(s, t)),
-        bonus=bonus,
-    )
+    # the rules checker (compiled rules.rule_broken) after every turn counts the receiving car's extra copy
+    st, broken = simulate(t, bots, seats, Streams(9, 0, 60), bonus=bonus)
     assert broken == [] and st.finished.any(axis=1).all()
 
 

@@ -1,8 +1,10 @@
 """Heat: Pedal to the Metal, the published deckbuilding racer (rules excerpt:
 ../shared/seeds/004_80b909b33d7a634b.txt; facts beyond it: ../shared/facts/heat.md).
 
-heat.yaml is checked by `schema`, compiled by `compile`; `engine.simulate`
-races a batch; `chunk` and `log` make a run's tables; `trace` tells one race.
+heat.yaml is checked by `schema`, compiled by `compile`; `compiled.simulate`
+races a batch, one race at a time (numba: setup, the Garage draft, the rounds
+and the Legends, in compiled/rules.py); `chunk` and `log` make a run's tables;
+`trace` tells one race.
 """
 
 from __future__ import annotations

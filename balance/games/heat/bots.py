@@ -1,5 +1,6 @@
-"""Heat bots: profiles are data (bots.yaml), decisions are arrays (see plan.py
-and race.py for how the weights are used). `legend: true` marks a Legend car.
+"""Heat bots: profiles are data (bots.yaml), decisions are the compiled rules'
+(compiled/rules.py: plan_car, react, slipstream, discard_step, garage_draft
+use the weights). `legend: true` marks a Legend car.
 """
 
 from __future__ import annotations

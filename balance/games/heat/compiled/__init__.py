@@ -1,7 +1,8 @@
 """The compiled Heat engine: `simulate` plays a batch of races with the rules
-of `rules.py` (numba), one race at a time, into the same `State` the numpy
-engine fills, so logs and reports read either the same way, and the races
-are the same races (tests/test_compiled_heat.py, the golden results).
+of `rules.py` (numba), one race at a time, into a `State` (state.py) that
+logs and reports read. It replaced a numpy lockstep engine (removed after
+commit 1c13126, where both were proven to play the same races:
+tests/test_compiled_heat.py, the golden results).
 
 The first use on a machine compiles the rules (said once on the console) and
 caches the machine code beside the sources (numba's cache); later processes
@@ -64,8 +65,9 @@ def simulate(
     broken: list[str] | None = None,
     rec: Recorder | None = None,
 ) -> State:
-    """engine.simulate's races, compiled: the same (G, P) seats, the same keyed
-    draws (streams' seed and first race), the same final state and card events.
+    """Race len(seats) races: seats (G, P) gives the bot (an index into `bots`)
+    of the car on each grid slot, slot 0 on pole; the draws are keyed by the
+    streams' seed and race ids (a race is the same race in any batch).
     `bonus` = (card, (G,) grid slot): balance strength's extra starting copy.
     `progress(state)`, if given, is called about every PROGRESS_SECONDS and at
     the end. `broken`, if given, gets the first rule of the rules checker

@@ -33,9 +33,12 @@ class GameType(types.StructRef):
 
 
 class Game(structref.StructRefProxy):
-    """A game's context (made in compiled code): its hash, draw counts, the event
-    buffer and its count, whether events are kept, the rules checker's finding,
-    and the traced race's records."""
+    """A game's context: its hash, draw counts, the event buffer and its count,
+    whether events are kept, the rules checker's finding, and the traced race's
+    records (made in compiled code; tests make one to call a phase by itself)."""
+
+    def __new__(cls, *values):
+        return _make_game(values)
 
 
 GAME_FIELDS = (
@@ -54,6 +57,7 @@ GAME_FIELDS = (
     "rows_n",
 )
 structref.define_constructor(Game, GameType, GAME_FIELDS)
+structref.define_boxing(GameType, Game)
 
 
 class Tables(structref.StructRefProxy):
@@ -82,6 +86,11 @@ def define_state(names: tuple[str, ...]) -> None:
 @njit(cache=True)
 def _make_tables(values):
     return Tables(*values)
+
+
+@njit(cache=True)
+def _make_game(values):
+    return Game(*values)
 
 
 @njit(cache=True)

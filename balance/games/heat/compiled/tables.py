@@ -1,7 +1,8 @@
 """What the compiled Heat engine reads besides the state: the database's
 compiled tables, the course laid over the whole race (course.py), the bots'
-profiles and the card figures race.py derives, as one named tuple of numbers
-and arrays (`Tab`). No Python object reaches the per-game code.
+profiles and the card figures the bots read (each card's expected speed, a
+flip's), as one named tuple of numbers and arrays (`Tab`). No Python object
+reaches the per-game code.
 
 Built once per (tables, bots, players) in a process and kept.
 """
@@ -17,9 +18,8 @@ from .. import vocabulary as V
 from ..bots import BotTable, expected_flip, expected_speed
 from ..compile import Tables
 from ..course import course
-from ..setup import draft_order
 
-# the draws the engine makes, one count each (chance.compiled.key): the numpy engine's purposes
+# the draws the engine makes, one count each (chance.compiled.key), named as the numpy engine named them
 PURPOSES = (
     "garage market",
     "noise: draft pick",
@@ -114,6 +114,13 @@ Tab = namedtuple(
 )
 
 
+def draft_order(players: int, rounds: int, order: str) -> list[list[int]]:
+    """The pick order of each draft round over grid slots: the back of the grid
+    picks first (the pole is already an advantage); snake reverses every round."""
+    forward = list(range(players - 1, -1, -1))
+    return [forward[::-1] if order == "snake" and r % 2 else forward for r in range(rounds)]
+
+
 def _i64(a) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(a, dtype=np.int64))
 
@@ -179,7 +186,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         pool=_i64(c.pool),
         top=top,
         flip_mean=float(flip_mean),
-        spread=float(np.int8(top) - flip_mean),  # plan.py's `spread`: an int8 less a Python float, float64
+        spread=float(np.int8(top) - flip_mean),  # an int8 less a Python float, in float64 (as numpy did)
         finish=int(co.finish),
         spaces=int(track.spaces),
         laps=int(track.laps),

@@ -1,6 +1,6 @@
-"""What a traced race said (records of numbers from rules.py) in the numpy
-engine's words (setup.py, plan.py, turn.py): `balance trace` reads the same
-lines whichever engine played the race."""
+"""What a traced race said (records of numbers from rules.py) in words:
+`balance trace` reads the lines the numpy engine (removed after commit
+1c13126) said of the same race (tests/test_compiled_heat.py)."""
 
 from __future__ import annotations
 
