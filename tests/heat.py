@@ -86,7 +86,7 @@ def arrays(st: State) -> structs.StateArrays:
 
 
 def phases(t: Tables, bots: BotTable, streams: Streams, players: int) -> Phases:
-    compiled.compiled_rules()  # (says so on the console if it compiles)
+    compiled.RULES.load()  # (says so on the console if it compiles)
     return Phases(t, bots, streams, players)
 
 

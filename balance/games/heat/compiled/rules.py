@@ -1,9 +1,10 @@
 """The Heat rules, compiled (numba): one race at a time, each step of the
 rulebook's round a function, in its order ("Gameplay", "Turn Steps",
-"Legends", "Winning"). The numpy engine (setup.py, plan.py, turn.py,
-moves.py) plays the same races in lockstep; every random number here is keyed
-as there (chance.compiled), every bot value computed in the same float steps,
-so a race is the same race whichever engine plays it.
+"Legends", "Winning"). It replaced a numpy lockstep engine (removed after
+commit 1c13126, where both were proven to play the same races): every random
+number is keyed as there (chance.compiled), every bot value computed in the
+same float steps, so the recorded races stay the same races
+(tests/test_golden_results.py, tests/test_compiled_heat.py).
 
 Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State's
 arrays), `X` the race's context (its hash, draw counts, event buffer), `g` the
@@ -29,9 +30,9 @@ inline = njit(cache=True, nogil=True, inline="always")
 
 F32 = np.float32
 NEG_INF = -np.inf
-OPEN_ROAD = 40  # plan.OPEN_ROAD
-SPIN_COST = 6.0  # plan.SPIN_COST
-UNFILLABLE = 1_000.0  # plan.UNFILLABLE
+OPEN_ROAD = 40  # target speed where no corner is in reach: as fast as possible
+SPIN_COST = 6.0  # spaces a spin-out costs besides stopping short: Stress in hand, gear 1
+UNFILLABLE = 1_000.0  # score penalty per card short of what the gear must play
 FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
 (
     GARAGE_MARKET,
@@ -51,7 +52,7 @@ FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
 EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
 # What a traced race says (balance trace): records of numbers (kind, up to 8
 # numbers, the index of a row of card counts or -1), written as text by
-# trace_text.py in the numpy engine's words.
+# trace_text.py.
 (
     SAY_BONUS,
     SAY_DRAFT,
@@ -160,7 +161,7 @@ def owed(corner_at, limit, finish, start, end, speed, mod):
     return due
 
 
-# --- moving cars and cards (moves.py) ---------------------------------------
+# --- moving cars and cards ---------------------------------------------------
 
 
 @inline
@@ -246,7 +247,7 @@ def pay_heat(T, S, g, p, amount):
     S.heat_paid[g, p] += amount
 
 
-# --- setup (setup.py) -------------------------------------------------------
+# --- setup -------------------------------------------------------------------
 
 
 @jit
@@ -323,7 +324,7 @@ def garage_draft(T, S, X, g, players):
             say(X, SAY_PICK, pick, p, k, 0, 0, 0, 0, 0, -1)
 
 
-# --- steps 1 and 2: shift and choose the cards (plan.py) ---------------------
+# --- steps 1 and 2: shift and choose the cards ---------------------------------
 
 
 @inline
@@ -345,11 +346,11 @@ def target_speed(corner_at, limit, corners, finish, pos, engine, reserve, risk, 
 
 @inline
 def choose_cards(cards, hand, held, n_held, left, gear, target, budget, span, jitter, prefer, chosen):
-    """plan.choose_cards for one car: `gear` cards picked greedily, each the
+    """One car's cards: `gear` cards picked greedily, each the
     closest to the speed still needed per card left (noise mixed in by the
     jitter), into `chosen` (K,). `held[:n_held]`: the playable cards in hand, in
-    card order (the first of equal scores wins, as argmax over the numpy
-    engine's columns); `left` (K,) scratch. Returns (expected speed (float32), cards chosen)."""
+    card order (the first of equal scores wins, as the numpy engine's argmax
+    did); `left` (K,) scratch. Returns (expected speed (float32), cards chosen)."""
     values, is_choice, choices, heat_cost, flips_f32, flip_mean, spread_near = cards
     for i in range(n_held):
         k = held[i]
@@ -426,7 +427,7 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
         if hand[k] > 0 and playable[k]:
             held[n_held] = k
             n_held += 1
-            jitter[k] = chance.noise_of(hashed, k)  # noise keyed by the card (plan.py: uniform_at)
+            jitter[k] = chance.noise_of(hashed, k)  # noise keyed by the card (chance.uniform_at)
             if op_corner[k] > raised:
                 raised = op_corner[k]
     variants = 2 if raised > 0 else 1
@@ -523,7 +524,7 @@ def plan_round(T, S, X, g):
             plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, left)
 
 
-# --- the turns (turn.py) -----------------------------------------------------
+# --- the turns -------------------------------------------------------------------
 
 
 @inline
@@ -576,7 +577,7 @@ def legend_turn(T, S, X, g, p, card):
 
 @inline
 def fits(T, S, g, p, start, speed, to, new_speed, cost, gain, has_gain):
-    """turn.fits: going on to `to` at `new_speed` (paying `cost` first) keeps the
+    """Going on to `to` at `new_speed` (paying `cost` first) keeps the
     corners' Heat payable and within the bot's allowance; with a gain, the
     spaces also beat the Heat it adds."""
     q = S.bots[g, p]
@@ -927,7 +928,7 @@ def play_race(T, S, X, g, bonus_card, bonus_who):
     S.running[g] = False
 
 
-# --- the rules checker (invariants.py), after every turn --------------------
+# --- the rules checker, after every turn -------------------------------------
 
 RULES = (
     "negative count in a pile",

@@ -1,46 +1,17 @@
-"""The tables, the state and a game's context as numba structures (StructRef):
-a function of the compiled rules receives each as one reference, not as a
-tuple of dozens of arrays unpacked at every call (horsepower/compiled/structs.py)."""
+"""The compiled Heat engine's structures (compiled_structs): the tables, the
+batch's state and a race's context, each one reference."""
 
 from __future__ import annotations
 
-from collections import namedtuple
+from dataclasses import fields
 
-from numba import njit, types
-from numba.core import config
-from numba.experimental import structref
+from numba import njit
 
+from ...compiled_structs import struct
+from ..state import State
 from .tables import Tab
 
-
-def _plain_fields(self, fields):
-    return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-@structref.register
-class TablesType(types.StructRef):
-    preprocess_fields = _plain_fields
-
-
-@structref.register
-class StateType(types.StructRef):
-    preprocess_fields = _plain_fields
-
-
-@structref.register
-class GameType(types.StructRef):
-    preprocess_fields = _plain_fields
-
-
-class Game(structref.StructRefProxy):
-    """A game's context: its hash, draw counts, the event buffer and its count,
-    whether events are kept, the rules checker's finding, and the traced race's
-    records (made in compiled code; tests make one to call a phase by itself)."""
-
-    def __new__(cls, *values):
-        return _make_game(values)
-
-
+STATE_FIELDS = tuple(f.name for f in fields(State))
 GAME_FIELDS = (
     "hash",
     "draws",
@@ -56,31 +27,17 @@ GAME_FIELDS = (
     "rows",
     "rows_n",
 )
-structref.define_constructor(Game, GameType, GAME_FIELDS)
-structref.define_boxing(GameType, Game)
 
-
-class Tables(structref.StructRefProxy):
-    def __new__(cls, *values):
-        return _make_tables(values)
-
-
-class StateArrays(structref.StructRefProxy):
-    def __new__(cls, *values):
-        return _make_state(values)
-
-
-structref.define_constructor(Tables, TablesType, Tab._fields)
-structref.define_boxing(TablesType, Tables)
-
-
-def define_state(names: tuple[str, ...]) -> None:
-    global StateArrays
-    if config.DISABLE_JIT:
-        StateArrays = namedtuple("StateArrays", names)
-        return
-    structref.define_constructor(StateArrays, StateType, names)
-    structref.define_boxing(StateType, StateArrays)
+Tables = struct(__name__, "Tables", Tab._fields, "The compiled tables (tables.Tab).")
+StateArrays = struct(__name__, "StateArrays", STATE_FIELDS, "The batch's state: state.State's arrays.")
+Game = struct(
+    __name__,
+    "Game",
+    GAME_FIELDS,
+    """A race's context: its hash, draw counts, the event buffer and its count,
+    whether events are kept, the rules checker's finding, and the traced race's
+    records (made in compiled code; tests make one to call a phase by itself).""",
+)
 
 
 @njit(cache=True)
@@ -89,15 +46,13 @@ def _make_tables(values):
 
 
 @njit(cache=True)
-def _make_game(values):
-    return Game(*values)
-
-
-@njit(cache=True)
 def _make_state(values):
     return StateArrays(*values)
 
 
-if config.DISABLE_JIT:  # the rules run as plain Python (NUMBA_DISABLE_JIT=1, for debugging): named tuples
-    Tables = namedtuple("Tables", Tab._fields)  # noqa: F811
-    Game = namedtuple("Game", GAME_FIELDS)  # noqa: F811
+@njit(cache=True)
+def _make_game(values):
+    return Game(*values)
+
+
+Tables.make, StateArrays.make, Game.make = _make_tables, _make_state, _make_game
