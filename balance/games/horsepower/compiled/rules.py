@@ -1,17 +1,17 @@
 """The Horsepower rules, compiled (numba): one game at a time, each phase a
-function, in the rulebook's order. The numpy engine (turn.py, resolve.py,
-actions.py, auction.py, draft.py) plays the same games in lockstep; every
-random number here is keyed as there (chance.compiled), every bot value
-computed in the same float32 steps, so a game is the same game whichever
-engine plays it (tests/test_golden_results.py).
+function, in the rulebook's order. It replaced a numpy lockstep engine
+(removed after commit 9118d96, where both were proven to play the same
+games): every random number is keyed as there (chance.compiled), every bot
+value computed in the same float32 steps, so the recorded games stay the
+same games (tests/test_golden_results.py, tests/test_compiled_horsepower.py).
 
 Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State's
 arrays), `X` the game's context (its hash, draw counts, event buffer, pending
-effects, and the active seat's turn as effects.Turn keeps it: `X.turn` its
+effects, and the active seat's turn: `X.turn` its
 numbers, `X.scrap_at_end`, `X.start_mods`, `X.plain`), `g` the game, `s` the
-active seat; each a numba StructRef (structs.py). Bots' values are float32, as
-in the numpy engine: a Python float beside a float32 would widen it, so
-constants are float32.
+active seat; each a numba StructRef (structs.py). Bots' values are float32
+(as the numpy engine kept them): a Python float beside a float32 would widen
+it, so constants are float32.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def event(X, g, seat, card, kind, turn, pick, price):
 
 
 # What a traced game says (balance trace): records of numbers, written as
-# text by trace_text.py in the numpy engine's words. Lists (a hand, dice, the
+# text by trace_text.py. Lists (a hand, dice, the
 # Playbooks named) go to a row of their own, the record holding its index.
 (
     SAY_FIRST_DRAFTER,
@@ -173,7 +173,7 @@ def progress_of(T, lap, pos, p):
 
 @inline
 def variant_of(T, S, g, p):
-    """actions.situation_variants for one seat: behind, leading or level, and rich or not."""
+    """Seat p's situation, for its bot's weights: behind, leading or level, and rich or not."""
     if not T.situational:
         return 0
     lap, pos = S.lap[g], S.pos[g]
@@ -195,7 +195,7 @@ def value_row(T, S, g, p):
 
 @inline
 def card_values(T, S, X, g, p, acquire, cards, n, purpose, out):
-    """actions.card_values: what cards[:n] are worth to seat p's bot now, with
+    """What cards[:n] are worth to seat p's bot now, with
     its noise (one key for the decision, each card's noise keyed by the card)."""
     row = value_row(T, S, g, p)
     values = T.acquire_value[row] if acquire else T.own_value[row]
@@ -345,7 +345,7 @@ def per_count(T, S, X, g, actor, r):
 
 @jit
 def modifier_totals(T, S, X, g, actor, ask, out):
-    """effects.modifier_totals plus this turn's turn_start ones (turn._merged_mods):
+    """The modifiers in force for `actor`, with this turn's turn_start ones:
     out[M_...] the totals in force for the asked ops, out[M_REROLL] the best reroll."""
     for i in range(MODS):
         out[i] = 0
@@ -390,7 +390,7 @@ def modifier_totals(T, S, X, g, actor, ask, out):
         out[M_REROLL] = max(out[M_REROLL], start[M_REROLL])
 
 
-# --- moving cards (actions.py) -------------------------------------------------
+# --- moving cards ----------------------------------------------------------------
 
 
 @inline
@@ -479,10 +479,10 @@ def pool_count(hand, garage, zone, k):
     return hand[k] + garage[k]
 
 
-# --- effects (resolve.py) -----------------------------------------------------
+# --- effects -----------------------------------------------------------------------
 #
 # Effects call each other: a push lands on an Auction, a Wipe Out fires a
-# Playbook whose effect pushes again. Recursion as the numpy engine has it
+# Playbook whose effect pushes again. Recursion (as the numpy engine had it)
 # cannot be cached by numba (its machine code would not load), so what a
 # rule would call next is pushed on a stack of pending steps, the rest of the
 # rule below it: popping them runs the rules in the very order the recursion
@@ -601,7 +601,7 @@ def add_row(T, X, i, c, times):
 
 @inline
 def resolve_next(T, S, X, g, i):
-    """Instant rows in their written order (resolve._resolve): step by step,
+    """Instant rows in their written order: step by step,
     each step's conditions and counters read first, then its groups (one op
     and target each) applied in group order, rows of one group summed. Goes
     on until an applied group leaves pending steps above it (they run first)."""
@@ -660,7 +660,7 @@ def name_playbooks(T, X, i, cols, fired, n, trigger, actor):
 
 @inline
 def apply(T, S, X, g, actor, group, a):
-    """resolve._apply: one group's op, amount a."""
+    """One group's op, amount a, to its targets."""
     op, target = T.group_op[group], T.group_target[group]
     P = T.players
     if op == OP_COINS:
@@ -773,7 +773,7 @@ def occupied(T, pos, space):
 
 @inline
 def move(T, S, X, g, p, d):
-    """A marker moved d spaces, and all it sets off (resolve.move)."""
+    """A marker moved d spaces, and all it sets off."""
     push(X, MOVE, p, d)
     run_pending(T, S, X, g)
 
@@ -912,7 +912,7 @@ def auction(T, S, X, g, lander):
     say(X, SAY_AUCTION, card, 2, 0, 0, 0, 0, -1)
 
 
-# --- the turn (turn.py) ---------------------------------------------------------
+# --- the turn ------------------------------------------------------------------------
 
 
 @jit
@@ -1014,7 +1014,7 @@ def nearest_banana_ahead(T, S, g, s):
 
 @inline
 def play_one(T, S, X, g, played_n, t):
-    """The active seat plays its best card of type t, if it is worth playing (turn._play_one)."""
+    """The active seat plays its best card of type t, if it is worth playing."""
     if not S.running[g]:
         return
     s = X.turn[U_SEAT]
@@ -1060,7 +1060,7 @@ def play_one(T, S, X, g, played_n, t):
 
 @jit
 def aimless_loss(T, S, g, s, cols, n, value):
-    """actions.aimless_loss: an attack with nobody to hit (or a hit that changes
+    """An attack with nobody to hit (or a hit that changes
     nothing) loses that part of its value; a card left worth nothing is not played."""
     P = T.players
     aim_target, aim_kind, aim_distance = T.aim_target, T.aim_kind, T.aim_distance
@@ -1113,7 +1113,7 @@ def aimless_loss(T, S, g, s, cols, n, value):
 
 @jit
 def banana_cost(T, S, X, g, s, cols, n, value):
-    """actions.banana_cost: a card that takes its player into a Banana it can
+    """A card that takes its player into a Banana it can
     see is worth the Drive it expects to lose to the Wipe Out, less without it."""
     reach = T.roll_at_least
     top = len(reach) - 1
@@ -1329,7 +1329,7 @@ def lap_decisions(T, S, X, g):
             fire_trigger(T, S, X, g, p, ON_RACE_THROUGH)
 
 
-# --- setup (draft.py) and the game ------------------------------------------------
+# --- setup (the draft) and the game -------------------------------------------------
 
 
 @jit
@@ -1440,7 +1440,7 @@ def play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead):
 
 
 # What must hold in every game after every turn, whatever the cards and bots
-# (invariants.violations, the numpy engine's checker): rule_broken returns
+# (the rules checker): rule_broken returns
 # the number (from 1) of the first one a game's state breaks.
 RULES = (
     "negative count in a zone",
