@@ -26,11 +26,11 @@ dev: $(VENV)/.installed-dev
 
 # The default scenario: check the cards, run it (an earlier run of other cards
 # is kept as runs/four-player-mixed.previous, and the report opens with what
-# changed since, by experiment) and again with the tuned bots (balance strong, with the best challenger a
-# 20,000-game tune finds against them), measure every card and Playbook by
-# experiment and build the report in reports/four-player-mixed/ (--measure),
-# and trace its first game. About 4 minutes on 2 cores (4 min 3 s measured with
-# `/usr/bin/time make report`, installed; docs/performance.md).
+# changed since, by experiment) and again with the tuned bots (balance strong: the best challenger a
+# 200,000-game tune finds against them, and every card and Playbook measured in the tuned field too),
+# measure every card and Playbook by experiment and build the report in reports/four-player-mixed/
+# (--measure), and trace its first game. About 3 minutes on 2 cores once the engine is compiled
+# (2 min 59 s measured with `time make report`; docs/performance.md).
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
