@@ -52,6 +52,7 @@ test: dev browser
 	$(BIN)/python -m balance.games.horsepower.compiled cards.yaml  # compiled once here, not by each test worker
 	$(BIN)/python -m balance.games.downforce.compiled downforce.yaml
 	$(BIN)/python -m balance.games.heat.compiled heat.yaml
+	$(BIN)/python -m balance.games.shuffle_gp.compiled shuffle_gp.yaml
 	$(BIN)/python -m pytest -n auto
 
 lint: dev

@@ -18,9 +18,9 @@ from ..chance import Streams
 from ..chunks import Prepared, chunk_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
+from . import compiled
 from .bots import bot_table, resolve_profiles
 from .compile import Tables, compile_database
-from .engine import simulate
 from .schema import validate_database
 from .setup import Bonus
 from .state import State
@@ -43,6 +43,7 @@ def prepare(scenario: ScenarioView) -> Prepared:
     why = None if m.bonus_card is None else _bonus_problem(tables, m.bonus_card)
     if why is not None:
         raise UserError(scenario.doc.problem(("bonus_card",), why))
+    compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
     return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
 
 
@@ -114,7 +115,10 @@ def play_chunk(
         bonus = (
             Bonus(who, driver=t.drivers.index(item)) if item in t.drivers.ids else Bonus(who, card=t.cards.index(item))
         )
-    return seats, simulate(prep.tables, prep.bots, seats, streams, rec, after_turn, events=events, bonus=bonus)
+    # the compiled engine (runs and traces); `after_turn` is the runner's progress (progress(state))
+    return seats, compiled.simulate(
+        prep.tables, prep.bots, seats, streams, events, bonus, progress=after_turn, rec=rec if rec.on else None
+    )
 
 
 def progress(prep: Prepared, st: State) -> np.ndarray:
