@@ -160,7 +160,10 @@ def test_progress_is_told_as_races_finish():
         Streams(1, 0, 60),
         progress=lambda s: finished.append(int((~s.running).sum())),
     )
-    assert finished == [8, 24, 56, 60]  # 8 races, then slices twice as long (60 races take far under 0.1 s)
+    # 8 races, then slices at most twice as long each time (how much longer depends on the machine's speed)
+    slices = np.diff([0, *finished])
+    assert finished[0] == 8 and finished[-1] == 60 and (slices > 0).all()
+    assert (slices[1:-1] <= 2 * slices[:-2]).all()
 
 
 TRACED = (({}, 4), ({"garage_module": True, "track": "france"}, 3), ({"stress_supply": 10}, 6))

@@ -56,6 +56,8 @@ class CompiledRules:
         writable (an installed package) or NUMBA_CACHE_DIR says. An edited
         rules.py (or a pull that changed it) reads as not compiled, so the
         compile happens once, up front, not in every worker."""
+        if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+            return True  # the rules as plain Python (debugging): nothing to compile
         source = Path(importlib.util.find_spec(f"{self.package}.rules").origin)
         beside = source.parent / "__pycache__"
         if not os.environ.get("NUMBA_CACHE_DIR") and _fresh_index(beside, source):

@@ -10,12 +10,12 @@ game's context in tests that call one phase) needs a constructor numba
 caches: the engine's structs module defines it (`@njit(cache=True) def
 _make(values): return Name(*values)`) and sets it as `Name.make`. Under
 NUMBA_DISABLE_JIT (the rules as plain Python, for debugging) a structure is a
-named tuple."""
+plain record of the same fields (a StructRef's fields can be set, so can
+these)."""
 
 from __future__ import annotations
 
 import sys
-from collections import namedtuple
 from typing import Any
 
 from numba import types
@@ -39,10 +39,10 @@ class Struct(structref.StructRefProxy):
 
 def struct(module: str, name: str, fields: tuple[str, ...], doc: str = "") -> type:
     """The Python class of the structure `name` with these fields, defined in
-    `module` (its numba type beside it as `<name>Type`); a named tuple under
+    `module` (its numba type beside it as `<name>Type`); a plain record under
     NUMBA_DISABLE_JIT."""
     if config.DISABLE_JIT:
-        return namedtuple(name, fields)
+        return _record(name, fields)
     names = {"__module__": module, "__qualname__": f"{name}Type", "preprocess_fields": _plain_fields}
     type_class = structref.register(type(f"{name}Type", (types.StructRef,), names))
     setattr(sys.modules[module], f"{name}Type", type_class)
@@ -50,3 +50,13 @@ def struct(module: str, name: str, fields: tuple[str, ...], doc: str = "") -> ty
     structref.define_constructor(proxy, type_class, fields)
     structref.define_boxing(type_class, proxy)
     return proxy
+
+
+def _record(name: str, fields: tuple[str, ...]) -> type:
+    """A class whose instances hold `fields`, given in order: `Name(*values)`."""
+
+    def __init__(self, *values):
+        for field, value in zip(fields, values, strict=True):
+            setattr(self, field, value)
+
+    return type(name, (), {"__slots__": fields, "__init__": __init__, "_fields": fields})

@@ -547,7 +547,7 @@ def resolve_card(T, S, X, g, player, card, worth):
 def car_row(T, S, g, row):
     """row[c]: how far along each car is (finished cars: FINISHED_ROW minus their place)."""
     for c in range(6):
-        row[c] = T.row[S.pos[g, c]] if S.pos[g, c] >= 0 else FINISHED_ROW - S.place[g, c]
+        row[c] = T.row[S.pos[g, c]] if S.pos[g, c] >= 0 else FINISHED_ROW - np.int64(S.place[g, c])
 
 
 @jit

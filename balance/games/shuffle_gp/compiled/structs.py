@@ -1,44 +1,17 @@
-"""The tables, the batch's state and a game's context as numba structures
-(StructRef): a function of the compiled rules receives each as one
-reference, not as a tuple of dozens of arrays unpacked at every call (which
-makes compiling take minutes). As in horsepower/compiled/structs.py."""
+"""The compiled Shuffle Grand Prix engine's structures (compiled_structs):
+the tables, the batch's state and a game's context, each one reference."""
 
 from __future__ import annotations
 
-from collections import namedtuple
+from dataclasses import fields
 
-from numba import njit, types
-from numba.core import config
-from numba.experimental import structref
+from numba import njit
 
+from ...compiled_structs import struct
+from ..state import State
 from .tables import Tab
 
-
-def _plain_fields(self, fields):
-    return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-@structref.register
-class TablesType(types.StructRef):
-    preprocess_fields = _plain_fields
-
-
-@structref.register
-class StateType(types.StructRef):
-    preprocess_fields = _plain_fields
-
-
-@structref.register
-class GameType(types.StructRef):
-    preprocess_fields = _plain_fields
-
-
-class Game(structref.StructRefProxy):
-    """A game's context (made in compiled code): its index and hash, its draw
-    counts, the event buffer, the traps a resolving card set off (sprung once
-    it is done), and the trace's records (rules.py)."""
-
-
+STATE_FIELDS = tuple(f.name for f in fields(State))
 GAME_FIELDS = (
     "g",  # the game's row in the batch
     "hash",  # (1,) uint64: Streams.game of the game
@@ -55,30 +28,17 @@ GAME_FIELDS = (
     "rows",  # (L, width) int64: the lists records name
     "rows_n",  # (2,) int64: rows written, records written
 )
-structref.define_constructor(Game, GameType, GAME_FIELDS)
 
-
-class Tables(structref.StructRefProxy):
-    def __new__(cls, *values):
-        return _make_tables(values)
-
-
-class StateArrays(structref.StructRefProxy):
-    def __new__(cls, *values):
-        return _make_state(values)
-
-
-structref.define_constructor(Tables, TablesType, Tab._fields)
-structref.define_boxing(TablesType, Tables)
-
-
-def define_state(names: tuple[str, ...]) -> None:
-    global StateArrays
-    if config.DISABLE_JIT:
-        StateArrays = namedtuple("StateArrays", names)
-        return
-    structref.define_constructor(StateArrays, StateType, names)
-    structref.define_boxing(StateType, StateArrays)
+Tables = struct(__name__, "Tables", Tab._fields, "The compiled tables (tables.Tab).")
+StateArrays = struct(__name__, "StateArrays", STATE_FIELDS, "The batch's state: state.State's arrays.")
+Game = struct(
+    __name__,
+    "Game",
+    GAME_FIELDS,
+    """A game's context (made in compiled code): its index and hash, its draw
+    counts, the event buffer, the traps a resolving card set off (sprung once
+    it is done), and the trace's records (rules.py).""",
+)
 
 
 @njit(cache=True)
@@ -91,10 +51,4 @@ def _make_state(values):
     return StateArrays(*values)
 
 
-if config.DISABLE_JIT:  # the rules run as plain Python (NUMBA_DISABLE_JIT=1, for debugging): named tuples
-    from types import SimpleNamespace
-
-    Tables = namedtuple("Tables", Tab._fields)  # noqa: F811
-
-    def Game(*values):  # noqa: F811, N802 - a game's context changes as it is played (X.g, X.events)
-        return SimpleNamespace(**dict(zip(GAME_FIELDS, values, strict=True)))
+Tables.make, StateArrays.make = _make_tables, _make_state
