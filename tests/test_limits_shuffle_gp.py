@@ -18,22 +18,19 @@ import yaml
 from balance.errors import UserError
 from balance.games.chance import Streams
 from balance.games.events import Events
+from balance.games.shuffle_gp import compiled
 from balance.games.shuffle_gp import schema as S
 from balance.games.shuffle_gp import vocabulary as V
 from balance.games.shuffle_gp.bots import MAX_WEIGHT, bot_table, resolve_profiles
 from balance.games.shuffle_gp.compile import compile_database
-from balance.games.shuffle_gp.effects import apply_op
-from balance.games.shuffle_gp.engine import simulate
-from balance.games.shuffle_gp.invariants import violations
 from balance.games.shuffle_gp.log import chunk_tables, finish_order
-from balance.games.shuffle_gp.match import OP, TARGET
 from balance.games.shuffle_gp.schema import load_database
 from balance.games.shuffle_gp.state import PLAYS_MOST, SKIP_MOST
-from balance.games.shuffle_gp.worth import discard_down
 from balance.runner import RunOptions, run
 
 from . import shuffle_gp as sg
 from .conftest import ROOT, one_line_error
+from .shuffle_gp import OP, TARGET, apply_op, discard_down, violations
 
 SHUFFLE_GP = ROOT / "shuffle_gp.yaml"
 BOTS = ["balanced", "aggressive", "defensive", "random"]
@@ -286,9 +283,10 @@ def play_edge(tmp_path: Path, largest: bool, games: int = 8, **rules: int) -> No
     seats = (np.arange(P)[None, :] + np.arange(games)[:, None]) % len(BOTS)
     broken: list[str] = []
     events = Events()
-    check = None if largest else (lambda st, g, p: broken.extend(violations(st, tables, (g, p))))
-    st = simulate(tables, bots, seats, Streams(7, 0, games), after_turn=check, events=events)
-    assert broken == [] and violations(st, tables) == []
+    # the rules checker (compiled rules.rule_broken) after every turn
+    check = None if largest else broken
+    st = compiled.simulate(tables, bots, seats, Streams(7, 0, games), events=events, broken=check)
+    assert broken == [] and violations(st, tables, bots) == []
     logs = chunk_tables(st, events, seats, tables, bots, 0, 0)
     games_log, players_log = pl.from_arrow(logs["games"]), pl.from_arrow(logs["players"])
     assert games_log["rounds"].to_list() == st.turn.tolist()  # no wrap

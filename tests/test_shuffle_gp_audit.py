@@ -7,12 +7,10 @@ import numpy as np
 import pytest
 
 from balance.games.chance import Streams
-from balance.games.shuffle_gp.effects import spring
-from balance.games.shuffle_gp.turn import options, play_card, spend_trophies, take_turn
 
 from . import shuffle_gp as sg
 from .conftest import ROOT
-from .shuffle_gp import T, card
+from .shuffle_gp import T, card, options, play_card, spend_trophies, spring, take_turn
 
 
 def seat(n: int, p: int) -> np.ndarray:
@@ -144,15 +142,13 @@ def test_a_tie_for_the_first_player_is_redealt_among_the_tied_players():
 
     from balance.games.recorder import Recorder
     from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
-    from balance.games.shuffle_gp.match import Match
-    from balance.games.shuffle_gp.setup import setup
 
     G = 4000
     seats = np.zeros((G, 2), np.int16)
     bots = bot_table(resolve_profiles({"robot": dict(sg.ROBOT)}), ["robot"], T)
     for reading, low, high in (("redeal", 0.5 - 0.035, 0.5 + 0.035), ("lowest_seat", 0.6, 0.7)):
         tables = replace(T, rules=replace(T.rules, first_player_ties=reading))
-        st = setup(Match(tables, bots, Streams(11, 0, G), Recorder()), seats)
+        st = sg.setup(sg.phases(tables, bots, Streams(11, 0, G), Recorder()), seats)
         share = (st.first == 0).mean()
         assert low < share < high, (reading, share)
         assert (st.deck == T.distance.count).all(), "the dealt cards go back into the deck"
@@ -162,7 +158,7 @@ def test_distance_cards_put_under_the_deck_come_back_first_in_first_out():
     """FAQ: a discarded distance card goes "face down into the bottom of the draw
     pile": once the deck is empty, the first card put under is the first drawn
     (rules.bottom_pile: random keeps the old reading)."""
-    from balance.games.shuffle_gp.moves import discard_top, draw_distance_cards
+    from .shuffle_gp import discard_top, draw_distance_cards
 
     G = 20
     m, st = sg.batch(["robot", "robot"], games=G, seed=6)
@@ -186,8 +182,7 @@ def test_a_bot_does_not_redline_itself_out_with_blaze_driving():
     """Redline: "draw two distance cards; take 2 damage". With Blaze driving
     (+1 to the damage its player deals) it costs 3: at tire health 3 it would
     spin the bot out, so the bot dreads it and plays Nudge; at 4 it does not."""
-    from balance.games.shuffle_gp.turn import options
-    from balance.games.shuffle_gp.worth import SPIN_OUT_DREAD
+    from .shuffle_gp import SPIN_OUT_DREAD
 
     redline, nudge = card("comet_redline"), card("comet_nudge")
     scores = {}
@@ -205,8 +200,6 @@ def test_a_bot_does_not_draw_into_a_waiting_trap_that_would_spin_it_out():
     """A Spike Strip (2 damage to whoever draws a distance card) waits and the bot
     has 3 tire health: Redline (draws, then 2 to itself) would spin it out with
     the trap, so it is worse than Nudge."""
-    from balance.games.shuffle_gp.turn import options
-
     m, st = sg.batch(["robot", "robot"], games=4, seed=2)
     sg.set_car(st, 0, "ace", "comet", {"comet_redline": 1, "comet_nudge": 2}, tire=4)
     set_trap(st, 0, "snare_spike_strip", owner=1)
@@ -224,7 +217,7 @@ def test_a_pit_stop_costs_the_bot_the_distance_card_it_gives_up():
     for Spoiler) scores 75 distance points' worth less with a Cheetah (100) on
     top than with a Snail (25). Before, the cost was one flat `pit_stop`
     whatever the card."""
-    from balance.games.shuffle_gp.turn import PIT, pit_stop_cost
+    from .shuffle_gp import PIT
 
     K = len(T.cards.ids)
     out = {}
@@ -235,10 +228,14 @@ def test_a_pit_stop_costs_the_bot_the_distance_card_it_gives_up():
                    equip=[("ace_spoiler", 0), ("ace_turbo", 0)])  # fmt: skip
         sg.stack(st, 0, [50, top])
         g = np.arange(G)
-        cost = pit_stop_cost(m, st, g, seat(G, 0))
-        assert np.allclose(cost, 3.0 * top / m.mean_value), "balanced's speed 3.0 per average card"
-        legal, score, _ = options(m, st, g, seat(G, 0))
+        legal, score, worth = options(m, st, g, seat(G, 0))
         assert legal[:, K + PIT].all()
+        # the pit stop's score: the equip swapped in, less the one swapped out, less its cost (pit_stop 0)
+        swap = worth[:, card("ironside_armour_plating")] - worth[:, [card("ace_spoiler"), card("ace_turbo")]].min(
+            axis=1
+        )
+        cost = swap - score[:, K + PIT]
+        assert np.allclose(cost, 3.0 * top / m.mean_value), "balanced's speed 3.0 per average card"
         out[top] = score[:, K + PIT]
     assert np.allclose(out[25] - out[100], 3.0 * 75 / m.mean_value, atol=1e-4), "a Cheetah costs 75 points more"
 
@@ -249,7 +246,7 @@ def test_the_aggressive_bot_beats_random_head_to_head_clearly():
     issue 16 (it drafted the weakest drivers and never swapped) and 76.3% after."""
     import os
 
-    from balance.games.shuffle_gp import engine
+    from balance.games.shuffle_gp import compiled
     from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
     from balance.games.shuffle_gp.log import finish_order
 
@@ -257,7 +254,7 @@ def test_the_aggressive_bot_beats_random_head_to_head_clearly():
     names = ["aggressive", "random"]
     bots = bot_table(resolve_profiles(None), names, T)
     seats = (np.arange(2)[None, :] + np.arange(G)[:, None]) % 2
-    st = engine.simulate(T, bots, seats, Streams(16, 0, G))
+    st = compiled.simulate(T, bots, seats, Streams(16, 0, G))
     won = (finish_order(st, T) == 1)[seats == 0]  # seat of profile 0 = aggressive
     assert won.mean() > 0.73, won.mean()  # 3 standard errors from both figures at G = 2,000
 

@@ -12,18 +12,28 @@ import pytest
 
 from balance.games.chance import Streams
 from balance.games.events import Events
+from balance.games.shuffle_gp import compiled
 from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
-from balance.games.shuffle_gp.effects import deal_damage, remove_equip, remove_nerf, resolve_card, steal
-from balance.games.shuffle_gp.engine import simulate
-from balance.games.shuffle_gp.invariants import violations
 from balance.games.shuffle_gp.log import chunk_tables, finish_order
-from balance.games.shuffle_gp.setup import draft_order
 from balance.games.shuffle_gp.state import total_distance
-from balance.games.shuffle_gp.turn import options, pit_stop, play_card, play_game, take_turn
-from balance.games.shuffle_gp.worth import discard_down
 
 from . import shuffle_gp as sg
-from .shuffle_gp import T, card, driver
+from .shuffle_gp import (
+    T,
+    card,
+    deal_damage,
+    discard_down,
+    driver,
+    options,
+    pit_stop,
+    play_card,
+    play_game,
+    remove_equip,
+    remove_nerf,
+    resolve_card,
+    steal,
+    take_turn,
+)
 
 ALL = np.arange(1)
 HAND, TIRE = T.rules.hand_size, T.rules.tire_health
@@ -36,10 +46,17 @@ def seat(n: int, p: int) -> np.ndarray:
 # --- Setup ---------------------------------------------------------------------------
 
 
+def draft_order(st, g: int) -> list[int]:
+    """Game g's seats in pick order (from the picks setup recorded)."""
+    seat, _ = np.nonzero(st.draft_pick[g] > 0)
+    return seat[np.argsort(st.draft_pick[g][st.draft_pick[g] > 0])].tolist()
+
+
 def test_setup_driver_selection_order_clockwise_then_back():
-    assert draft_order(4, 0) == [0, 1, 2, 3, 3, 2, 1, 0]
-    assert draft_order(3, 1) == [1, 2, 0, 0, 2, 1]
     m, st = sg.batch(["robot", "random", "robot", "random"], games=200, seed=1)
+    assert draft_order(st, int(np.flatnonzero(st.first == 0)[0])) == [0, 1, 2, 3, 3, 2, 1, 0]
+    _, three = sg.batch(["robot", "random", "robot"], games=50, seed=1)
+    assert draft_order(three, int(np.flatnonzero(three.first == 1)[0])) == [1, 2, 0, 0, 2, 1]
     G = 200
     for offset, picks in enumerate([(1, 8), (2, 7), (3, 6), (4, 5)]):
         p = (st.first.astype(int) + offset) % 4
@@ -101,7 +118,8 @@ def test_play_hand_always_three_after_a_steal():
     assert (st.stolen_in[:, 0, card("comet_nudge")] == 1).all() and (
         st.stolen_out[:, 1, card("comet_nudge")] == 1
     ).all()
-    assert violations(st, T) == [] or all("driver" in v for v in violations(st, T))
+    broken = sg.violations(st, T, m.bots)
+    assert broken == [] or all("driver" in v for v in broken)
 
 
 # --- Post-Setup: equip slots, pit stops ------------------------------------------------
@@ -184,8 +202,6 @@ def test_specialty_of_the_driver_at_the_event_or_the_one_active_after_it(reading
     distance card goes under the deck); active_driver (the rulebook's "active
     as long as that driver is also active"): Gremlin is no longer active, and
     Magpie's specialty answers dealing damage, not taking it: nothing."""
-    from balance.games.shuffle_gp.effects import deal_damage
-
     m, st = sg.batch(["robot", "robot"], games=4, seed=3)
     m.tables = replace(T, rules=replace(T.rules, specialty_of=reading))
     sg.set_car(st, 0, "comet", "ace", {"comet_nudge": 3})
@@ -203,8 +219,6 @@ def test_trap_damage_sets_off_damage_specialties_only_where_the_setting_says(rea
     ours: a trap's effects set nothing off) leaves seat 0's stack; true: Spite
     answers the damage ("whoever damages you"): seat 0, the trap's owner, puts
     its top distance card under the deck. No trap springs from a trap either way."""
-    from balance.games.shuffle_gp.effects import spring
-
     m, st = sg.batch(["robot", "robot"], games=4, seed=3)
     m.tables = replace(T, rules=replace(T.rules, trap_damage_specialties=reading))
     sg.set_car(st, 0, "comet", "blaze", {"comet_nudge": 1})  # Comet drives: no Blaze damage bonus
@@ -212,7 +226,7 @@ def test_trap_damage_sets_off_damage_specialties_only_where_the_setting_says(rea
     st.draw[:, 0, card("blaze_oil_fire")] -= 1
     st.trap[:, 0], st.trap_owner[:, 0] = card("blaze_oil_fire"), 0
     sg.stack(st, 0, [25, 100])
-    spring(m, st, np.arange(4), seat(4, 1), "plays_action")
+    sg.spring(m, st, np.arange(4), seat(4, 1), "plays_action")
     assert (st.tire[:, 1] == TIRE - 3).all() and (st.trap < 0).all()
     assert (st.height[:, 0] == (1 if spite else 2)).all()
     assert not m.springing
@@ -270,7 +284,8 @@ def test_spin_out_its_six_consequences_and_a_trophy_to_every_causer_self_include
     assert st.immune[:, 1].all(), "6 immune until its next turn"
     assert (st.trophies[:, [0, 1, 2]] == trophies).all(), reading
     assert (st.hand[:, 1].sum(axis=1) == HAND).all(), "ours: the hand refilled at once"
-    assert violations(st, T) == [] or all("driver" in v for v in violations(st, T))
+    broken = sg.violations(st, T, m.bots)
+    assert broken == [] or all("driver" in v for v in broken)
     take_turn(m, st, g, seat(5, 1))
     assert not st.immune[:, 1].any()
 
@@ -400,13 +415,9 @@ MIX = ["random", "balanced", "aggressive", "defensive"]
 def run_checked(players: int, games: int, seed: int):
     bots = bot_table(resolve_profiles(None), MIX[:players], T)
     seats = (np.arange(players)[None, :] + np.arange(games)[:, None]) % players
-    broken: list[str] = []
-
-    def check(st, g, p):
-        broken.extend(violations(st, T, (g, p)))
-
+    broken: list[str] = []  # the rules checker (compiled rules.rule_broken) after every turn
     events = Events()
-    st = simulate(T, bots, seats, Streams(seed, 0, games), after_turn=check, events=events)
+    st = compiled.simulate(T, bots, seats, Streams(seed, 0, games), events=events, broken=broken)
     return st, broken, events, seats, bots
 
 
@@ -433,11 +444,11 @@ def test_invariants_hold_one_game_at_a_time():
 def test_same_seed_same_games():
     bots = bot_table(resolve_profiles(None), MIX, T)
     seats = np.tile(np.arange(4), (24, 1))
-    a = simulate(T, bots, seats, Streams(7, 0, 24))
-    b = simulate(T, bots, seats, Streams(7, 0, 24))
+    a = compiled.simulate(T, bots, seats, Streams(7, 0, 24))
+    b = compiled.simulate(T, bots, seats, Streams(7, 0, 24))
     for name in ("stack", "bonus", "trophies", "played", "driver", "damage_dealt", "turn"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    c = simulate(T, bots, seats, Streams(8, 0, 24))
+    c = compiled.simulate(T, bots, seats, Streams(8, 0, 24))
     assert not np.array_equal(a.played, c.played)
 
 

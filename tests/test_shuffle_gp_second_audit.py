@@ -11,12 +11,24 @@ import numpy as np
 import pytest
 
 from balance.games.recorder import Recorder
-from balance.games.shuffle_gp.effects import deal_damage
-from balance.games.shuffle_gp.turn import PASS, REDRAW, options, pit_stop, play_card, play_phase, redraw, take_turn
-from balance.games.shuffle_gp.worth import SPIN_OUT_DREAD, play_worth, worst_in_hand
 
 from . import shuffle_gp as sg
-from .shuffle_gp import T, card
+from .shuffle_gp import (
+    PASS,
+    REDRAW,
+    SPIN_OUT_DREAD,
+    T,
+    card,
+    deal_damage,
+    options,
+    pit_stop,
+    play_card,
+    play_phase,
+    play_worth,
+    redraw,
+    take_turn,
+    worst_in_hand,
+)
 
 HAND = T.rules.hand_size
 K = len(T.cards.ids)
@@ -185,16 +197,24 @@ def test_a_bot_does_not_play_an_action_into_its_own_oil_fire_with_blaze_driving(
 def test_a_bot_counts_snares_jaws_on_a_trap_it_would_spring():
     """Snare driving the trap's owner adds 1 to a sprung trap's damage (Jaws):
     a Spike Strip (2 on a distance draw) does 3 to a bot at tire health 3, so
-    Slipstream (draw a distance card) would spin it out."""
-    from balance.games.shuffle_gp.worth import self_harm
-
+    Slipstream (draw a distance card) would spin it out. (The harm, 3, read
+    from the dread of a spin-out in the card's worth: there at tire health 3,
+    not at 4.)"""
     G = 4
     m, st = sg.batch(["robot", "robot"], games=G, seed=48)
     sg.set_car(st, 0, "comet", "ace", {"comet_nudge": 3}, tire=3)
     sg.set_car(st, 1, "snare", "mender", {"mender_patch": 2, "mender_bump": 1})
     set_trap(st, 0, "snare_spike_strip", owner=1)
-    harm = self_harm(m, st, np.arange(G), seat(G, 0))
-    assert (harm[:, card("snare_slipstream")] == 3).all()
+    slip = card("snare_slipstream")
+    st.hand[:, 0, slip] = 1  # Snare's card, as if stolen (a hand of four: worth only)
+    value = m.bots.card_value[0, slip]
+    harm = {}
+    for tire in (3, 4):
+        st.tire[:, 0] = tire
+        worth = play_worth(m, st, np.arange(G), seat(G, 0), now=False)[:, slip]
+        assert np.allclose(worth, value - SPIN_OUT_DREAD) or np.allclose(worth, value)
+        harm[tire] = np.isclose(worth, value - SPIN_OUT_DREAD)  # harm >= tire health
+    assert harm[3].all() and not harm[4].any(), "harm 3: at least 3, less than 4"
 
 
 # --- 6. a discard-and-draw throws away the card it was priced on --------------------------

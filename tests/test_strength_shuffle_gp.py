@@ -20,14 +20,11 @@ from balance.games.recorder import Recorder
 from balance.games.shuffle_gp import GAME
 from balance.games.shuffle_gp.bots import bot_table, resolve_profiles
 from balance.games.shuffle_gp.chunk import catalog, play_chunk, prepare
-from balance.games.shuffle_gp.engine import simulate
-from balance.games.shuffle_gp.invariants import violations
-from balance.games.shuffle_gp.match import Match
-from balance.games.shuffle_gp.setup import Bonus, setup
+from balance.games.shuffle_gp.compiled import Bonus
 from balance.scenario import load_scenario
 from balance.seeding import bonus_seat
 
-from .shuffle_gp import ROOT, T, card, driver
+from .shuffle_gp import ROOT, Phases, T, card, driver, phases, setup, simulate
 
 BOTS = ["balanced", "aggressive", "random"]
 
@@ -41,11 +38,11 @@ def scenario(tmp_path: Path, name: str = "s", extra: str = "", games: int = 300,
     return path
 
 
-def match(games: int, seed: int = 3, names=BOTS) -> Match:
-    return Match(T, bot_table(resolve_profiles(None), names, T), Streams(seed, 0, games), Recorder(0))
+def match(games: int, seed: int = 3, names=BOTS) -> Phases:
+    return phases(T, bot_table(resolve_profiles(None), names, T), Streams(seed, 0, games), Recorder(0))
 
 
-def set_up(games: int, bonus: Bonus | None, seed: int = 3) -> tuple[Match, object]:
+def set_up(games: int, bonus: Bonus | None, seed: int = 3) -> tuple[Phases, object]:
     m = match(games, seed)
     seats = np.tile(np.arange(3, dtype=np.int16), (games, 1))
     return m, setup(m, seats, bonus)
@@ -119,10 +116,10 @@ def test_setup_draws_the_same_random_numbers_and_an_extra_card_changes_only_its_
     is_driver = item in T.drivers.ids
     bonus = Bonus(who(G), driver=driver(item)) if is_driver else Bonus(who(G), card=card(item))
     given_m, given = set_up(G, bonus)
-    # the same draws, purpose by purpose and seat by seat (the keys' counts)
-    a, b = plain_m.streams, given_m.streams
-    assert a.step == b.step and a._counts.keys() == b._counts.keys()
-    assert all(np.array_equal(a._counts[k], b._counts[k]) for k in a._counts)
+    # the same draws, purpose by purpose and seat by seat (each game's keys' counts, and its step)
+    a, b = plain_m.draws, given_m.draws
+    assert a.keys() == b.keys() == set(range(G))
+    assert all(np.array_equal(a[k], b[k]) for k in a)
     assert np.array_equal(plain.first, given.first)
     if is_driver:
         return  # the others draft from what is left: their drivers may change (see the next tests)
@@ -177,10 +174,9 @@ def test_a_chunk_with_a_bonus_card_keeps_every_rule_and_plays_the_card():
     seats = np.tile(np.arange(3, dtype=np.int16), (G, 1))
     w = who(G)
 
-    def check(st, g, p):
-        assert violations(st, T) == []
-
-    st = simulate(T, m.bots, seats, m.streams, after_turn=check, bonus=Bonus(w, card=k))
+    # the rules checker (compiled rules.rule_broken) after every turn counts the receiving seat's extra copy
+    st, broken = simulate(T, m.bots, seats, m.streams, bonus=Bonus(w, card=k))
+    assert broken == []
     rows = np.arange(G)
     # Ironside held at the start (a spin-out swaps driver and co-pilot, never the pair)
     holds_none = (st.driver[rows, w] != driver("ironside")) & (st.co_pilot[rows, w] != driver("ironside"))

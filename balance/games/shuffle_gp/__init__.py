@@ -2,11 +2,10 @@
 (rulebook: ../shared/seeds/002_1ef1e3a514a1bc24.txt).
 
 shuffle_gp.yaml is checked by `schema`, compiled by `compile`;
-`engine.simulate` plays a batch (setup, turn, effects, moves) in numpy
-lockstep, and `compiled.simulate` plays the very same games one at a time
-(numba), which runs and traces use; `chunk` and `log` make a run's tables; `trace` tells one game; `invariants` is the rules
-checker. docs/shuffle_gp.md explains the file; `GAME` is its entry in the
-registry (balance/games/__init__.py).
+`compiled.simulate` plays a batch, one game at a time (numba: setup, the
+turns, effects and the rules checker, compiled/rules.py); `chunk` and `log`
+make a run's tables; `trace` tells one game. docs/shuffle_gp.md explains the
+file; `GAME` is its entry in the registry (balance/games/__init__.py).
 """
 
 from __future__ import annotations

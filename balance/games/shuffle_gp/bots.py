@@ -4,7 +4,8 @@ harm to rivals, tire health kept, distance cards gained, cards or plays
 gained, harm a trap may do); a profile weighs them into one worth per card
 (`card_value`), which picks the play, the card to discard and the drivers in
 the draft. Situational parts (a heal is worth only the health missing, a
-self-damage that would spin you out is avoided) are added in turn.py."""
+self-damage that would spin you out is avoided) are added by the rules
+(compiled/rules.py: play_worth)."""
 
 from __future__ import annotations
 
@@ -132,7 +133,7 @@ def _effect_features(op: str, target: str | None, amount: int, card_type: str, t
             else:
                 f[0] += amount * hits
         case "heal":
-            pass  # situational: the health missing (turn.py)
+            pass  # situational: the health missing (compiled/rules.py: play_worth)
         case "steal_card" | "remove_equip":
             f[0] += 0.5 * amount * hits
             f[3] += 0.5 * amount * hits if op == "steal_card" else 0
@@ -177,7 +178,7 @@ def slot_features(tables: Tables) -> np.ndarray:
     """(K, M, F) the features of each effect of an action or anytime card (0
     elsewhere: a lasting or a trap card is worth what it may do later): the
     parts card_features sums, so that an effect that would do nothing now
-    (aim.affected) can be taken off a card's worth."""
+    (compiled/rules.py: affected_any) can be taken off a card's worth."""
     c = tables.cards
     ops, types = list(V.OPS), V.CARD_TYPES
     out = np.zeros(c.op.shape + (len(FEATURES),), np.float32)

@@ -3,7 +3,7 @@ does in a worker and `balance trace` does for one watched game. A
 scenario's `players` is the number of cars (rules.players bounds it); `bots`
 names a profile per seat, clockwise. A scenario's `bonus_card` (`balance
 strength`) names a driver or an ability card one seat a game receives
-(setup.Bonus; docs/strength_shuffle_gp.md)."""
+(compiled.Bonus; docs/strength_shuffle_gp.md)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from ..recorder import NULL, Recorder
 from . import compiled
 from .bots import bot_table, resolve_profiles
 from .compile import Tables, compile_database
+from .compiled import Bonus
 from .schema import validate_database
-from .setup import Bonus
 from .state import State
 
 

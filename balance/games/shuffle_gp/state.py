@@ -20,7 +20,7 @@ import numpy as np
 
 NERF_SLOTS = 4  # nerfs one car can carry at once (ours: a fixed shape; a full car takes no more nerfs)
 TRAP_SLOTS = 12  # traps face up on the table at once (ours: a full table takes no more traps)
-PLAYS_MOST = 16  # ability plays a play phase makes at most (turn.play_phase): more left are never played
+PLAYS_MOST = 16  # ability plays a play phase makes at most (rules.play_phase): more left are never played
 SKIP_MOST = np.iinfo(np.int8).max  # turns still to skip: skips beyond it are not kept
 
 

@@ -1,8 +1,8 @@
 """The compiled Shuffle Grand Prix engine: `simulate` plays a batch of games
-with the rules of `rules.py` (numba), one game at a time, into the same
-`State` the numpy engine fills, so logs and reports read either the same way,
-and the games are the same games (tests/test_compiled_shuffle_gp.py, the
-golden results).
+with the rules of `rules.py` (numba), one game at a time, into a `State`
+(state.py) that logs and reports read; the games are those the numpy
+lockstep engine played before its removal (tests/test_compiled_shuffle_gp.py,
+the golden results).
 
 The first use on a machine compiles the rules (said once on the console) and
 caches the machine code beside the sources (numba's cache); later processes
@@ -22,10 +22,10 @@ from ...events import Events
 from ...recorder import Recorder
 from ..bots import BotTable
 from ..compile import Tables
-from ..setup import Bonus
 from ..state import State, empty_state
 from . import structs
 from . import tables as compiled_tables
+from .tables import Bonus
 
 STATE_FIELDS = structs.STATE_FIELDS
 CODES = purpose_codes(compiled_tables.PURPOSES)
@@ -33,7 +33,7 @@ EVENTS_PER_GAME = 64  # room for a game's card events to start with; the buffer 
 TRACE_RECORDS, TRACE_LISTS = 20_000, 2_000  # a traced game's room for what it says (larger when a game needs it)
 RULES = CompiledRules(__name__, "Shuffle Grand Prix", "about two minutes")
 TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tables.build(tables, bots, players)))
-__all__ = ["PROGRESS_FIRST", "simulate", "tables_for", "ensure_compiled"]
+__all__ = ["PROGRESS_FIRST", "Bonus", "simulate", "tables_for", "ensure_compiled"]
 
 
 def tables_for(tables: Tables, bots: BotTable, players: int) -> structs.Tables:
@@ -57,10 +57,10 @@ def simulate(
     ids. Returns the final state; `events`, if given, collects the card events.
     `progress(state)`, if given, is called a few times a second and at the end
     (the runner's progress within a chunk).
-    `broken`, if given, gets the first rule of the rules checker (rules.RULES,
-    invariants.py's) a game's state breaks after a turn, as a sentence naming
-    the game, turn and seat. `rec`, watching a game, gets what it does in
-    words (balance trace), as the numpy engine says it."""
+    `broken`, if given, gets the first rule of the rules checker (rules.RULES)
+    a game's state breaks after a turn, as a sentence naming the game, turn
+    and seat. `rec`, watching a game, gets what it does in words (balance
+    trace)."""
     rules = RULES.load()
     seats = np.asarray(seats, dtype=np.int16)
     G, P = seats.shape

@@ -33,7 +33,6 @@ from numba import njit
 from ...chance import SEATS
 from ...chance import compiled as chance
 from .. import vocabulary as V
-from ..match import REPLACE
 from ..state import PLAYS_MOST, SKIP_MOST
 from .structs import Game
 from .tables import PURPOSES
@@ -75,6 +74,7 @@ W_TURN_START, W_DRAWS, W_ACTION, W_DEALS, W_TAKES, W_TRAP = (
     for t in ("turn_start", "draws_distance", "plays_action", "deals_damage", "takes_damage", "trap_sprung")
 )
 _OPS = tuple(V.OPS)
+REPLACE = V.CANCELS.index("replace")  # a cancel that replaces the card (nobody is affected)
 (
     OP_DAMAGE,
     OP_HEAL,

@@ -35,9 +35,10 @@ Game = struct(
     __name__,
     "Game",
     GAME_FIELDS,
-    """A game's context (made in compiled code): its index and hash, its draw
-    counts, the event buffer, the traps a resolving card set off (sprung once
-    it is done), and the trace's records (rules.py).""",
+    """A game's context: its index and hash, its draw counts, the event buffer,
+    the traps a resolving card set off (sprung once it is done), and the
+    trace's records (rules.py; made in compiled code; tests make one to call a
+    phase by itself).""",
 )
 
 
@@ -51,4 +52,9 @@ def _make_state(values):
     return StateArrays(*values)
 
 
-Tables.make, StateArrays.make = _make_tables, _make_state
+@njit(cache=True)
+def _make_game(values):
+    return Game(*values)
+
+
+Tables.make, StateArrays.make, Game.make = _make_tables, _make_state, _make_game

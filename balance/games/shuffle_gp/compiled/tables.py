@@ -1,7 +1,7 @@
 """What the compiled Shuffle Grand Prix engine reads besides the state: the
-database's compiled tables, the bots' profiles and the lookups of
-`match.Match`, laid out as numbers and arrays (`Tab`). No Python object
-reaches the per-game code.
+database's compiled tables, the bots' profiles and the lookups derived from
+them (`Lookups`), laid out as numbers and arrays (`Tab`). No Python object
+reaches the per-game code. `Bonus`: a strength experiment's item.
 
 Built once per (tables, bots, players) in a process and kept: the runner's
 workers play many chunks of one scenario.
@@ -10,21 +10,106 @@ workers play many chunks of one scenario.
 from __future__ import annotations
 
 from collections import namedtuple
+from dataclasses import dataclass
 
 import numpy as np
 
-from ...chance import Streams
 from .. import vocabulary as V
-from ..bots import FEATURES, BotTable
+from ..bots import FEATURES, BotTable, heal_amount, self_damage, trap_damage, trap_triggers
 from ..compile import Tables
-from ..match import LASTING, Match
+
+OP = {name: i for i, name in enumerate(V.OPS)}
+TYPE = {name: i for i, name in enumerate(V.CARD_TYPES)}
+TARGET = {name: i for i, name in enumerate(V.TARGETS)}
+WHEN = {name: i for i, name in enumerate(V.CONDITIONS)}
+LASTING: tuple[str, ...] = tuple(name for name, spec in V.OPS.items() if spec.kind == "lasting")
+# Ops that may change nothing now: a hit into armour, a discard from an empty stack, a swap with no
+# gain, a skip or any of these for an immune player, a removal with nothing to remove. (A steal or a
+# distance draw always finds a card in play: a hand holds three, and the race ends with the deck.)
+MAY_IDLE: tuple[str, ...] = (
+    "damage",
+    "discard_distance",
+    "swap_top_distance",
+    "skip_turn",
+    "remove_equip",
+    "remove_nerf",
+)
+# Ops that hurt the players they target: a target of one may answer with an anytime cancel.
+HARMFUL: tuple[str, ...] = (
+    "damage",
+    "steal_card",
+    "discard_distance",
+    "skip_turn",
+    "remove_equip",
+    "swap_top_distance",
+)
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A strength experiment's item for one seat of each game: `who` (G,) the
+    receiving seat; `driver` a driver index it is given before the draft (-1:
+    none), `card` an ability card index it gets one extra copy of (-1: none;
+    docs/strength_shuffle_gp.md)."""
+
+    who: np.ndarray
+    driver: int = -1
+    card: int = -1
+
+
+class Lookups:
+    """The columns the rules look up, derived once per (tables, bots)."""
+
+    def __init__(self, tables: Tables, bots: BotTable) -> None:
+        c, d = tables.cards, tables.drivers
+        K = len(c.ids)
+        self.values = tables.distance.value.astype(np.int32)  # (V,) distance points of each kind
+        count = tables.distance.count
+        self.mean_value = float((self.values * count).sum() / max(count.sum(), 1))  # of the average card
+        # (K + 1, L) int16: each card's lasting amounts (no_ability_play: 1); the last row zeros, so an empty
+        # slot (-1) reads nothing without a mask
+        self.lasting = np.zeros((K + 1, len(LASTING)), np.int16)
+        for i, name in enumerate(LASTING):
+            amount = np.where(name == "no_ability_play", 1, c.amount)
+            self.lasting[:K, i] = np.where(c.op == OP[name], amount, 0).sum(axis=1)
+        self.always = np.zeros((len(d.ids), len(LASTING)), np.int16)  # (D, L): each driver's `always` specialty
+        for i, name in enumerate(LASTING):
+            hit = (d.when == WHEN["always"]) & (d.op == OP[name])
+            self.always[:, i] = np.where(hit, np.where(name == "no_ability_play", 1, d.amount), 0)
+        self.timed = c.turns > 0  # (K,) has a turn symbol (uses a turn tracker)
+        anytime = c.type == TYPE["anytime"]
+        # rules.anytime_cards "any_time": "played at any time" (rules.anytime_window), not as the turn's play;
+        # a bare cancel only ever answers a card (rules.answer)
+        outside = anytime & (c.n_effects > 0) & (tables.rules.anytime_cards == "any_time")
+        self.on_turn = ~((anytime & (c.n_effects == 0)) | outside)  # (K,) may be played as the turn's play
+        self.anytime_cols = np.flatnonzero(outside)  # (C,) anytime cards with effects, played outside the play
+        self.swaps = (c.op == OP["swap_top_distance"]).any(axis=1)  # (K,) worth something only with a gain
+        self.harmful = np.isin(c.op, [OP[n] for n in HARMFUL]) & (c.target != TARGET["self"])  # (K, M)
+        self.heals = heal_amount(tables)
+        self.hurts_self = self_damage(tables)
+        self.sets_off = trap_triggers(tables)  # (K, T) the trap triggers playing the card sets off
+        self.trap_hurt = trap_damage(tables)  # (K,) damage a trap deals whoever sets it off
+        # the (op, target, amount) of the action and anytime cards' effects that may change nothing now
+        # (MAY_IDLE), the cards holding each (U, K) bool, and what each is worth on them (Q, U, K) float32
+        instant = np.isin(c.type, [TYPE["action"], TYPE["anytime"]])
+        may = np.isin(c.op, [OP[name] for name in MAY_IDLE]) & instant[:, None]
+        kinds = sorted({(int(c.op[k, s]), int(c.target[k, s]), int(c.amount[k, s])) for k, s in np.argwhere(may)})
+        Q = len(bots.names)
+        self.idle_kinds = tuple(kinds)
+        self.idle_cards = np.zeros((len(kinds), K), bool)
+        self.idle_worth = np.zeros((Q, len(kinds), K), np.float32)
+        for u, (op, target, amount) in enumerate(kinds):
+            slots = may & (c.op == op) & (c.target == target) & (c.amount == amount)  # (K, M)
+            self.idle_cards[u] = slots.any(axis=1)
+            self.idle_worth[:, u] = np.where(slots[None], bots.slot_value, 0).sum(axis=2, dtype=np.float32)
+
 
 OPS = tuple(V.OPS)
 TARGETS = V.TARGETS
 TRIGGERS = V.TRIGGERS
 CONDITIONS = V.CONDITIONS
 CARD_TYPES = V.CARD_TYPES
-# the draws the engine makes, one count each (chance.compiled.key): the numpy engine's purposes
+# the draws the engine makes, one count each (chance.compiled.key)
 PURPOSES = (
     "deal for first player",
     "redeal for first player",
@@ -87,7 +172,7 @@ Tab = namedtuple(
         "d_target",  # (D,) int8
         "d_amount",  # (D,) int16
         "first_card",  # (D,) int64: a driver's first card (the draft event's card)
-        # Match's lookups
+        # the lookups (Lookups)
         "lasting",  # (K + 1, L) int16
         "always",  # (D, L) int16
         "timed",  # (K,) bool
@@ -122,7 +207,7 @@ Tab = namedtuple(
 
 def build(tables: Tables, bots: BotTable, players: int) -> Tab:
     """The compiled engine's tables for (tables, bots, players)."""
-    m = Match(tables, bots, Streams(0, 0, 1), None)  # the lookups, made as the numpy engine makes them
+    m = Lookups(tables, bots)
     r, c, d = tables.rules, tables.cards, tables.drivers
     D = len(d.ids)
     kinds = np.array(m.idle_kinds, np.int64).reshape(-1, 3)
