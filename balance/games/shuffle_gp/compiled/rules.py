@@ -1,25 +1,26 @@
 """The Shuffle Grand Prix rules, compiled (numba): one game at a time, each
 phase a function, in the rulebook's order ("Setup", then "Play": the turn's
 start, 1 draw a distance card, 2 rotate the turn trackers, 3 one ability
-play, then the anytime cards, 4 spend trophies). The numpy engine (setup.py,
-turn.py, effects.py, moves.py, aim.py, worth.py) plays the same games in
-lockstep; every random number here is keyed as there (chance.compiled),
-every bot value computed in the same float32 steps, so a game is the same
-game whichever engine plays it (tests/test_compiled_shuffle_gp.py).
+play, then the anytime cards, 4 spend trophies). It replaced a numpy
+lockstep engine (removed after commit 3b9cffb, where both were proven to
+play the same games): every random number is keyed as there
+(chance.compiled), every bot value computed in the same float32 steps, so
+the recorded games stay the same games (tests/test_golden_results.py,
+tests/test_compiled_shuffle_gp.py).
 
 Conventions: `T` the tables (tables.Tab), `S` the batch's state (state.State's
 arrays), `X` the game's context (structs.Game: its row `X.g`, hash, draw
 counts, event buffer, the traps waiting for a resolving card), `p` the seat
-acting. Bots' values are float32, as in the numpy engine: a Python float
-beside a float32 would widen it, so constants are float32, and where the
-numpy engine mixes a float32 with a float64 (a division of int8 tire
-health, a zeros column) the sum is taken in float64 here too.
+acting. Bots' values are float32 (as the numpy engine kept them): a Python
+float beside a float32 would widen it, so constants are float32, and where a
+float32 meets a float64 (a division of int8 tire health, a zeros column) the
+sum is taken in float64, as numpy took it.
 
-No recursion (numba cannot load a recursive function from its cache): the
-numpy engine's effects call each other only a few levels deep, and each
-level is a function of its own here. A card played on a turn resolves at
+No recursion (numba cannot load a recursive function from its cache):
+effects call each other only a few levels deep, and each level is a
+function of its own here. A card played on a turn resolves at
 depth 0 (`apply_op`, mode CARD): the traps it sets off wait in `X.pend`
-until it is done (effects.resolve_then_spring), its damage and draws fire
+until it is done (resolve_then_spring), its damage and draws fire
 specialties. A trap resolves at depth 1 (`apply_op`, mode TRAP): its damage
 fires specialties only where rules.trap_damage_specialties. What a
 specialty or an anytime answer resolves (`apply_leaf`) sets nothing off.
@@ -42,7 +43,7 @@ inline = njit(cache=True, nogil=True, inline="always")
 
 F0, F1, F4 = np.float32(0.0), np.float32(1.0), np.float32(4.0)  # NOISE_SPREAD is 4.0
 F05 = np.float32(0.5)
-DREAD = np.float32(10.0)  # worth.SPIN_OUT_DREAD
+DREAD = np.float32(10.0)  # what a bot dreads a spin-out at: the worth a card loses for causing one
 NEG_INF, POS_INF = np.float32(-np.inf), np.float32(np.inf)
 
 (
@@ -104,7 +105,7 @@ REPLACE = V.CANCELS.index("replace")  # a cancel that replaces the card (nobody 
     )
 )
 L_SHIELD, L_DISTANCE, L_BONUS, L_REDUCTION, L_BLOCK = range(5)  # tables.LASTING order
-PIT, REDRAW, PASS = 0, 1, 2  # turn.py: the options after the K cards
+PIT, REDRAW, PASS = 0, 1, 2  # the options after the K cards (options)
 CARD, TRAP_MODE = 0, 1  # apply_op's modes: a card's effects (depth 0), a trap's (depth 1)
 EV_DRAFT, EV_PLAY = 1, 8  # events.EVENTS
 N_EVENTS, N_RESOLVING, N_PEND = 0, 1, 2  # X.n
@@ -141,7 +142,7 @@ def _event(X, seat, card, code, turn, pick):
 
 
 # What a traced game says (balance trace): records of numbers, written as text by trace_text.py in
-# the numpy engine's words. Lists (a hand, the seats dealt again) go to a row of their own.
+# words. Lists (a hand, the seats dealt again) go to a row of their own.
 (
     SAY_DEALT,
     SAY_TIE,
@@ -221,7 +222,7 @@ def _row_of(X, values, n):
     return i
 
 
-# --- what the state reads (moves.py, state.py) -----------------------------------------------
+# --- what the state reads -----------------------------------------------
 
 
 @inline
@@ -231,7 +232,7 @@ def modifier(T, S, g, p, li):  # one signature for the compiled body: int64 numb
 
 @jit
 def _modifier(T, S, g, p, li):
-    """moves.modifier: a lasting op's total on p's car (equips, nerfs on it, its driver's `always`)."""
+    """A lasting op's total on p's car (equips, nerfs on it, its driver's `always`)."""
     K = T.lasting.shape[0] - 1
     total = 0
     for e in range(S.equip.shape[2]):
@@ -275,7 +276,7 @@ def best_swap(T, S, g, p):  # one signature for the compiled body: int64 numbers
 
 @jit
 def _best_swap(T, S, g, p):
-    """moves.best_swap: the rival whose top distance card beats p's by most (-1: none)."""
+    """The rival whose top distance card beats p's by most (-1: none)."""
     P = T.players
     if S.height[g, p] <= 0:
         return -1
@@ -297,7 +298,7 @@ def draw_distance_cards(T, S, X, g, p):  # one signature for the compiled body: 
 
 @jit
 def _draw_distance_cards(T, S, X, g, p):
-    """moves.draw_distance_cards: one distance card onto p's stack, from the deck, or
+    """One distance card onto p's stack, from the deck, or
     from the bottom pile once the deck is empty. True: a card was drawn."""
     from_deck = S.deck[g].sum() > 0
     kind = -1
@@ -334,7 +335,7 @@ def discard_top(T, S, X, g, p, n, why):  # one signature for the compiled body: 
 
 @jit
 def _discard_top(T, S, X, g, p, n, why):
-    """moves.discard_top: p's top n distance cards go face down under the deck."""
+    """Seat p's top n distance cards go face down under the deck."""
     for _ in range(n):
         h = S.height[g, p] - 1
         if h < 0:
@@ -356,7 +357,7 @@ def draw_cards(T, S, X, g, p, n):  # one signature for the compiled body: int64 
 
 @jit
 def _draw_cards(T, S, X, g, p, n):
-    """moves.draw_cards: n ability cards (the discard reshuffled in when the draw pile runs out)."""
+    """`n` ability cards (the discard reshuffled in when the draw pile runs out)."""
     if n <= 0:
         return
     if X.tracing and X.verbose:  # balance trace --verbose: the cards drawn
@@ -376,11 +377,11 @@ def refill(T, S, X, g, p):  # one signature for the compiled body: int64 numbers
 
 @jit
 def _refill(T, S, X, g, p):
-    """moves.refill: draw up to the hand size."""
+    """Draw up to the hand size."""
     draw_cards(T, S, X, g, p, T.hand_size - S.hand[g, p].sum())
 
 
-# --- whom an effect reaches (aim.py) -----------------------------------------------------------
+# --- whom an effect reaches -----------------------------------------------------------
 
 
 @inline
@@ -390,7 +391,7 @@ def choose_rival(T, S, X, g, p, nerf, useful):  # one signature for the compiled
 
 @jit
 def _choose_rival(T, S, X, g, p, nerf, useful):
-    """aim.choose_rival: the rival p's bot picks (-1: none fits). `useful` (P,) bool:
+    """The rival p's bot picks (-1: none fits). `useful` (P,) bool:
     the rivals the card would change; where any is, the bot picks among them."""
     P = T.players
     ok = np.zeros(P, np.bool_)
@@ -431,7 +432,7 @@ def leader_seat(T, S, g, p):  # one signature for the compiled body: int64 numbe
 
 @jit
 def _leader_seat(T, S, g, p):
-    """aim.leader_seat: the leader in distance among p's rivals; ties: the first clockwise from p."""
+    """The leader in distance among p's rivals; ties: the first clockwise from p."""
     P = T.players
     at, best = 0, -(2**62)
     for j in range(P):
@@ -448,7 +449,7 @@ def targets(T, S, g, p, code, rival, trig, out):  # one signature for the compil
 
 @jit
 def _targets(T, S, g, p, code, rival, trig, out):
-    """aim.targets: who an effect with target `code` hits (immune rivals left out)."""
+    """Who an effect with target `code` hits (immune rivals left out)."""
     P = T.players
     lead = leader_seat(T, S, g, p) if code == LEADER else -1
     for j in range(P):
@@ -477,7 +478,7 @@ def changes(T, S, g, p, op, amount, j):  # one signature for the compiled body: 
 
 @jit
 def _changes(T, S, g, p, op, amount, j):
-    """aim.changes for player j: whether the op would change it if it reached it."""
+    """Whether the op would change player j if it reached it."""
     if op == OP_DAMAGE:
         bonus = modifier(T, S, g, p, L_BONUS)
         return max(amount + bonus, 0) - modifier(T, S, g, j, L_REDUCTION) > 0
@@ -505,7 +506,7 @@ def affected_any(T, S, g, p, op, target, amount):  # one signature for the compi
 
 @jit
 def _affected_any(T, S, g, p, op, target, amount):
-    """aim.affected (rival None, no triggerer) & any: whether the effect would change anyone now."""
+    """Whether the effect would change anyone now (no rival chosen, no triggerer)."""
     P = T.players
     lead = leader_seat(T, S, g, p) if target == LEADER else -1
     for j in range(P):
@@ -513,7 +514,7 @@ def _affected_any(T, S, g, p, op, target, amount):
         rival = not me and not S.immune[g, j]
         if target < 0 or target == SELF:
             reach = me
-        elif target == ONE_RIVAL or target == ALL_RIVALS:  # noqa: SIM109 - the codes as the numpy engine compares them
+        elif target == ONE_RIVAL or target == ALL_RIVALS:  # noqa: SIM109 - two codes, compared as numpy compared them
             reach = rival
         elif target == LEADER:
             reach = rival and j == lead
@@ -533,7 +534,7 @@ def useful_rivals(T, S, g, p, k, out):  # one signature for the compiled body: i
 
 @jit
 def _useful_rivals(T, S, g, p, k, out):
-    """aim.useful_rivals: the rivals a `one_rival` effect of card k would change now."""
+    """The rivals a `one_rival` effect of card k would change now."""
     P = T.players
     out[:] = False
     for u in range(T.idle_kinds.shape[0]):
@@ -545,7 +546,7 @@ def _useful_rivals(T, S, g, p, k, out):
                 out[j] = True
 
 
-# --- what a card is worth (worth.py) -----------------------------------------------------------
+# --- what a card is worth -----------------------------------------------------------
 
 
 @inline
@@ -555,7 +556,7 @@ def hit(amount, bonus, cut):  # one signature for the compiled body: int64 numbe
 
 @jit
 def _hit(amount, bonus, cut):
-    """worth._hit."""
+    """A hit's damage: the amount with the dealer's bonus, less the target's cut, never below 0."""
     return max(max(amount + bonus, 0) - cut, 0) if amount > 0 else 0
 
 
@@ -566,7 +567,7 @@ def play_worth(T, S, g, p, now, out):  # one signature for the compiled body: in
 
 @jit
 def _play_worth(T, S, g, p, now, out):
-    """worth.play_worth for every card: card value, a heal for the health missing,
+    """What playing each card is worth: card value, a heal for the health missing,
     less (now) the worth of the effects that would change nothing, less the dread
     of spinning itself out."""
     K = T.card_type.shape[0]
@@ -626,7 +627,7 @@ def hand_worth(T, S, X, g, p, now, out):  # one signature for the compiled body:
 
 @jit
 def _hand_worth(T, S, X, g, p, now, out):
-    """worth.hand_worth: play_worth with the bot's noise mixed in (a draw of noise each call)."""
+    """play_worth with the bot's noise mixed in (a draw of noise each call)."""
     K = T.card_type.shape[0]
     q = S.bots[g, p]
     k0 = key(X, NOISE_WORTH, p)
@@ -643,7 +644,7 @@ def worst_in_hand(S, g, p, worth):  # one signature for the compiled body: int64
 
 @jit
 def _worst_in_hand(S, g, p, worth):
-    """worth.worst_in_hand: the card in p's hand worth least (the first of equals)."""
+    """The card in p's hand worth least (the first of equals)."""
     at, best = 0, POS_INF
     for k in range(worth.shape[0]):
         v = worth[k] if S.hand[g, p, k] > 0 else POS_INF
@@ -659,7 +660,7 @@ def discard_down(T, S, X, g, p):  # one signature for the compiled body: int64 n
 
 @jit
 def _discard_down(T, S, X, g, p):
-    """worth.discard_down: the cards worth least (one worth for them all) go to the discard
+    """The cards worth least (one worth for them all) go to the discard
     until the hand is down to its size."""
     if S.hand[g, p].sum() <= T.hand_size:
         return
@@ -672,7 +673,7 @@ def _discard_down(T, S, X, g, p):
         say(X, SAY_DOWN, p, k, T.hand_size, 0, 0, -1)
 
 
-# --- damage and spin-outs (effects.py) ---------------------------------------------------------
+# --- damage and spin-outs ---------------------------------------------------------
 
 
 @inline
@@ -682,7 +683,7 @@ def spin_out(T, S, X, g, t, causers):  # one signature for the compiled body: in
 
 @jit
 def _spin_out(T, S, X, g, t, causers):
-    """effects.spin_out: equips and hand discarded, nerfs back to their owners, the top
+    """Equips and hand discarded, nerfs back to their owners, the top
     distance card under the deck, driver and co-pilot swap (both at full health),
     immune until its next turn, a trophy to each of `causers`; the hand refilled."""
     P = T.players
@@ -737,7 +738,7 @@ def hit_car(T, S, X, g, dealer, t, amount):  # one signature for the compiled bo
 
 @jit
 def _hit_car(T, S, X, g, dealer, t, amount):
-    """effects.deal_damage's damage: the dealer's damage_bonus and t's damage_reduction,
+    """The damage dealt: the dealer's damage_bonus and t's damage_reduction,
     then t's shields, the rest off tire health; at 0 a spin-out. Returns the health lost."""
     amt = max(amount + modifier(T, S, g, dealer, L_BONUS), 0)
     amt = max(amt - modifier(T, S, g, t, L_REDUCTION), 0)
@@ -777,7 +778,7 @@ def heal(T, S, X, g, p, amount):  # one signature for the compiled body: int64 n
 
 @jit
 def _heal(T, S, X, g, p, amount):
-    """effects.heal: tire health back, never above full. Returns what was gained."""
+    """Tire health back, never above full. Returns what was gained."""
     gained = min(amount, T.tire_health - S.tire[g, p])
     S.tire[g, p] += gained
     if gained > 0:
@@ -792,7 +793,7 @@ def steal(T, S, X, g, p, t, amount):  # one signature for the compiled body: int
 
 @jit
 def _steal(T, S, X, g, p, t, amount):
-    """effects.steal: `amount` random cards from t's hand into p's; t draws back up."""
+    """`amount` random cards from t's hand into p's; t draws back up."""
     for _ in range(amount):
         k = chance.draw_one(key(X, STEAL, t), S.hand[g, t])
         if k >= 0:
@@ -810,7 +811,7 @@ def swap_top(T, S, X, g, p, t):  # one signature for the compiled body: int64 nu
 
 @jit
 def _swap_top(T, S, X, g, p, t):
-    """effects.swap_top: swap top distance cards, if the bot gains by it (a noisy bot: at random)."""
+    """Swap top distance cards, if the bot gains by it (a noisy bot: at random)."""
     hp, ht = S.height[g, p], S.height[g, t]
     mine = S.stack[g, p, max(hp - 1, 0)]
     theirs = S.stack[g, t, max(ht - 1, 0)]
@@ -831,7 +832,7 @@ def remove_equip(T, S, X, g, p, t, amount):  # one signature for the compiled bo
 
 @jit
 def _remove_equip(T, S, X, g, p, t, amount):
-    """effects.remove_equip: up to `amount` equips off t's car, the ones p's bot values most."""
+    """Up to `amount` equips off t's car, the ones p's bot values most."""
     q = S.bots[g, p]
     for _ in range(amount):
         at, best = -1, NEG_INF
@@ -856,7 +857,7 @@ def remove_nerf(T, S, X, g, p, amount):  # one signature for the compiled body: 
 
 @jit
 def _remove_nerf(T, S, X, g, p, amount):
-    """effects.remove_nerf: up to `amount` nerfs on p's car back to their owners' discards."""
+    """Up to `amount` nerfs on p's car back to their owners' discards."""
     for _ in range(amount):
         at = -1
         for s in range(S.nerf.shape[2]):
@@ -930,7 +931,7 @@ def apply_leaf(
 
 @jit
 def _apply_leaf(T, S, X, g, op, p, target, amount, rival, trig, avoid):
-    """effects.apply_op at depth 1, outside a trap: what a specialty or an anytime
+    """An op at depth 1, outside a trap: what a specialty or an anytime
     answer resolves. It sets off no trap and no specialty."""
     P = T.players
     hits = np.zeros(P, np.bool_)
@@ -997,7 +998,7 @@ def fire_specialty(T, S, X, g, p, when, trig, rival, drv):  # one signature for 
 
 @jit
 def _fire_specialty(T, S, X, g, p, when, trig, rival, drv):
-    """effects.fire_specialty: p's driver's specialty where its condition is `when`
+    """P's driver's specialty where its condition is `when`
     (`drv` >= 0: the driver who was active at the event); `rival` < -1: p's bot picks
     one. It resolves at depth 1; what it drew or stole is discarded down after."""
     if drv < 0:
@@ -1037,7 +1038,7 @@ def deal_damage(T, S, X, g, dealer, t, amount, mode):  # one signature for the c
 
 @jit
 def _deal_damage(T, S, X, g, dealer, t, amount, mode):
-    """effects.deal_damage for a card's effects (mode CARD: the any_damage traps wait for
+    """Damage from a card's effects (mode CARD: the any_damage traps wait for
     the card) and a trap's (mode TRAP): the damage specialties answer it (a trap's only
     where rules.trap_damage_specialties)."""
     driver = S.driver[g, t]
@@ -1063,7 +1064,7 @@ def apply_op(
 
 @jit
 def _apply_op(T, S, X, g, op, p, target, amount, rival, trig, mode, avoid):
-    """effects.apply_op for a card played on a turn (mode CARD, depth 0) or a trap (mode
+    """An op of a card played on a turn (mode CARD, depth 0) or a trap (mode
     TRAP, depth 1): damage, a heal and a distance card drawn set things off."""
     P = T.players
     hits = np.zeros(P, np.bool_)
@@ -1094,7 +1095,7 @@ def spring(T, S, X, g, who, trigger):  # one signature for the compiled body: in
 
 @jit
 def _spring(T, S, X, g, who, trigger):
-    """effects.spring: every trap waiting for `trigger` springs on `who` (its owner's own
+    """Every trap waiting for `trigger` springs on `who` (its owner's own
     too), slot by slot: it resolves (depth 1) and is discarded; its owner's `trap_sprung`
     specialty follows. An immune player sets off nothing."""
     avoid = np.zeros(T.players, np.bool_)
@@ -1127,7 +1128,7 @@ def resolve_then_spring(T, S, X, g, p, k, rival, avoided):  # one signature for 
 
 @jit
 def _resolve_then_spring(T, S, X, g, p, k, rival, avoided):
-    """effects.resolve_then_spring: card k resolves whole (depth 0), then the traps it set
+    """Card k resolves whole (depth 0), then the traps it set
     off spring, in the order they were set off."""
     X.n[N_PEND] = 0
     for slot in range(T.op.shape[1]):
@@ -1147,7 +1148,7 @@ def victims(T, S, g, p, k, rival, out):  # one signature for the compiled body: 
 
 @jit
 def _victims(T, S, g, p, k, rival, out):
-    """effects.victims: the rivals card k would hurt (a nerf's car, the targets of its harmful effects)."""
+    """The rivals card k would hurt (a nerf's car, the targets of its harmful effects)."""
     P = T.players
     out[:] = False
     hits = np.zeros(P, np.bool_)
@@ -1172,7 +1173,7 @@ def answer(T, S, X, g, p, k, rival, avoided):  # one signature for the compiled 
 
 @jit
 def _answer(T, S, X, g, p, k, rival, avoided):
-    """effects.answer: the rivals card k would hurt may answer it with an anytime cancel,
+    """The rivals card k would hurt may answer it with an anytime cancel,
     in turn order from the next player: `replace` stops it for everyone (returns True),
     `avoid` for the answering player only (`avoided`)."""
     P = T.players
@@ -1216,7 +1217,7 @@ def _answer(T, S, X, g, p, k, rival, avoided):
     return replaced
 
 
-# --- the turn (turn.py) ------------------------------------------------------------------------
+# --- the turn ------------------------------------------------------------------------
 
 
 @inline
@@ -1226,7 +1227,7 @@ def trackers_used(S, g, p):  # one signature for the compiled body: int64 number
 
 @jit
 def _trackers_used(S, g, p):
-    """turn.trackers_used: cards with a turn symbol out that p set."""
+    """Cards with a turn symbol out that p set."""
     used = 0
     for e in range(S.equip.shape[2]):
         used += S.equip_left[g, p, e] > 0
@@ -1245,7 +1246,7 @@ def options(T, S, X, g, p, legal, score, worth):  # one signature for the compil
 
 @jit
 def _options(T, S, X, g, p, legal, score, worth):
-    """turn.options: p's legal choices of its ability play (each card, then pit stop,
+    """P's legal choices of its ability play (each card, then pit stop,
     discard-and-draw, pass), their scores (-inf where illegal) and the card worths."""
     K = T.card_type.shape[0]
     P = T.players
@@ -1330,7 +1331,7 @@ def play_card(T, S, X, g, p, k, aside):  # one signature for the compiled body: 
 
 @jit
 def _play_card(T, S, X, g, p, k, aside):
-    """turn.play_card: play card k from hand, draw a card, then resolve it; its own draws
+    """Play card k from hand, draw a card, then resolve it; its own draws
     and steals are discarded down to three once it and what it set off are done."""
     P = T.players
     S.hand[g, p, k] -= 1
@@ -1340,7 +1341,7 @@ def _play_card(T, S, X, g, p, k, aside):
     refill(T, S, X, g, p)
     kind = T.card_type[k]
     avoided = np.zeros(P, np.bool_)
-    if kind == ACTION or kind == ANYTIME:  # noqa: SIM109 - the codes as the numpy engine compares them
+    if kind == ACTION or kind == ANYTIME:  # noqa: SIM109 - two codes, compared as numpy compared them
         useful = np.zeros(P, np.bool_)
         useful_rivals(T, S, g, p, k, useful)
         rival = choose_rival(T, S, X, g, p, False, useful)
@@ -1400,7 +1401,7 @@ def pit_stop(T, S, X, g, p, worth):  # one signature for the compiled body: int6
 
 @jit
 def _pit_stop(T, S, X, g, p, worth):
-    """turn.pit_stop: the equip worth least on the car for the equip worth most in hand,
+    """The equip worth least on the car for the equip worth most in hand,
     the top distance card discarded; the card swapped in springs plays_equip traps
     (rules.pit_stop_equips), then the pit_stop ones."""
     K = T.card_type.shape[0]
@@ -1434,7 +1435,7 @@ def redraw(T, S, X, g, p, worth):  # one signature for the compiled body: int64 
 
 @jit
 def _redraw(T, S, X, g, p, worth):
-    """turn.redraw: discard the card worth least and draw one."""
+    """Discard the card worth least and draw one."""
     k = worst_in_hand(S, g, p, worth)
     S.hand[g, p, k] -= 1
     S.discard[g, p, k] += 1
@@ -1449,7 +1450,7 @@ def play_one(T, S, X, g, p, cards_only, bought):  # one signature for the compil
 
 @jit
 def _play_one(T, S, X, g, p, cards_only, bought):
-    """turn.play_one: one ability play; `cards_only`: an extra play, a card or a pass
+    """One ability play; `cards_only`: an extra play, a card or a pass
     (`bought`: a card, a pass only where none can be played)."""
     K = T.card_type.shape[0]
     legal = np.zeros(K + 3, np.bool_)
@@ -1488,7 +1489,7 @@ def play_phase(T, S, X, g, p, bought):  # one signature for the compiled body: i
 
 @jit
 def _play_phase(T, S, X, g, p, bought):
-    """turn.play_phase: plays while plays are left, the turn's own, then those that must
+    """Plays while plays are left, the turn's own, then those that must
     be ability cards; at most PLAYS_MOST."""
     for _ in range(PLAYS):
         free = S.plays_left[g] > 0
@@ -1511,7 +1512,7 @@ def anytime_window(T, S, X, g, first):  # one signature for the compiled body: i
 
 @jit
 def _anytime_window(T, S, X, g, first):
-    """turn.anytime_window: after the turn's play, every player in turn order from the
+    """After the turn's play, every player in turn order from the
     current one may play anytime cards with effects, each while one is worth its bot's
     `anytime` now."""
     cols = T.anytime_cols
@@ -1554,7 +1555,7 @@ def rotate(T, S, X, g, p):  # one signature for the compiled body: int64 numbers
 
 @jit
 def _rotate(T, S, X, g, p):
-    """turn.rotate: phase 2, each timed card p put out loses a turn; at 0 it goes to p's discard."""
+    """Phase 2, each timed card p put out loses a turn; at 0 it goes to p's discard."""
     for e in range(S.equip.shape[2]):
         if S.equip_left[g, p, e] > 0:
             S.equip_left[g, p, e] -= 1
@@ -1602,7 +1603,7 @@ def spend_trophies(T, S, X, g, p):  # one signature for the compiled body: int64
 
 @jit
 def _spend_trophies(T, S, X, g, p):
-    """turn.spend_trophies: phase 4, a trophy to swap driver and co-pilot, two for an extra play."""
+    """Phase 4, a trophy to swap driver and co-pilot, two for an extra play."""
     K = T.card_type.shape[0]
     q = S.bots[g, p]
     noise = T.noise[q]
@@ -1649,7 +1650,7 @@ def take_turn(T, S, X, g, p):  # one signature for the compiled body: int64 numb
 
 @jit
 def _take_turn(T, S, X, g, p):
-    """turn.take_turn: the turn's start, 1 a distance card, 2 the trackers, 3 the play and
+    """The turn's start, 1 a distance card, 2 the trackers, 3 the play and
     the anytime cards, 4 trophies; a hand of three after."""
     S.immune[g, p] = False
     S.turns_taken[g, p] += 1
@@ -1679,12 +1680,12 @@ def _take_turn(T, S, X, g, p):
     refill(T, S, X, g, p)
 
 
-# --- setup (setup.py) --------------------------------------------------------------------------
+# --- setup --------------------------------------------------------------------------
 
 
 @jit
 def setup(T, S, X, g, bonus_driver, bonus_card, who):
-    """setup.setup for one game: who goes first (the highest distance card; ties dealt
+    """The setup of one game: who goes first (the highest distance card; ties dealt
     again), the driver draft, the ability decks, a hand of three each."""
     P = T.players
     D = T.d_when.shape[0]
@@ -1782,7 +1783,7 @@ def setup(T, S, X, g, bonus_driver, bonus_card, who):
         say(X, SAY_FIRST, first, 0, 0, 0, 0, row_of(X, cars, 2 * P))
 
 
-# --- the rules checker (invariants.py) ---------------------------------------------------------
+# --- the rules checker ---------------------------------------------------------
 
 RULES = (
     "negative count in draw",
@@ -1814,7 +1815,7 @@ RULES = (
 
 @jit
 def rule_broken(T, S, g, acted):
-    """invariants.violations for game g after seat `acted`'s turn (-1: none): the first
+    """The rules checker for game g after seat `acted`'s turn (-1: none): the first
     rule its state breaks, as 1 + its index in RULES; 0 when every rule holds."""
     P = T.players
     K = S.hand.shape[2]
@@ -1926,7 +1927,7 @@ def rule_broken(T, S, g, acted):
 
 @jit
 def play_game(T, S, X, g, bonus_driver, bonus_card, who):
-    """turn.play_game for one game: setup (step 0), then a turn a step until the distance
+    """One game: setup (step 0), then a turn a step until the distance
     deck and the bottom pile are empty after a turn (or the turn cap)."""
     P = T.players
     setup(T, S, X, g, bonus_driver, bonus_card, who)

@@ -1,7 +1,7 @@
 """What a traced game says, in words: the compiled rules write records of
-numbers (rules.say: kind, numbers, a list's row), and these are the numpy
-engine's sentences for them, line for line (tests/test_golden_traces.py,
-tests/test_compiled_shuffle_gp.py)."""
+numbers (rules.say: kind, numbers, a list's row), and these are their
+sentences, line for line those of the numpy engine it replaced
+(tests/test_golden_traces.py, tests/test_compiled_shuffle_gp.py)."""
 
 from __future__ import annotations
 
