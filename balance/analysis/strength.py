@@ -17,6 +17,9 @@ Two references, by how an item is given (docs/strength_horsepower.md):
 
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
+
 import numpy as np
 import polars as pl
 
@@ -48,6 +51,35 @@ def eligible_seats(frame: pl.DataFrame, games: np.ndarray, players: int, legends
     index = order[np.searchsorted(games, rows["game_id"].to_numpy(), sorter=order)]
     out[index, rows["seat"].to_numpy().astype(np.int64)] = True
     return out
+
+
+def next_z(significant: np.ndarray, q: float = 0.05) -> float:
+    """The z an item's paired change must reach to be the next one significant
+    after the Benjamini-Hochberg correction: with S of m items significant,
+    p <= (S + 1) q / m."""
+    m = max(len(significant), 1)
+    need = min(1.0, (int(np.sum(significant)) + 1) * q / m)
+    return float(NormalDist().inv_cdf(1 - need / 2))
+
+
+def deciding_width(change: float, tolerance: float, z_next: float) -> float:
+    """The 95% half width at which an undecided item's interval decides (verdict):
+    inside the fair band once it is narrower than the band's room around the
+    estimate (tolerance - |change|), or clear of 0 and significant once it is
+    narrower than |change| scaled from the z the correction asks to the 95% z;
+    the wider of the two, the nearer verdict. Never 0 for a real change: an
+    item at the band's edge decides by the second (clear of 0), so no item is
+    out of reach of more games."""
+    return max(tolerance - abs(change), Z95 * abs(change) / z_next)
+
+
+def games_to_decide(games: int, half_width: float, change: float, tolerance: float, z_next: float) -> int:
+    """The paired games an item needs for its interval to decide, at its change
+    (an interval narrows as 1/sqrt(games))."""
+    width = deciding_width(change, tolerance, z_next)
+    if width <= 0:
+        return games  # a change of exactly 0 with no band: nothing to decide between
+    return int(math.ceil(games * (half_width / width) ** 2))
 
 
 def verdict(low: float, high: float, tolerance: float) -> str:

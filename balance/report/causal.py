@@ -9,13 +9,14 @@ the bots' taste, in their own section (findings.taste_lines).
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from ..analysis.strength import STRONGER, UNDECIDED, WEAKER
+from ..analysis.stats import Z95
+from ..analysis.strength import STRONGER, UNDECIDED, WEAKER, next_z
+from ..analysis.strength import games_to_decide as item_games_to_decide
 from ..printable import command_line
 
 SHOWN = 8  # items a side (too strong, too weak) named in the findings; the rest: "and N more"
@@ -69,29 +70,23 @@ def _contradiction(row: dict[str, Any], seen: dict[str, Any] | None) -> str:
     )
 
 
-EDGE = 0.005  # an item within half a point of the band's edge: no affordable number of games decides it
-
-
-def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, int, int]:
-    """(more paired games, items they would decide, items at the band's edge)
-    for the undecided items: an interval narrows as 1/sqrt(games), and an item
-    is decided once its interval lies inside the band (fair) or clear of it
-    (too strong or weak), so each needs (its half width / its distance to the
-    edge)^2 times its games; the baseline grows to the largest item's games."""
+def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[str, int]]:
+    """(more paired games, each undecided item's games it would need) for the
+    undecided items: each needs analysis.strength.games_to_decide at its
+    change (inside the band, or clear of 0 after the correction: the nearer),
+    and the baseline grows to the largest item's games."""
     undecided = table.filter(pl.col("verdict") == UNDECIDED) if "verdict" in table.columns else table.clear()
-    more, decided, edge, base = 0, 0, 0, int(table["games"].max()) if table.height else 0
-    largest = base
+    if undecided.is_empty():
+        return 0, {}
+    z = next_z(table["significant"].to_numpy()) if "significant" in table.columns else Z95
+    base = largest = int(table["games"].max())
+    more, needs = 0, {}
     for r in undecided.iter_rows(named=True):
-        distance = abs(abs(r["change"]) - tolerance)
-        if distance < EDGE:
-            edge += 1
-            continue
         half = (r["ci_high"] - r["ci_low"]) / 2
-        needed = int(math.ceil(r["games"] * (half / distance) ** 2))
+        needs[r["card"]] = needed = item_games_to_decide(r["games"], half, r["change"], tolerance, z)
         more += max(0, needed - r["games"])
         largest = max(largest, needed)
-        decided += 1
-    return more + largest - base, decided, edge
+    return more + largest - base, dict(sorted(needs.items(), key=lambda kv: kv[1]))
 
 
 def causal_lines(
@@ -144,18 +139,17 @@ def causal_lines(
             f"Fair (the whole interval inside the fair band): {verdicts.get('fair', 0)}; undecided within the "
             f"budget: {verdicts.get('undecided', 0)}."
         )
-        more, decided, edge = games_to_decide(table, tolerance)
-        if decided:
+        more, needs = games_to_decide(table, tolerance)
+        if needs:
             spent = int(table["games"].sum() + table["games"].max())
-            at_edge = (
-                f" ({edge} more sit within half a point of the band's edge: no budget decides them)" if edge else ""
-            )
             budget = _round_up(spent + more)
-            line += f" About {more:,} more paired games would decide {decided} of them{at_edge}" + (
-                f" -> {command_line(*measure, '--budget', budget)}" if measure else "."
+            named = ", ".join(f"{names.get(i, i)} ({_round_up(n):,})" for i, n in list(needs.items())[:shown])
+            rest = f" and {len(needs) - shown} more (every item is in {where})" if len(needs) > shown else ""
+            line += (
+                f" Each undecided item, with the paired games it would need to decide (inside the band, or clear "
+                f"of 0 after the correction): {named}{rest}. About {more:,} more paired games would decide them all"
+                + (f" -> {command_line(*measure, '--budget', budget)}" if measure else ".")
             )
-        elif edge:
-            line += " They sit within half a point of the band's edge: no budget decides them."
         lines.append(line)
     return lines
 

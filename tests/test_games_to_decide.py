@@ -1,0 +1,69 @@
+"""How many paired games an undecided item needs (issue 44, item 5): its
+interval decides once it lies inside the fair band or clear of 0 with the
+Benjamini-Hochberg correction (analysis.strength.verdict), whichever comes
+first. Before, the report measured the distance to the band's edge instead
+and called an item within half a point of the edge undecidable ("no budget
+decides them"), though an item at the edge decides as soon as its interval
+clears 0 (measured: 6 of the 24 undecided items of four-player-mixed sat at
+the edge, each about 2,600 games from a verdict)."""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import polars as pl
+import pytest
+
+from balance.analysis.stats import Z95
+from balance.analysis.strength import FAIR, STRONGER, UNDECIDED, deciding_width, games_to_decide, next_z, verdict
+from balance.report.causal import causal_lines
+
+
+def test_an_item_at_the_bands_edge_decides_once_its_interval_clears_zero():
+    tol, z = 0.02, Z95  # no correction: the 95% z
+    assert deciding_width(0.02, tol, z) == pytest.approx(0.02)
+    # +2 points with half width 2.5: undecided; at 4x the games the half width halves to 1.25: clear of 0
+    assert verdict(0.02 - 0.025, 0.02 + 0.025, tol) == UNDECIDED
+    need = games_to_decide(1000, 0.025, 0.02, tol, z)
+    assert need == math.ceil(1000 * (0.025 / 0.02) ** 2)
+    half = 0.025 * math.sqrt(1000 / need)
+    assert verdict(0.02 - half * 0.999, 0.02 + half * 0.999, tol) == STRONGER
+
+
+def test_an_item_near_zero_decides_fair_and_the_hardest_sits_half_way_to_the_edge():
+    tol, z = 0.02, Z95
+    assert deciding_width(0.0, tol, z) == pytest.approx(0.02)  # inside the band once narrower than it
+    assert deciding_width(0.003, tol, z) == pytest.approx(0.017)
+    assert verdict(0.003 - 0.0169, 0.003 + 0.0169, tol) == FAIR
+    widths = [deciding_width(c / 1000, tol, z) for c in range(0, 21)]
+    assert min(widths) == pytest.approx(deciding_width(0.01, tol, z)) == pytest.approx(0.01)
+
+
+def test_the_correction_asks_more_of_the_next_item_the_fewer_are_significant():
+    # with S of m significant the next needs p <= (S + 1) 0.05 / m: nothing yet, 0.05 / 76; 60 already, 61 x that
+    few, many = next_z([False] * 76), next_z([True] * 60 + [False] * 16)
+    assert few == pytest.approx(NormalDist().inv_cdf(1 - 0.05 / 76 / 2))
+    assert many == pytest.approx(NormalDist().inv_cdf(1 - 61 * 0.05 / 76 / 2))
+    assert few > many > Z95
+    assert deciding_width(0.02, 0.02, few) < deciding_width(0.02, 0.02, many)
+
+
+def test_the_report_names_each_undecided_item_with_the_games_it_would_need():
+    rows = [
+        # card, games, change, ci_low, ci_high, verdict, significant
+        ("edge", 2048, 0.021, -0.004, 0.046, UNDECIDED, False),
+        ("middle", 2048, 0.01, -0.015, 0.035, UNDECIDED, False),
+        ("strong", 2048, 0.08, 0.055, 0.105, STRONGER, True),
+        ("fair", 2048, 0.0, -0.012, 0.012, FAIR, False),
+    ]
+    table = pl.DataFrame(
+        rows, schema=["card", "games", "change", "ci_low", "ci_high", "verdict", "significant"], orient="row"
+    )
+    text = " ".join(causal_lines(table, {"edge": "Edge Card"}, {}, "strength.csv", tolerance=0.02))
+    assert "no budget decides" not in text
+    z = next_z(table["significant"].to_numpy())
+    edge, middle = (games_to_decide(2048, 0.025, c, 0.02, z) for c in (0.021, 0.01))
+    assert edge < middle, "the item at the edge is nearer a verdict than the one half way"
+    assert f"Edge Card ({-(-edge // 100) * 100:,})" in text and "middle (" in text
+    assert text.index("Edge Card (") < text.index("middle ("), "nearest a verdict first"
