@@ -6,7 +6,7 @@ import pytest
 
 from balance.allocator import tune_allocator
 from balance.games.events import EVENTS, Events
-from balance.games.rows import put_rows, row_any, row_count, row_max, row_min, row_sum, take_rows
+from balance.games.rows import put_rows, row_sum, take_rows
 
 
 def test_events_keep_order_and_fill_single_values():
@@ -30,25 +30,13 @@ def test_allocator_is_tuned_once_and_says_whether_it_could():
     assert tune_allocator() is first
 
 
-@pytest.mark.parametrize("rows", [0, 3, 300])  # below and above the einsum cut-over
-@pytest.mark.parametrize("width", [1, 4, 50, 300])  # 300: wider than a byte sum holds
-def test_row_reductions_agree_with_numpy(rows, width):
+@pytest.mark.parametrize("rows", [0, 3, 300])
+@pytest.mark.parametrize("width", [1, 4, 50, 300])
+def test_row_sums_agree_with_numpy(rows, width):
     rng = np.random.default_rng(rows * 1000 + width)
     counts = (rng.integers(0, 3, (rows, width)) * (rng.random((rows, width)) < 0.05)).astype(np.int8)
-    counts[: rows // 3] = 0  # some empty rows
-    flags = counts > 0
-    assert np.array_equal(row_any(counts), counts.any(axis=1))
-    assert np.array_equal(row_any(flags), flags.any(axis=1))
-    assert np.array_equal(row_count(flags), flags.sum(axis=1))
     assert np.array_equal(row_sum(counts), counts.sum(axis=1))
     assert np.array_equal(row_sum(counts.astype(np.int16) * 200), (counts.astype(np.int32) * 200).sum(axis=1))
-    if rows:
-        values = rng.random((rows, width)).astype(np.float32)
-        assert np.array_equal(row_max(values), values.max(axis=1))
-        assert np.array_equal(row_min(values), values.min(axis=1))
-    # a strided view of a (G, P, K) pile, as the engines pass one seat's rows
-    piles = np.stack([counts, counts[::-1]], axis=1)
-    assert np.array_equal(row_any(piles[:, 1]), counts[::-1].any(axis=1))
 
 
 def test_row_gathers_and_scatters_move_whole_rows():
@@ -86,15 +74,3 @@ def test_the_games_import_nothing_above_them_but_leaf_helpers():
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("balance"):
                 above.add(node.module.split(".")[1])
     assert above == {"errors", "printable", "seeding", "validation", "yamlio"}, above
-
-
-def test_sparse_nonzero_is_flatnonzero_whatever_the_length_and_density():
-    from balance.games.rows import sparse_nonzero
-
-    rng = np.random.default_rng(5)
-    for size, density in ((4096 * 51, 0.001), (4096 * 51, 0.3), (101, 0.05), (0, 0.0), (64, 1.0)):
-        a = (rng.random(size) < density).astype(np.int8) * rng.integers(1, 100, size).astype(np.int8)
-        assert np.array_equal(sparse_nonzero(a), np.flatnonzero(a))
-    strided = np.zeros((16, 51), np.int8)[:, ::2]  # not contiguous: the plain search
-    strided[3, 4] = 1
-    assert np.array_equal(sparse_nonzero(strided.reshape(-1)), np.flatnonzero(strided))

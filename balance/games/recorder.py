@@ -1,15 +1,11 @@
-"""Events of one watched game, for `balance trace`.
-
-The engine calls `rec.say(games, text_fn)` where something happens; when no
-game is watched (every simulation run) `rec.on` is False and the engine skips
-the call, so tracing costs nothing. `text_fn(i)` formats the event for row
-`i` of the arrays the engine passed (the game index for a mask, the
-position in the index array otherwise), only when the watched game is involved.
+"""What a watched game says, for `balance trace`: the game to watch (its
+index in the batch), whether to say every hand and draw too (--verbose), and
+the lines. A compiled engine's rules write records of numbers for the watched
+game only (so tracing costs nothing in a run), and its trace_text.py turns
+them into these lines with the helpers below.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 
@@ -17,31 +13,12 @@ import numpy as np
 class Recorder:
     def __init__(self, watch: int | None = None, verbose: bool = False) -> None:
         self.watch = watch  # game index in the batch, or None
-        self.verbose = verbose  # balance trace --verbose: every hand and every draw too (`detail`)
+        self.verbose = verbose  # balance trace --verbose: every hand and every draw too
         self.lines: list[str] = []
 
     @property
     def on(self) -> bool:
         return self.watch is not None
-
-    def say(self, games: np.ndarray, text: Callable[[int], str | None]) -> None:
-        """`games`: (G,) bool mask or an index array of the games the event is
-        about. A text of None says nothing (there was nothing new to say)."""
-        if self.watch is None:
-            return
-        games = np.asarray(games)
-        rows = (
-            ([self.watch] if games[self.watch] else []) if games.dtype == bool else np.flatnonzero(games == self.watch)
-        )
-        for j in rows:
-            line = text(int(j))
-            if line is not None:
-                self.lines.append(line)
-
-    def detail(self, games: np.ndarray, text: Callable[[int], str | None]) -> None:
-        """What `balance trace --verbose` adds (hands, draws): said only then."""
-        if self.verbose:
-            self.say(games, text)
 
 
 def cards_text(counts: np.ndarray, names, empty: str = "empty") -> str:
