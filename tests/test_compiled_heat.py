@@ -24,6 +24,7 @@ from balance.games.recorder import Recorder
 
 from . import heat
 from .conftest import ROOT
+from .digests import digest
 
 NAMES = ["balanced", "aggressive", "cautious", "random", "tuned", "legend", "noisy"]
 PROFILES = {"noisy": {"noise": 0.5, "risk": 1.0, "reserve": 3, "discard_below": 2.5}}
@@ -117,21 +118,10 @@ def play_case(name: str) -> tuple:
     return st, events.arrays()
 
 
-def digest(st, events: dict[str, np.ndarray]) -> str:
-    h = hashlib.sha256()
-    for name in compiled.STATE_FIELDS:
-        h.update(name.encode())
-        h.update(np.ascontiguousarray(getattr(st, name)).tobytes())
-    for name, column in events.items():
-        h.update(name.encode())
-        h.update(np.ascontiguousarray(column).tobytes())
-    return h.hexdigest()[:32]
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_engine_races_the_races_proven_equal_to_the_numpy_engines(name):
     st, events = play_case(name)
-    now = digest(st, events)
+    now = digest(st, compiled.STATE_FIELDS, events)
     assert now == DIGESTS[name], f"{name}: the races changed (now {now})"
     if name.startswith("cars-"):  # whole races, with their events
         assert st.finished.mean() > 0.9 and len(events["game"]) > 64 * 50
@@ -147,7 +137,7 @@ def test_the_engine_races_the_races_proven_equal_to_the_numpy_engines(name):
 def test_a_race_with_more_events_than_its_room_is_raced_again_with_more(monkeypatch):
     monkeypatch.setattr(compiled, "EVENTS_PER_GAME", 3)  # far short of a race's events: every race overflows
     st, events = play_case("garage-usa-4")
-    assert digest(st, events) == DIGESTS["garage-usa-4"]
+    assert digest(st, compiled.STATE_FIELDS, events) == DIGESTS["garage-usa-4"]
 
 
 def test_progress_is_told_as_races_finish():

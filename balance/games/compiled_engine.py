@@ -127,6 +127,30 @@ class Room:
             events.add_coded(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4], cols[:, 5], cols[:, 6])
 
 
+def watched(rec: Any) -> tuple[int, bool]:
+    """(the game a `balance trace` Recorder watches, -1 none; whether it says hands and draws too)."""
+    watch = rec.watch if rec is not None and rec.on else -1
+    return watch, watch >= 0 and bool(rec.verbose)
+
+
+class Checker:
+    """The rules checker's finding, as the compiled rules keep it (`finding`:
+    [check after every turn?, the first rule broken (1-based, 0 none), game,
+    and two numbers the game names, e.g. round and seat]), told to `broken` as
+    a sentence."""
+
+    def __init__(self, broken: list[str] | None) -> None:
+        self.broken = broken
+        self.finding = np.zeros(5, np.int64)
+        self.finding[0] = broken is not None
+
+    def tell(self, rules: tuple[str, ...], where: Callable[[int, int, int], str]) -> None:
+        """`where(game, a, b)` names the place: "game 3, round 12, after seat 1's turn"."""
+        if self.finding[1]:
+            rule, game, a, b = (int(v) for v in self.finding[1:])
+            self.broken.append(f"{rules[rule - 1]} ({where(game, a, b)})")
+
+
 def play_in_slices(
     play: Callable[[Room, int, int], int],
     games: int,

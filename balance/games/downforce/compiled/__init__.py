@@ -17,7 +17,16 @@ import numpy as np
 
 from ...chance import Streams
 from ...chance.compiled import purpose_codes
-from ...compiled_engine import PROGRESS_FIRST, CompiledRules, Room, TablesCache, fresh_rows, play_in_slices
+from ...compiled_engine import (
+    PROGRESS_FIRST,
+    Checker,
+    CompiledRules,
+    Room,
+    TablesCache,
+    fresh_rows,
+    play_in_slices,
+    watched,
+)
 from ...events import Events
 from ...recorder import Recorder
 from ..bots import BotTable
@@ -35,9 +44,7 @@ TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tabl
 __all__ = ["PROGRESS_FIRST", "simulate", "tables_for", "ensure_compiled"]
 
 
-def tables_for(tables: Tables, bots: BotTable, players: int) -> structs.Tables:
-    """The compiled tables of (tables, bots, players), built once per process."""
-    return TABLES.get(tables, bots, players)
+tables_for = TABLES.get  # the compiled tables of (tables, bots, players), built once per process
 
 
 def simulate(
@@ -70,17 +77,15 @@ def simulate(
     card, power, who = -1, -1, np.zeros(G, np.int64)
     if bonus is not None:
         card, power, who = bonus.card, bonus.power, np.asarray(bonus.who, np.int64)
-    finding = np.zeros(5, np.int64)
-    finding[0] = broken is not None
-    watch = rec.watch if rec is not None and rec.on else -1  # the traced game, -1 none
-    verbose = watch >= 0 and rec.verbose
+    checker = Checker(broken)
+    watch, verbose = watched(rec)  # the traced game, -1 none
     width = max(6 + 3 * N, 1 + N * len(tables.cards.ids), 4 + 6 * tables.cards.car.shape[1]) + 1
     room = Room.make(G, EVENTS_PER_GAME, events is not None, [(TRACE_RECORDS if watch >= 0 else 1, width)])
 
     def play(room: Room, start: int, stop: int) -> int:
         trace, trace_n = room.traces[0], room.counts[0]
         return rules.play_games(
-            tab, arrays, streams.game, CODES, room.events, room.written, events is not None, finding, watch,
+            tab, arrays, streams.game, CODES, room.events, room.written, events is not None, checker.finding, watch,
             verbose, trace, trace_n, start, stop, card, power, who,
         )  # fmt: skip
 
@@ -93,15 +98,12 @@ def simulate(
         from .trace_text import trace_lines
 
         rec.lines.extend(trace_lines(room.traces[0][: int(room.counts[0][0])], tables, N))
-    if finding[1]:
-        rule, g, turn, p = (int(v) for v in finding[1:])
-        broken.append(f"{rules.RULES[rule - 1]} (game {g}, card {turn}, played by player {p})")
+    checker.tell(rules.RULES, lambda g, turn, p: f"game {g}, card {turn}, played by player {p}")
     room.hand_over(events)
     return st
 
 
-def is_compiled() -> bool:
-    return RULES.is_compiled()
+is_compiled = RULES.is_compiled
 
 
 def ensure_compiled(tables: Tables, bots: BotTable, players: int) -> None:

@@ -17,7 +17,16 @@ import numpy as np
 
 from ...chance import Streams
 from ...chance.compiled import purpose_codes
-from ...compiled_engine import PROGRESS_FIRST, CompiledRules, Room, TablesCache, fresh_rows, play_in_slices
+from ...compiled_engine import (
+    PROGRESS_FIRST,
+    Checker,
+    CompiledRules,
+    Room,
+    TablesCache,
+    fresh_rows,
+    play_in_slices,
+    watched,
+)
 from ...events import Events
 from ...recorder import Recorder
 from ..bots import BotTable
@@ -35,9 +44,7 @@ TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tabl
 __all__ = ["PROGRESS_FIRST", "simulate", "tables_for", "ensure_compiled"]
 
 
-def tables_for(tables: Tables, bots: BotTable, players: int) -> structs.Tables:
-    """The compiled tables of (tables, bots, players), built once per process."""
-    return TABLES.get(tables, bots, players)
+tables_for = TABLES.get  # the compiled tables of (tables, bots, players), built once per process
 
 
 def new_state(tables: Tables, G: int, P: int) -> State:
@@ -76,10 +83,8 @@ def simulate(
         card, who = int(bonus[0]), np.asarray(bonus[1], np.int64)
         if bots.legend[seats[np.arange(G), who]].any():
             raise ValueError("a strength bonus for a Legend car: Legends have no deck")
-    finding = np.zeros(5, np.int64)
-    finding[0] = broken is not None
-    watch = rec.watch if rec is not None and rec.on else -1  # the traced race, -1 none
-    verbose = watch >= 0 and rec.verbose
+    checker = Checker(broken)
+    watch, verbose = watched(rec)  # the traced game, -1 none
     width = max(P * len(tables.cards.ids), 64)
     shapes = [(TRACE_RECORDS, 10), (TRACE_ROWS, width)] if watch >= 0 else [(1, 10), (1, width)]
     room = Room.make(G, EVENTS_PER_GAME, events is not None, shapes)
@@ -87,7 +92,7 @@ def simulate(
     def play(room: Room, start: int, stop: int) -> int:
         (trace, rows), (trace_n, rows_n) = room.traces, room.counts
         return rules.play_games(
-            tab, arrays, streams.game, CODES, room.events, room.written, events is not None, finding, watch,
+            tab, arrays, streams.game, CODES, room.events, room.written, events is not None, checker.finding, watch,
             verbose, trace, trace_n, rows, rows_n, start, stop, card, who,
         )  # fmt: skip
 
@@ -101,15 +106,12 @@ def simulate(
 
         (trace, rows), (trace_n, _) = room.traces, room.counts
         rec.lines.extend(trace_lines(trace[: int(trace_n[0])], rows, tables, bots, P))
-    if finding[1]:
-        rule, g, r, s = (int(v) for v in finding[1:])
-        broken.append(f"{rules.RULES[rule - 1]} (race {g}, round {r}, after car {s}'s turn)")
+    checker.tell(rules.RULES, lambda g, r, s: f"race {g}, round {r}, after car {s}'s turn")
     room.hand_over(events)
     return st
 
 
-def is_compiled() -> bool:
-    return RULES.is_compiled()
+is_compiled = RULES.is_compiled
 
 
 def ensure_compiled(tables: Tables, bots: BotTable, players: int) -> None:

@@ -17,7 +17,16 @@ import numpy as np
 
 from ...chance import Streams
 from ...chance.compiled import purpose_codes
-from ...compiled_engine import PROGRESS_FIRST, CompiledRules, Room, TablesCache, fresh_rows, play_in_slices
+from ...compiled_engine import (
+    PROGRESS_FIRST,
+    Checker,
+    CompiledRules,
+    Room,
+    TablesCache,
+    fresh_rows,
+    play_in_slices,
+    watched,
+)
 from ...events import Events
 from ...recorder import Recorder
 from ..bots import BotTable
@@ -36,9 +45,7 @@ TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tabl
 __all__ = ["PROGRESS_FIRST", "Bonus", "simulate", "tables_for", "ensure_compiled"]
 
 
-def tables_for(tables: Tables, bots: BotTable, players: int) -> structs.Tables:
-    """The compiled tables of (tables, bots, players), built once per process."""
-    return TABLES.get(tables, bots, players)
+tables_for = TABLES.get  # the compiled tables of (tables, bots, players), built once per process
 
 
 def simulate(
@@ -74,10 +81,8 @@ def simulate(
     driver, card, who = -1, -1, np.zeros(G, np.int64)
     if bonus is not None:
         driver, card, who = bonus.driver, bonus.card, np.asarray(bonus.who, np.int64)
-    finding = np.zeros(5, np.int64)
-    finding[0] = broken is not None
-    watch = rec.watch if rec is not None and rec.on else -1  # the traced game, -1 none
-    verbose = watch >= 0 and bool(rec.verbose)
+    checker = Checker(broken)
+    watch, verbose = watched(rec)  # the traced game, -1 none
     width = max(P * K, 2 * P) + 1
     shapes = [(TRACE_RECORDS, 7), (TRACE_LISTS, width)] if watch >= 0 else [(1, 7), (1, width)]
     room = Room.make(max(G, 16), EVENTS_PER_GAME, events is not None, shapes)
@@ -88,7 +93,7 @@ def simulate(
         # the rules grow the event buffer themselves as it fills (and hand back the larger one)
         (trace, rows) = room.traces
         room.events = rules.play_games(
-            tab, arrays, streams.game, CODES, room.events, room.written, events is not None, finding, start, stop,
+            tab, arrays, streams.game, CODES, room.events, room.written, events is not None, checker.finding, start, stop,
             driver, card, who, watch, verbose, trace, rows, counts,
         )  # fmt: skip
         return stop
@@ -104,15 +109,12 @@ def simulate(
 
         (trace, rows) = room.traces
         rec.lines.extend(trace_lines(trace[: int(counts[1])], rows, tables, P))
-    if finding[1]:
-        rule, g, turn, seat = (int(v) for v in finding[1:])
-        broken.append(f"{rules.RULES[rule - 1]} (game {g}, turn {turn + 1}, after seat {seat}'s turn)")
+    checker.tell(rules.RULES, lambda g, turn, s: f"game {g}, turn {turn + 1}, after seat {s}'s turn")
     room.hand_over(events)
     return st
 
 
-def is_compiled() -> bool:
-    return RULES.is_compiled()
+is_compiled = RULES.is_compiled
 
 
 def ensure_compiled(tables: Tables, bots: BotTable, players: int) -> None:
