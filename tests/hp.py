@@ -99,6 +99,7 @@ class Phases:
         self.named = np.zeros((N, B), np.bool_)
         self.cols, self.fire = np.zeros((N, R), np.int64), np.zeros((N, R), np.int64)
         self.fired, self.amount = np.zeros((N, R), np.int64), np.zeros((N, R), np.int64)
+        self.working = rules.working_rows(self.T, K)
         self.rec = _Trace(self, watch)
         self.rec.rows = np.zeros((2_000, max(players * K, B, 64) + 1), np.int64)
         self._K = K
@@ -168,6 +169,7 @@ class Phases:
             scrap_at_end,
             start_mods,
             plain,
+            *self.working,
         )
 
 

@@ -6,6 +6,7 @@ numba's cache holds the rules as they are now."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -69,3 +70,55 @@ def test_the_cache_of_rules_older_than_their_source_reads_as_not_compiled(tmp_pa
     assert _fresh_index(index.parent, source), "compiled after the last edit"
     os.utime(source, (3_000, 3_000))
     assert not _fresh_index(index.parent, source), "rules.py edited (or pulled) since: compile again, up front"
+
+
+def test_the_engines_count_references_without_atomic_instructions_and_hold_the_gil():
+    # plain counts are safe only while compiled code runs one thread at a time: under the GIL (no nogil)
+    import importlib
+
+    from balance.games.plain_refcounts import atomic_refcounts
+
+    for game in ("horsepower", "heat", "downforce", "shuffle_gp"):
+        rules = importlib.import_module(f"balance.games.{game}.compiled.rules")
+        assert not rules.play_games.targetoptions.get("nogil"), game
+    from tests.hp import batch
+
+    batch(_hp_tables(), 2, 2)  # compiled code has run: numba's runtime is built
+    assert not atomic_refcounts()
+
+
+def _hp_tables():
+    from balance.games.horsepower.compile import compile_database
+    from balance.games.horsepower.schema import load_database
+
+    return compile_database(load_database(Path(__file__).resolve().parents[1] / "cards.yaml"))
+
+
+def test_plain_reference_counts_free_every_array_a_batch_of_games_allocates():
+    # numba's own switch for plain counts returned the count before the decrement: nothing was ever freed
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np\n"
+        "from balance.games.chance import Streams\n"
+        "from balance.games.horsepower import compiled\n"
+        "from balance.games.horsepower.bots import bot_table, resolve_profiles\n"
+        "from tests.test_compiled_engine import _hp_tables\n"
+        "from numba.core.runtime import nrt\n"
+        "t = _hp_tables()\n"
+        "bots = bot_table(resolve_profiles(None), ['racer', 'economist'], t, 2)\n"
+        "seats = np.tile(np.arange(2), (64, 1))\n"
+        "compiled.simulate(t, bots, seats, Streams(7, 0, 64))\n"
+        "before = nrt.rtsys.get_allocation_stats()\n"
+        "st = compiled.simulate(t, bots, seats, Streams(7, 0, 64))\n"
+        "del st\n"
+        "after = nrt.rtsys.get_allocation_stats()\n"
+        "print(after.alloc - before.alloc, after.free - before.free, after.mi_alloc - before.mi_alloc, after.mi_free - before.mi_free)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "NUMBA_NRT_STATS": "1", "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root, check=True)
+    alloc, free, mi_alloc, mi_free = (int(v) for v in out.stdout.split())
+    assert alloc > 1000 and mi_alloc > 1000  # the games did allocate
+    assert (alloc, mi_alloc) == (free, mi_free)

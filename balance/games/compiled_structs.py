@@ -22,6 +22,10 @@ from numba import types
 from numba.core import config
 from numba.experimental import structref
 
+from .plain_refcounts import use_plain_refcounts
+
+use_plain_refcounts()  # before any compiled code runs in this process (plain_refcounts.py says why)
+
 
 def _plain_fields(self, fields):
     # a field typed by its first value, never by that value itself (a literal 4 would make every 4 a new type)

@@ -20,7 +20,10 @@ import zlib
 import numpy as np
 from numba import njit
 
+from ..plain_refcounts import use_plain_refcounts
 from . import _COUNT, _GOLDEN, _M1, _M2, _SEAT, _SUB, TABLE, _multipliers
+
+use_plain_refcounts()  # before any compiled code runs in this process (plain_refcounts.py says why)
 
 _S27, _S29, _S30, _S31, _S32, _S40 = (np.uint64(n) for n in (27, 29, 30, 31, 32, 40))
 _GOLD = np.uint64(_GOLDEN)
@@ -35,7 +38,7 @@ def purpose_codes(purposes: tuple[str, ...]) -> np.ndarray:
     return np.array([zlib.crc32(p.encode()) << 32 for p in purposes], dtype=np.uint64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def mix(z: np.uint64) -> np.uint64:
     """splitmix64's finaliser (chance._mix)."""
     z = (z ^ (z >> _S30)) * _M1
@@ -43,14 +46,14 @@ def mix(z: np.uint64) -> np.uint64:
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def light(z: np.uint64) -> np.uint64:
     """The one-multiply mix that makes a key a number (chance._light)."""
     z = (z ^ (z >> _S32)) * _M1
     return z ^ (z >> _S29)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def next_step(draws: np.ndarray) -> None:
     """Streams.next_step: a new step, every count back to zero."""
     step = draws[-1, 0] + 1
@@ -58,7 +61,7 @@ def next_step(draws: np.ndarray) -> None:
     draws[-1, 0] = step
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def key(game: np.uint64, draws: np.ndarray, codes: np.ndarray, purpose: int, seat: int) -> np.uint64:
     """The key of one draw of `purpose` (an index into `codes`) by `seat`
     (NO_SEAT: the table) in the game whose hash is `game` (Streams.game);
@@ -70,55 +73,55 @@ def key(game: np.uint64, draws: np.ndarray, codes: np.ndarray, purpose: int, sea
     return game + part + np.uint64(seat) * _SEAT + made * _COUNT
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def _float32_of(bits: np.uint64) -> np.float32:
     return np.float32(bits >> _S40) * _TO_UNIT32
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def uniform(k: np.uint64) -> np.float32:
     """chance.uniform(keys): one float32 in [0, 1)."""
     return _float32_of(light(k))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def uniform_at(k: np.uint64, column: int) -> np.float32:
     """Column `column` of chance.uniform_at(keys, ...) (and of chance.uniform(keys, n))."""
     return _float32_of(light(k) * MULTIPLIERS[column])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def noise_of(hashed: np.uint64, column: int) -> np.float32:
     """uniform_at from the key's hash (light(key)), computed once for many columns."""
     return _float32_of(hashed * MULTIPLIERS[column])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def _u32(k: np.uint64, column: int) -> np.uint64:
     """Column `column` of chance._u32(keys, count): two to a 64-bit column, its low half first."""
     bits = light(light(k) + np.uint64(column // 2 + 1) * _GOLD)
     return bits & np.uint64(0xFFFFFFFF) if column % 2 == 0 else bits >> _S32
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def _unit_of(k: np.uint64) -> float:
     """chance._unit(chance._u32(keys)): one float64 in [0, 1) from a key's top 32 bits."""
     return float(light(k) >> _S32) * _TO_UNIT
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def roll(k: np.uint64, sides: int) -> int:
     """chance.roll(keys, sides): one die."""
     return int(_unit_of(k) * sides) + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def roll_at(k: np.uint64, sides: int, column: int) -> int:
     """Die `column` of chance.roll(keys, sides, D): the same die whatever D is."""
     return int(float(_u32(k, column)) * _TO_UNIT * sides) + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def draw_one(k: np.uint64, counts: np.ndarray) -> int:
     """chance.draw_one: one random copy out of `counts` (K,), in place; -1 if empty."""
     total = 0
@@ -136,7 +139,7 @@ def draw_one(k: np.uint64, counts: np.ndarray) -> int:
     return -1  # unreachable: pick < total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def draw_many(k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray) -> None:
     """chance.draw_many: min(n, total) copies out of `counts` (K,), without
     replacement, added to `out` (K,); `counts` changes in place. Positions in
@@ -175,7 +178,7 @@ def draw_many(k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray) -> None
         out[card] += drawn[card]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def draw_reshuffling(k: np.uint64, deck: np.ndarray, discard: np.ndarray, n: int, out: np.ndarray) -> None:
     """chance.draw_reshuffling: n cards from `deck` into `out`; a deck that runs
     short takes its `discard` in (reshuffled) and goes on drawing, from a second

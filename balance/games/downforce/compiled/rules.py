@@ -44,8 +44,8 @@ from .tables import (
     WILD_NOISE,
 )
 
-jit = njit(cache=True, nogil=True)
-inline = njit(cache=True, nogil=True, inline="always")
+jit = njit(cache=True)
+inline = njit(cache=True, inline="always")
 
 F0, F1 = np.float32(0.0), np.float32(1.0)
 NEG_INF, POS_INF = -np.inf, np.inf

@@ -25,8 +25,8 @@ from ...chance.compiled import NO_SEAT
 from .structs import Game
 from .tables import PURPOSES
 
-jit = njit(cache=True, nogil=True)
-inline = njit(cache=True, nogil=True, inline="always")
+jit = njit(cache=True)
+inline = njit(cache=True, inline="always")
 
 F32 = np.float32
 NEG_INF = -np.inf

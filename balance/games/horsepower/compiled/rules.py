@@ -28,8 +28,8 @@ from ..limits import COIN_CAP
 from .structs import Game
 from .tables import AIM_KINDS, MODIFIER_ASKS, OPS, PER, PURPOSES, TARGETS, TRIGGERS
 
-jit = njit(cache=True, nogil=True)
-inline = njit(cache=True, nogil=True, inline="always")  # small helpers: no call, no reference counts across one
+jit = njit(cache=True)
+inline = njit(cache=True, inline="always")  # small helpers: no call, no reference counts across one
 
 F0, F05, F1 = np.float32(0.0), np.float32(0.5), np.float32(1.0)
 NEG_INF, POS_INF = np.float32(-np.inf), np.float32(np.inf)
@@ -76,8 +76,43 @@ OWN_PATH = 12  # bots.OWN_PATH
 EV_START, EV_DRAFT, EV_BUY, EV_AUCTION, EV_FREE_AUCTION, EV_SCRAP, EV_PB_DRAFT, EV_PB_PIT, EV_PLAY = range(9)
 # the turn's numbers (X.turn)
 U_SEAT, U_REFRESHES, U_PUZZLES, U_TYPES, U_WIPED_AT_START, U_BANANA_AT = range(6)
+# the working rows (X.ints, X.floats, X.flags): a phase's small arrays, one row each, kept in the game's
+# context (an allocation at every turn cost more than the phase's arithmetic). No row serves two calls
+# alive at once: no phase calls itself, and an effect's consequences wait on the pending stack.
+I_DRAWN, I_PLAYED, I_MODS_PLAY, I_MODS_SHOP, I_MODS_DRIVE, I_MODS_END, I_SHOWN, I_PRICE, I_DICE, I_KEPT = range(10)
+I_TOOK, I_LIMIT, INT_ROWS = 10, 11, 12
+F_PLAY, F_SHOP, F_AUCTION, F_SCRAP, FLOAT_ROWS = range(5)
+B_VICTIMS, B_HIT, B_NEW, B_PASSED, B_AIMLESS, B_AIM_VICTIMS, FLAG_ROWS = range(7)
 
 # --- keys, values and decisions ---------------------------------------------
+
+
+@inline
+def ints(X, row, n):
+    """Working row `row` as n int64 zeros (a new array where n is past the rows' width)."""
+    if n > X.ints.shape[1]:
+        return np.zeros(n, np.int64)
+    out = X.ints[row, :n]
+    out[:] = 0
+    return out
+
+
+@inline
+def floats(X, row, n):
+    """Working row `row` as n float32 to be written (a new array where n is past the rows' width)."""
+    if n > X.floats.shape[1]:
+        return np.empty(n, np.float32)
+    return X.floats[row, :n]
+
+
+@inline
+def flags(X, row, n):
+    """Working row `row` as n False (a new array where n is past the rows' width)."""
+    if n > X.flags.shape[1]:
+        return np.zeros(n, np.bool_)
+    out = X.flags[row, :n]
+    out[:] = False
+    return out
 
 
 @inline
@@ -398,7 +433,7 @@ def draw_cards(T, S, X, g, p, n, purpose):
     """Seat p draws n cards into hand; an empty Deck takes the Garage reshuffled (3.4, 7.2)."""
     if n <= 0:
         return
-    drawn = np.zeros(S.hand.shape[2], np.int64)
+    drawn = ints(X, I_DRAWN, S.hand.shape[2])
     chance.draw_reshuffling(key(X, purpose, p), S.deck[g, p], S.garage[g, p], n, drawn)
     if X.verbose and purpose == DRAW_EFFECT:
         say(X, SAY_DRAWS_CARDS, p, 0, 0, 0, 0, 0, row_of(X, drawn, len(drawn)))
@@ -441,7 +476,7 @@ def scrap_choice(T, S, X, g, p, zone, count):
     K = S.hand.shape[2]
     below = T.scrap_below[S.bots[g, p]]
     cards = np.arange(K)
-    value = np.empty(K, np.float32)
+    value = floats(X, F_SCRAP, K)
     hand, garage = S.hand[g, p], S.garage[g, p]
     for _ in range(count):
         some = False
@@ -678,7 +713,7 @@ def apply(T, S, X, g, actor, group, a):
         S.shield[g, actor] = True
         say(X, SAY_SHIELD, actor, 0, 0, 0, 0, 0, -1)
         return
-    victims = np.zeros(P, np.bool_)
+    victims = flags(X, B_VICTIMS, P)
     targets(T, S, g, actor, target, True, victims)
     if not victims.any():
         if X.tracing:  # who was chosen, shielded: or nobody to target
@@ -688,7 +723,7 @@ def apply(T, S, X, g, actor, group, a):
         return
     if op == OP_STEAL:
         taken = 0
-        took = np.zeros(P, np.int64)
+        took = ints(X, I_TOOK, P)
         for p in range(P):
             if victims[p]:
                 took[p] = min(S.coins[g, p], a)
@@ -724,7 +759,7 @@ def wipe_out(T, S, X, g, victims):
     """Wipe Out the victims; an already Wiped Out player is not wiped again
     (5.3); each new one's `wiped_out` Playbooks fire in turn order."""
     P = T.players
-    new = np.zeros(P, np.bool_)
+    new = flags(X, B_NEW, P)
     for p in range(P):
         new[p] = victims[p] and not S.wiped[g, p]
         if victims[p] and not new[p]:
@@ -797,7 +832,7 @@ def move_one(T, S, X, g, p, d, cause):
     push(X, AFTER_MOVE, p, new)
     if hits > 0:
         say(X, SAY_HITS, p, hits, 0, 0, 0, 0, -1)
-        victims = np.zeros(T.players, np.bool_)
+        victims = flags(X, B_HIT, T.players)
         victims[p] = True
         wipe_out(T, S, X, g, victims)
 
@@ -867,8 +902,8 @@ def auction(T, S, X, g, lander):
     if card < 0:
         return
     P = T.players
-    value = np.empty(P, np.float32)
-    limit = np.empty(P, np.int64)
+    value = floats(X, F_AUCTION, P)
+    limit = ints(X, I_LIMIT, P)
     for p in range(P):
         k = key(X, NOISE_AUCTION, p)
         q = S.bots[g, p]
@@ -878,7 +913,7 @@ def auction(T, S, X, g, lander):
         wish = float((F1 - noise) * T.bid[q] * value[p]) + float(noise * chance.uniform_at(k, 1)) * (coins + 1)
         limit[p] = int(min(max(np.floor(wish), 0.0), coins))
     high, top, live, n_passed, step = 0, -1, True, 0, 0
-    passed = np.zeros(P, np.bool_)
+    passed = flags(X, B_PASSED, P)
     while live:
         i = step % P
         if not passed[i] and top != i:
@@ -977,12 +1012,12 @@ def new_turn(T, S, X, g, s):
 def play_phase(T, S, X, g):
     """3.1: at most type_limits cards of each type, one at a time (investments
     first, so cards they draw can still be played), then the extra plays."""
-    played_n = np.zeros(5, np.int64)
+    played_n = ints(X, I_PLAYED, 5)
     X.turn[U_BANANA_AT] = nearest_banana_ahead(T, S, g, X.turn[U_SEAT])
     for t in PLAY_ORDER:
         if played_n[t] < T.type_limits[t]:
             play_one(T, S, X, g, played_n, t)
-    mods = np.zeros(MODS, np.int64)
+    mods = ints(X, I_MODS_PLAY, MODS)
     for _ in range(T.extra_play_rounds):
         if T.conditional_extra_play:
             modifier_totals(T, S, X, g, X.turn[U_SEAT], ASK_EXTRA, mods)
@@ -1029,10 +1064,10 @@ def play_one(T, S, X, g, played_n, t):
             holds_moving |= moving[cols[j]]
     if not held:
         return
-    value = np.empty(n, np.float32)
+    value = floats(X, F_PLAY, n)
     card_values(T, S, X, g, s, False, cols, n, NOISE_VALUES, value)
     if holds_aimed:
-        aimless_loss(T, S, g, s, cols, n, value)
+        aimless_loss(T, S, X, g, s, cols, n, value)
     if X.turn[U_BANANA_AT] >= 0 and holds_moving:
         banana_cost(T, S, X, g, s, cols, n, value)
     for j in range(n):
@@ -1059,14 +1094,14 @@ def play_one(T, S, X, g, played_n, t):
 
 
 @jit
-def aimless_loss(T, S, g, s, cols, n, value):
+def aimless_loss(T, S, X, g, s, cols, n, value):
     """An attack with nobody to hit (or a hit that changes
     nothing) loses that part of its value; a card left worth nothing is not played."""
     P = T.players
     aim_target, aim_kind, aim_distance = T.aim_target, T.aim_kind, T.aim_distance
     A = len(aim_target)
-    aimless = np.zeros(A, np.bool_)
-    victims = np.zeros(P, np.bool_)
+    aimless = flags(X, B_AIMLESS, A)
+    victims = flags(X, B_AIM_VICTIMS, P)
     wiped, pos, coins = S.wiped[g], S.pos[g], S.coins[g]
     no_debris = S.supply[g, T.debris_card] <= 0
     lap_end = T.track_length
@@ -1142,13 +1177,11 @@ def shop_phase(T, S, X, g):
     if not S.running[g]:
         return
     s = X.turn[U_SEAT]
-    mods = np.zeros(MODS, np.int64)
+    mods = ints(X, I_MODS_SHOP, MODS)
     modifier_totals(T, S, X, g, s, ASK_SHOP, mods)
     discount, free_left = mods[M_DISCOUNT], mods[M_FREE_REFRESH]
     slots = T.showroom_size
-    shown = np.empty(slots, np.int64)
-    value = np.empty(slots, np.float32)
-    price = np.empty(slots, np.int64)
+    shown, value, price = ints(X, I_SHOWN, slots), floats(X, F_SHOP, slots), ints(X, I_PRICE, slots)
     showroom, cost = S.showroom[g], T.cost
     for _ in range(T.shop_steps):
         q = S.bots[g, s]
@@ -1213,9 +1246,9 @@ def drive_phase(T, S, X, g):
         S.wiped[g, s] = False
         say(X, SAY_NO_DRIVE, s, 0, 0, 0, 0, 0, -1)
         return
-    mods = np.zeros(MODS, np.int64)
+    mods = ints(X, I_MODS_DRIVE, MODS)
     modifier_totals(T, S, X, g, s, ASK_DRIVE, mods)
-    dice = np.zeros(max(T.dice_per_drive + mods[M_DICE_BEST] + mods[M_DICE_SUM], 0), np.int64)
+    dice = ints(X, I_DICE, max(T.dice_per_drive + mods[M_DICE_BEST] + mods[M_DICE_SUM], 0))
     rolled = roll_drive(T, X, s, mods, dice)
     slowed = 0
     for p in range(T.players):
@@ -1239,8 +1272,14 @@ def roll_drive(T, X, s, mods, dice):
         again = chance.roll_at(again_key, T.die_sides, j)
         if dice[j] < mods[M_REROLL]:
             dice[j] = again
-    first = np.sort(dice[: base + best])[::-1]
-    return first[:base].sum() + dice[base + best :].sum()
+    pool = dice[: base + best]
+    kept = ints(X, I_KEPT, len(pool))
+    kept[:] = pool
+    kept.sort()
+    total = 0
+    for j in range(min(base, len(kept))):  # the `base` best of the pool
+        total += kept[len(kept) - 1 - j]
+    return total + dice[base + best :].sum()
 
 
 @jit
@@ -1250,7 +1289,7 @@ def end_phase(T, S, X, g):
         return
     s = X.turn[U_SEAT]
     K = S.hand.shape[2]
-    mods = np.zeros(MODS, np.int64)
+    mods = ints(X, I_MODS_END, MODS)
     modifier_totals(T, S, X, g, s, ASK_HAND, mods)
     play, hand, garage, lingering = S.play[g, s], S.hand[g, s], S.garage[g, s], S.lingering[g, s]
     scrap_at_end, expires = X.scrap_at_end, T.is_expires
@@ -1517,6 +1556,18 @@ def rule_broken(T, S, g, seat):
 
 
 @jit
+def working_rows(T, K):
+    """The phases' working rows (X.ints, X.floats, X.flags), each as wide as
+    the most cards, seats, modifiers, Showroom slots or aims a phase holds."""
+    width = max(K, MODS, SEATS, T.showroom_size, T.type_count.max(), len(T.aim_target))
+    return (
+        np.zeros((INT_ROWS, width), np.int64),
+        np.zeros((FLOAT_ROWS, width), np.float32),
+        np.zeros((FLAG_ROWS, width), np.bool_),
+    )
+
+
+@jit
 def play_games(
     T,
     S,
@@ -1552,6 +1603,7 @@ def play_games(
     named = np.zeros((PENDING, S.playbooks.shape[2]), np.bool_)
     cols, fire = np.zeros((PENDING, R), np.int64), np.zeros((PENDING, R), np.int64)
     fired, amount = np.zeros((PENDING, R), np.int64), np.zeros((PENDING, R), np.int64)
+    int_rows, float_rows, flag_rows = working_rows(T, K)
     for g in range(start, stop):
         before = written[0]
         draws = np.zeros((len(codes) + 1, SEATS), np.int64)
@@ -1580,6 +1632,9 @@ def play_games(
             scrap_at_end,
             start_mods,
             plain,
+            int_rows,
+            float_rows,
+            flag_rows,
         )
         play_game(T, S, X, g, bonus_card, bonus_playbook, bonus_who, bonus_instead)
         if written[0] > events.shape[0]:

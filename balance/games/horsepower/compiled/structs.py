@@ -37,6 +37,9 @@ GAME_FIELDS = (
     "scrap_at_end",
     "start_mods",
     "plain",
+    "ints",
+    "floats",
+    "flags",
 )
 
 Tables = struct(__name__, "Tables", Tab._fields, "The compiled tables (tables.Tab).")
@@ -46,8 +49,8 @@ Game = struct(
     "Game",
     GAME_FIELDS,
     """A game's context: its hash, draw counts, event buffer, the stack of
-    pending effects, the rules checker's finding, the trace's records, and the
-    active seat's turn (rules.py); made in compiled code (tests make one to
+    pending effects, the rules checker's finding, the trace's records, the
+    active seat's turn and the phases' working rows (rules.py); made in compiled code (tests make one to
     call a phase by itself).""",
 )
 

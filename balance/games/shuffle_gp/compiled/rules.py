@@ -38,8 +38,8 @@ from ..state import PLAYS_MOST, SKIP_MOST
 from .structs import Game
 from .tables import PURPOSES
 
-jit = njit(cache=True, nogil=True)
-inline = njit(cache=True, nogil=True, inline="always")
+jit = njit(cache=True)
+inline = njit(cache=True, inline="always")
 
 F0, F1, F4 = np.float32(0.0), np.float32(1.0), np.float32(4.0)  # NOISE_SPREAD is 4.0
 F05 = np.float32(0.5)
