@@ -443,7 +443,7 @@ def report(
     ] = False,
     budget: Annotated[
         Optional[int],
-        typer.Option("--budget", help="With --measure: games in all (default: 2,600 an item, at least 50,000)."),
+        typer.Option("--budget", help="With --measure: games in all (default: 5,200 an item, at least 50,000)."),
     ] = None,
     tolerance: Annotated[
         float, typer.Option("--tolerance", help="The fair band, +- this many points: what to change lies beyond it.")
