@@ -1036,6 +1036,82 @@ def fit(
     out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True)
 
 
+@app.command()
+@user_errors
+def rebalance(
+    scenario: Annotated[Path, typer.Argument(help="The scenario: its field, players, seed and card database.")],
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="The fair band, +- this many points: every item is taken inside it.")
+    ] = 3.0,
+    items: Annotated[
+        Optional[str],
+        typer.Option(
+            "--items", help="Item ids, comma-separated (default: every item balance strength --all measures)."
+        ),
+    ] = None,
+    fix: Annotated[
+        Optional[list[str]], typer.Option("--fix", help="An item id or a PATH that must not move (again for more).")
+    ] = None,
+    free: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--free",
+            help="PATH=RANGE: the number to turn for its item, within the range (default: its first effect's amount).",
+        ),
+    ] = None,
+    budget: Annotated[
+        Optional[int], typer.Option("--budget", help="Games per whole-field measure (default: as report --measure).")
+    ] = None,
+    rounds: Annotated[int, typer.Option("--rounds", help="Measure -> step rounds at most.")] = 8,
+    apply: Annotated[
+        Optional[Path], typer.Option("--apply", help="Write a copy of the card database with the proposal, here.")
+    ] = None,
+    games: games_option("Games per item in a measure's first pass", "1,024") = None,
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    out_dir: out_option("runs/<name>-rebalance") = None,
+    backend: BackendOption = "loky",
+    scheduler: SchedulerOption = None,
+    force: ForceOption = False,
+    resume: resume_option("Continue the rebalance in --out from its last round.") = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Take the whole database to fair: every item outside the band stepped at once, the field measured again, until fair."""
+    from .experiments.rebalance import RebalanceOptions
+    from .experiments.rebalance import rebalance as run_rebalance
+    from .experiments.rebalance_output import apply_to_copy, summary, write_outputs
+    from .runner import resolve_scenario
+
+    chosen = listed(items, "--items", "item ids, e.g. --items twin_turbo,rocket_fuel")
+    common = experiment_options(games, seed, jobs, out_dir, force, resume, backend, scheduler)
+    options = RebalanceOptions(
+        **vars(common),
+        tolerance=tolerance,
+        items=chosen,
+        fixed=fix or [],
+        frees=free or [],
+        budget=budget,
+        rounds=rounds,
+    )
+    cards_path = resolve_scenario(scenario, common.runs()).cards_path
+    if apply is not None and apply.resolve() == Path(cards_path).resolve():  # before any game
+        raise UserError(Problem("--apply", None, str(apply), "is the card database itself: give a copy's path"))
+    if apply is not None and apply.exists() and not force:
+        raise UserError(Problem("--apply", None, str(apply), "exists: add --force to replace it"))
+    with game_bar("rebalance", quiet) as bar:
+        result = run_rebalance(scenario, options, bar)
+    index = write_outputs(result, scenario.stem)
+    out.print(summary(result), soft_wrap=True, markup=False)
+    for line in result.why_not:
+        out.print(line, soft_wrap=True, markup=False)
+    for path, value in result.proposal.items():
+        out.print(f"  {path}: {result.start[path]} -> {value}", soft_wrap=True, markup=False)
+    if apply is not None and result.proposal:
+        written = apply_to_copy(cards_path, result.proposal, apply, force)
+        out.print(f"the proposal written into a copy of the card database: {written}", soft_wrap=True, markup=False)
+    out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True, markup=False)
+
+
 def main() -> None:
     """The console script: a usage mistake (an unknown option, a value that is
     not a number) is one line too, naming the help to read."""

@@ -70,13 +70,15 @@ class Design:
 FIRST_PASS = 1024  # an adaptive design's first games per item, unless --games says
 
 
-def default_budget(scenario: Scenario) -> int:
+def default_budget(scenario: Scenario, items: int | None = None) -> int:
     """The games balance report --measure (and balance strong --measure) spend: 5,200 an item and the
     baseline's share (Horsepower's 77 items: about 400,000, under a minute on 2 cores, which decides every
-    item of the shipped four-player-mixed: docs/performance.md), at least 50,000 (Heat's few items)."""
-    game = get_game(scenario.model.game)
-    count = len(strength_items(game, game.catalog(game.prepare(scenario)))) if game.strength_items else 0
-    return max(50_000, 5_200 * (count + 1))
+    item of the shipped four-player-mixed: docs/performance.md), at least 50,000 (Heat's few items).
+    `items`: how many are measured (default: every item the game can give a seat)."""
+    if items is None:
+        game = get_game(scenario.model.game)
+        items = len(strength_items(game, game.catalog(game.prepare(scenario)))) if game.strength_items else 0
+    return max(50_000, 5_200 * (items + 1))
 
 
 def _extra_playbook(scenario: Scenario, item: dict) -> bool:

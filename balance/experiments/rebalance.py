@@ -1,0 +1,418 @@
+"""`balance rebalance`: one change set that takes a whole database to fair (issue 45).
+
+An item's strength is measured against the others (strength.paired_strength),
+so fixing items one fit at a time chases a moving target: each fix moves the
+rest. Rebalance moves them together, measure -> step -> measure:
+
+1. **Measure** the whole field at the values so far: every item's causal
+   strength, adaptive, on the scenario's seed (common random numbers: every
+   round plays the same deals, so rounds differ by their values, not luck).
+2. **Respond**: each item outside the fair band (+-tolerance points) has one
+   lever, the number a designer turns first (report.causal.free_value: its
+   first effect's amount), or the one `--free` names for it. Its response per
+   unit is the line through every (value, strength) the item has read so far;
+   an item read at one value only is probed once more at the next value
+   toward fair (further, up to WIDENINGS times, while the two read within
+   each other's noise).
+3. **Step** every item outside the band at once to where its line crosses
+   0, whole numbers rounded, at most REACH units a round, never to a value
+   the database refuses. Items inside the band are not touched (the least
+   change); `--fix` holds items or numbers that must not move.
+4. Until every item is inside the band (`ended: fair`), or none that is
+   outside can move (`stuck`: each says why in one sentence: at the end of
+   what its number allows, or not answering it, and so needing a new effect),
+   or the rounds run out.
+
+Then today's values and the proposal are played again on held-out seeds,
+the whole field each, and every item is shown before -> after with its
+interval. The state is saved after every round: `--resume` continues it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER
+from ..errors import Problem, UserError
+from ..games import get_game
+from ..report.causal import free_value
+from ..runner import resolve_scenario
+from ..scenario import Scenario
+from .fit.blocks import owner
+from .fit.space import free_params
+from .search_state import open_state, save_state
+from .setup import ExperimentOptions, held_out_seed, output_folder
+from .strength import FIRST_PASS, Design, _extra_playbook, default_budget, paired_strength, strength_items
+
+STATE = "rebalance.json"
+WIDENINGS = 2  # probes past the first, further from today, while the item reads the same within noise
+NEAREST = 3  # reads a lever's slope is drawn through, the nearest by value
+REACH = 4  # units a whole number moves in one round at most (a real: 4 quarters of its value, at least 1)
+OUTSIDE = (STRONGER, WEAKER)
+
+
+@dataclass(frozen=True)
+class RebalanceOptions(ExperimentOptions):
+    """Rebalance's own settings besides what every experiment takes."""
+
+    tolerance: float = 3.0  # the fair band, +- points
+    items: list[str] | None = None  # the items to balance (default: every item strength --all measures)
+    fixed: list[str] = field(default_factory=list)  # items or PATHs that must not move
+    frees: list[str] = field(default_factory=list)  # PATH=RANGE: the lever of its item, within the range
+    budget: int | None = None  # games per whole-field measure (default: strength.default_budget)
+    rounds: int = 8  # measure -> step rounds at most
+    probe_games: int = FIRST_PASS * 4  # games of an item's probe at a neighbouring value
+
+
+@dataclass
+class Lever:
+    """The number an item is balanced by: its path, the values it may take, its reads."""
+
+    item: str
+    path: str
+    whole: bool
+    low: float = -math.inf
+    high: float = math.inf
+    reads: list[tuple[float, float, float]] = field(default_factory=list)  # (value, change, half width), in shares
+    today: float = 0.0
+
+    def slope(self, at: float | None = None) -> float | None:
+        """Strength per unit near `at` (default: the last read value): the least-squares line through
+        the NEAREST reads by value (a response bends: far reads would tilt it); None below two values."""
+        if len({v for v, _, _ in self.reads}) < 2:
+            return None
+        at = self.reads[-1][0] if at is None else at
+        near = sorted(self.reads, key=lambda r: abs(r[0] - at))[:NEAREST]
+        if len({v for v, _, _ in near}) < 2:
+            near = sorted(self.reads, key=lambda r: abs(r[0] - at))
+        x = np.array([v for v, _, _ in near], float)
+        y = np.array([c for _, c, _ in near], float)
+        return float(np.polyfit(x, y, 1)[0])
+
+    def allows(self, value: float, today: float) -> bool:
+        """Within --free's range, and on today's side of 0 (a number's sign is its meaning: a drive is not a brake)."""
+        return self.low <= value <= self.high and (value * today >= 0)
+
+
+@dataclass
+class RebalanceResult:
+    out: Path
+    start: dict[str, Any]  # each lever's value today
+    proposal: dict[str, Any]  # the levers the proposal moves, to their values
+    before: pl.DataFrame  # every item, held out: today's values
+    after: pl.DataFrame  # the same, the proposal
+    rounds: list[dict[str, Any]]
+    ended: str  # "fair", "stuck" or "rounds"
+    why_not: list[str]  # a sentence per item that its number cannot bring into the band
+    games: int
+    tolerance: float
+    names: dict[str, str]
+
+
+def rebalance(
+    path: str | Path, options: RebalanceOptions, on_progress: Callable[[str, int, int], None] | None = None
+) -> RebalanceResult:
+    options.check()
+    scenario = resolve_scenario(path, options.runs())
+    game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
+    if game.strength_items is None:
+        raise UserError(scenario.doc.problem(("game",), f"balance rebalance is not available for {game.title}"))
+    catalog = strength_items(game, game.catalog(game.prepare(scenario)))
+    ids = [i["id"] for i in catalog]
+    names = {i["id"]: i["name"] for i in catalog}
+    items = options.items or ids
+    for item in [*items, *(f for f in options.fixed if "." not in f)]:
+        if item not in ids:
+            raise UserError(Problem("--items" if item in items else "--fix", None, item, "is no item of this database"))
+    if not 0 < options.tolerance < 50:
+        raise UserError(Problem("--tolerance", None, "tolerance", f"must be between 0 and 50, got {options.tolerance}"))
+    if options.rounds < 1:
+        raise UserError(Problem("--rounds", None, "rounds", "must be at least 1"))
+    levers = _levers(scenario, items, options)
+    m = scenario.model
+    first = options.games or min(m.games, FIRST_PASS)
+    budget = options.budget or default_budget(scenario, len(items))
+    if budget < first * (len(items) + 1):
+        raise UserError(
+            Problem("--budget", None, "budget", f"must hold one pass of every item: {first * (len(items) + 1):,}")
+        )
+    design = Design(first, budget, options.tolerance / 100)
+    replacing = {i["id"]: i["kind"] for i in catalog if i.get("replaces") and not _extra_playbook(scenario, i)}
+    settings = {
+        "scenario": str(Path(scenario.source).resolve()),
+        "items": items,
+        "fixed": sorted(options.fixed),
+        "free": list(options.frees),
+        "tolerance": options.tolerance,
+        "budget": budget,
+        "first": first,
+        "seed": m.seed,
+        "probe_games": options.probe_games,
+    }
+    out = output_folder(options, scenario.name, "rebalance", STATE, result="items.csv")
+    state = open_state(out, STATE, "rebalance", settings, options.resume)
+    rounds: list[dict[str, Any]] = state.get("rounds", [])
+    for item, reads in state.get("reads", {}).items():
+        if item in levers:
+            levers[item].reads = [tuple(r) for r in reads]
+    start = {lv.path: _today(scenario, lv.path) for lv in levers.values()}
+    for lv in levers.values():
+        lv.today = start[lv.path]
+    values: dict[str, Any] = dict(state.get("values", start))
+    ended: str | None = state.get("ended")
+    why: dict[str, str] = dict(state.get("why", {}))
+    stuck: list[str] = list(why)  # items their number cannot bring into the band: not stepped again
+    used = int(state.get("games", 0))
+    planned = [5 * budget]  # a guess (three rounds and the two held-out measures) the bar grows past
+
+    def progress(what: str):
+        before = used
+
+        def report(_what: str, done: int, _total: int) -> None:
+            if on_progress is not None:
+                now = before + done
+                on_progress(what, min(now, planned[0]), max(planned[0], now))
+
+        return report
+
+    def measure(
+        at: dict[str, Any], seed: int, folder: str, what: str, chosen: list[str], games: Design
+    ) -> pl.DataFrame:
+        nonlocal used
+        variant = _variant(scenario, at, seed, f"{m.name}-{folder}")
+        table = paired_strength(
+            variant, chosen, out / folder, options.runs(seed=seed), progress(what), games, replacing
+        )
+        used += int(table["games"].sum()) + int(table["games"].max())
+        shutil.rmtree(out / folder, ignore_errors=True)  # the baseline's run: thousands of games, read already
+        return table
+
+    def save() -> None:
+        reads = {item: lv.reads for item, lv in levers.items() if lv.reads}
+        save_state(
+            out,
+            STATE,
+            {"settings": settings, "rounds": rounds, "values": values, "reads": reads, "ended": ended, "why": why}
+            | {"games": used},
+        )
+
+    while ended is None:
+        r = len(rounds)
+        table = measure(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
+        rows = {row["card"]: row for row in table.iter_rows(named=True)}
+        outside = [i for i in items if rows[i]["verdict"] in OUTSIDE and i in levers and i not in stuck]
+        for item in outside:
+            lv, row = levers[item], rows[item]
+            value = values[lv.path]
+            lv.reads = [x for x in lv.reads if x[0] != value] + [(value, row["change"], _half(row))]
+        record = {
+            "round": r + 1,
+            "values": dict(values),
+            "verdicts": {i: rows[i]["verdict"] for i in items},
+            "changes": {i: rows[i]["change"] for i in items},
+            "games": used,
+        }
+        if not outside:
+            rounds.append(record)
+            ended = "fair" if not any(rows[i]["verdict"] in OUTSIDE for i in items) else "stuck"
+            if ended == "stuck":
+                for i in items:
+                    if rows[i]["verdict"] in OUTSIDE and i not in levers:
+                        why.setdefault(i, _no_lever(names[i], options.fixed, i))
+            save()
+            break
+        if r + 1 >= options.rounds:
+            rounds.append(record)
+            ended = "rounds"
+            save()
+            break
+        moved = {}
+        for item in outside:
+            lv = levers[item]
+            if lv.slope() is None:
+                _probe(lv, values, rows[item], measure, options, game, scenario, m.seed)
+            step = _step(lv, values[lv.path], game, scenario, values)
+            if step is None:  # out of its number's reach: said, and put back (no change that does not get there)
+                why[item] = _why_not(lv, names[item], values[lv.path])
+                stuck.append(item)
+                if values[lv.path] != start[lv.path]:
+                    moved[lv.path] = start[lv.path]
+                continue
+            moved[lv.path] = step
+        record["moved"] = moved
+        rounds.append(record)
+        values.update(moved)
+        if not moved:
+            ended = "stuck"
+        save()
+    proposal = {p: v for p, v in values.items() if v != start[p]}
+    held = held_out_seed(m.seed)
+    if "result" in state:
+        before, after = pl.DataFrame(state["result"]["before"]), pl.DataFrame(state["result"]["after"])
+    else:
+        before = measure(start, held, "held-out-today", "held out: today's values", items, design)
+        after = (
+            before
+            if not proposal
+            else measure(values, held, "held-out-proposal", "held out: the proposal", items, design)
+        )
+        result = {"before": before.to_dicts(), "after": after.to_dicts()}
+        state_now = json.loads((out / STATE).read_text())
+        save_state(out, STATE, state_now | {"result": result, "games": used})
+    return RebalanceResult(
+        out, start, proposal, before, after, rounds, ended, list(why.values()), used, options.tolerance, names
+    )
+
+
+def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> dict[str, Lever]:
+    """Each item's lever: the number --free names for it, else its first effect's amount; none for a fixed item."""
+    data = scenario.database_doc().data
+    levers: dict[str, Lever] = {}
+    for p in free_params(scenario, options.frees) if options.frees else []:
+        item = owner(p, items)
+        if item is None:
+            raise UserError(Problem("--free", None, p.name, "names no number of an item being balanced"))
+        if p.kind == "choice":
+            raise UserError(Problem("--free", None, p.name, "is a word: rebalance turns numbers"))
+        if item in levers:
+            raise UserError(Problem("--free", None, p.name, f"is a second number of {item}: give one an item"))
+        levers[item] = Lever(item, p.name, p.kind == "int", p.low, p.high)
+    held = set(options.fixed)
+    for item in items:
+        if item in levers or item in held:
+            continue
+        found = free_value(data, item)
+        if found is None or found[0] in held:
+            continue
+        path, value = found
+        levers[item] = Lever(item, path, isinstance(value, int))
+    return {item: lv for item, lv in levers.items() if item not in held and lv.path not in held}
+
+
+def _today(scenario: Scenario, path: str) -> Any:
+    from ..overrides import resolve_path, split_path
+
+    node = scenario.database_doc().data
+    for key in resolve_path(node, split_path(path)):
+        node = node[key]
+    return node
+
+
+def _variant(scenario: Scenario, values: dict[str, Any], seed: int, name: str) -> Scenario:
+    """The scenario with these values and root seed (the same deals for every round on the same seed)."""
+    varied = scenario.with_overrides(values, name, "rebalance") if values else scenario
+    model = varied.model.model_copy(update={"seed": seed, "name": name})
+    return Scenario(varied.source, model, varied.cards_path, varied.doc, varied.cards_doc)
+
+
+def _half(row: dict[str, Any]) -> float:
+    return (row["ci_high"] - row["ci_low"]) / 2
+
+
+def _legal(game, scenario: Scenario, values: dict[str, Any]) -> bool:
+    try:
+        game.prepare(scenario.with_overrides(values, scenario.model.name, "rebalance"))
+    except UserError:
+        return False
+    return True
+
+
+def _unit(lv: Lever, value: float) -> float:
+    return 1 if lv.whole else max(abs(value) / 4, 0.25)
+
+
+def _probe(lv: Lever, values, row, measure, options: RebalanceOptions, game, scenario, seed) -> None:
+    """The item read at the next value toward fair (weaker for a strong one: the
+    probe tries a unit down first, then up, whichever the database takes), and
+    further while the two reads are within each other's noise."""
+    value = values[lv.path]
+    toward = -1 if row["change"] > 0 else 1  # most numbers make an item stronger as they grow; the probe reads which
+    unit = _unit(lv, value)
+    for widening in range(WIDENINGS + 1):
+        for sign in (toward, -toward):
+            probe = value + sign * unit * (2**widening)
+            probe = int(round(probe)) if lv.whole else round(probe, 4)
+            if lv.allows(probe, lv.today) and _legal(game, scenario, values | {lv.path: probe}):
+                break
+        else:
+            return
+        table = measure(
+            values | {lv.path: probe},
+            seed,
+            f"probe-{lv.item}-{widening}",
+            f"probing {lv.item}: {lv.path} = {probe}",
+            [lv.item],
+            Design(options.probe_games),
+        )
+        got = table.row(0, named=True)
+        lv.reads.append((probe, got["change"], _half(got)))
+        if abs(got["change"] - row["change"]) > _half(got) + _half(row):
+            return
+
+
+def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any]) -> Any | None:
+    """The lever's next value: where its line crosses 0, at most REACH units
+    away, the nearest the database takes; None where it cannot move toward fair."""
+    slope = lv.slope(value)
+    now = next(c for v, c, _ in reversed(lv.reads) if v == value)
+    if slope is None or slope == 0 or not math.isfinite(slope):
+        return None
+    unit = _unit(lv, value)
+    goal = value - now / slope
+    reach = REACH * unit
+    goal = min(max(goal, value - reach), value + reach)
+    if lv.whole:
+        goal = int(round(goal))
+        if goal == value:  # the line crosses within half a unit: one unit toward it
+            goal = value + (1 if -now / slope > 0 else -1)
+    else:
+        goal = round(goal, 4)
+    direction = 1 if goal > value else -1
+    while goal != value:
+        if lv.allows(goal, lv.today) and _legal(game, scenario, values | {lv.path: goal}):
+            return goal
+        goal = goal - direction * (1 if lv.whole else unit / 4)
+        if (goal - value) * direction <= 0:
+            break
+    return None
+
+
+def _why_not(lv: Lever, name: str, value: Any) -> str:
+    """One sentence: why the item's number cannot bring it into the band."""
+    read = "; ".join(f"{_n(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
+    slope = lv.slope()
+    if slope is None or slope == 0:
+        return (
+            f"{name} does not answer {lv.path} within what the database allows (read {read} points by value): "
+            "it needs a new effect, or a condition on the one it has."
+        )
+    return (
+        f"No value of {lv.path} the database allows (on today's side of 0) brings {name} into the band: at {_n(value)} it still reads "
+        f"{100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points (read {read} by value): "
+        "it needs a new effect, or a condition on the one it has."
+    )
+
+
+def _no_lever(name: str, fixed: list[str], item: str) -> str:
+    if item in fixed:
+        return f"{name} is outside the band and held by --fix."
+    return f"{name} is outside the band and its entry holds no number to turn: it needs a new effect."
+
+
+def _n(x: Any) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def verdict_counts(table: pl.DataFrame) -> dict[str, int]:
+    """How many items each verdict holds (fair, too strong, too weak, undecided)."""
+    counts = dict(table["verdict"].value_counts().iter_rows())
+    return {v: int(counts.get(v, 0)) for v in (FAIR, STRONGER, WEAKER, UNDECIDED)}
