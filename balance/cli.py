@@ -1063,6 +1063,9 @@ def rebalance(
         Optional[int], typer.Option("--budget", help="Games per whole-field measure (default: as report --measure).")
     ] = None,
     rounds: Annotated[int, typer.Option("--rounds", help="Measure -> step rounds at most.")] = 8,
+    no_positions: Annotated[
+        bool, flag("--no-positions", help="Leave the seats' and draft positions' starting coins as they are.")
+    ] = False,
     apply: Annotated[
         Optional[Path], typer.Option("--apply", help="Write a copy of the card database with the proposal, here.")
     ] = None,
@@ -1092,6 +1095,7 @@ def rebalance(
         frees=free or [],
         budget=budget,
         rounds=rounds,
+        positions=not no_positions,
     )
     cards_path = resolve_scenario(scenario, common.runs()).cards_path
     if apply is not None and apply.resolve() == Path(cards_path).resolve():  # before any game

@@ -14,7 +14,8 @@ from balance.scenario import load_scenario, variant_scenarios
 
 from .conftest import ROOT
 
-# V8 Block's drive raised from 3 to 9 and Racing Slicks' from 1 to 0: one far too strong, one too weak
+# V8 Block's drive raised from 3 to 9, Racing Slicks' from 1 to 0, and seat 0 given 4 starting coins: a card far too
+# strong, one too weak, and a first player far ahead
 PLANTED = f"""name: plant
 game: horsepower
 cards: {ROOT / "cards.yaml"}
@@ -25,28 +26,28 @@ seed: 5
 overrides:
   cards.v8_block.effects.0.amount: 9
   cards.racing_slicks.effects.0.amount: 0
+  rules.seat_coins: [4, 0, 0, 0]
 """
-ITEMS = ["--items", "v8_block,racing_slicks,mag_wheels"]
 
 
-def test_two_planted_imbalances_are_removed_and_an_unreachable_item_is_named(tmp_path):
+def test_planted_imbalances_in_cards_and_seats_are_all_removed_held_out(tmp_path):
     path = tmp_path / "plant.yaml"
     path.write_text(PLANTED)
-    copy = tmp_path / "cards-rebalanced.yaml"
-    args = ["rebalance", str(path), *ITEMS, "--out", str(tmp_path / "o"), "--apply", str(copy), "-q"]
+    args = ["rebalance", str(path), "--items", "v8_block,racing_slicks", "--out", str(tmp_path / "o"), "-q"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     rows = {r["card"]: r for r in _csv(tmp_path / "o" / "items.csv")}
-    # today both planted items are outside the +-3 band, held out; with the proposal both are inside it
-    assert rows["v8_block"]["verdict"] == "too strong" and rows["racing_slicks"]["verdict"] == "too weak"
-    assert rows["v8_block"]["verdict_after"] == "fair" and rows["racing_slicks"]["verdict_after"] == "fair"
+    # today, held out: both cards outside the +-3 band, seat 0 and the first picker ahead
+    today = {k: r["verdict"] for k, r in rows.items()}
+    assert today["v8_block"] == "too strong" and today["racing_slicks"] == "too weak"
+    assert today["seat 0"] == "too strong" and today["seat 1"] == "too weak"
+    # with the proposal, held out: every item, seat and draft position inside the band
+    assert {k: r["proposal_verdict"] for k, r in rows.items()} == dict.fromkeys(rows, "fair")
+    assert result.output.startswith(f"{len(rows)} of {len(rows)} items, seats and draft positions fair")
     proposal = yaml.safe_load((tmp_path / "o" / "proposal.yaml").read_text())["variants"][0]["overrides"]
     assert 0 <= proposal["cards.v8_block.effects.0.amount"] < 9
     assert proposal["cards.racing_slicks.effects.0.amount"] >= 1
-    # Mag Wheels stays too strong in this two-player field at any drive on its side of 0: said, and not moved
-    assert "cards.mag_wheels.effects.0.amount" not in proposal
-    assert "brings Mag Wheels into the band" in result.output and "needs a new effect" in result.output
-    assert rows["mag_wheels"]["verdict_after"] == "too strong"
+    assert proposal["rules.seat_coins.1"] > 0, "the seat behind is raised, the one ahead left as it is"
     # the proposal is a variants: entry the scenario takes, and a database the game takes
     with_variant = tmp_path / "with.yaml"
     with_variant.write_text(PLANTED + (tmp_path / "o" / "proposal.yaml").read_text())
@@ -54,19 +55,35 @@ def test_two_planted_imbalances_are_removed_and_an_unreachable_item_is_named(tmp
     from balance.games.horsepower import GAME
 
     GAME.prepare(rebalanced)
-    assert name == "rebalanced" and rebalanced.model.overrides["cards.v8_block.effects.0.amount"] < 9
-    # --apply: a copy of the database (the planted values are the scenario's, not the file's) with only the
-    # proposal's lines changed, comments kept
+    assert name == "rebalanced"
+
+
+def test_an_item_its_number_cannot_reach_is_named_and_kept_and_apply_writes_a_copy(tmp_path):
+    path = tmp_path / "plant.yaml"
+    path.write_text(PLANTED)
+    copy = tmp_path / "cards-rebalanced.yaml"
+    args = ["rebalance", str(path), "--items", "v8_block,mag_wheels", "--no-positions", "--out", str(tmp_path / "o")]
+    result = CliRunner().invoke(app, [*args, "--apply", str(copy), "-q"])
+    assert result.exit_code == 0, result.output
+    rows = {r["card"]: r for r in _csv(tmp_path / "o" / "items.csv")}
+    assert set(rows) == {"v8_block", "mag_wheels"}, "no seat or draft position with --no-positions"
+    proposal = yaml.safe_load((tmp_path / "o" / "proposal.yaml").read_text())["variants"][0]["overrides"]
+    # Mag Wheels stays too strong in this two-player field at any drive on its side of 0: said, and not moved
+    assert "cards.mag_wheels.effects.0.amount" not in proposal
+    assert "brings Mag Wheels into the band" in result.output and "needs a new effect" in result.output
+    assert rows["mag_wheels"]["proposal_verdict"] == "too strong" and rows["v8_block"]["proposal_verdict"] == "fair"
+    # --apply: a copy of the database file (the planted values are the scenario's, not the file's) with the
+    # proposal's lines changed and nothing else, comments kept
     before, after = (ROOT / "cards.yaml").read_text().split("\n"), copy.read_text().split("\n")
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
-    assert changed and all("amount:" in a and "amount:" in b for a, b in changed)
+    assert all("amount:" in a and "amount:" in b for a, b in changed)
+    assert len(changed) == sum(v != 3 for v in proposal.values())  # V8 Block's drive is 3 in the file
     data = yaml.safe_load(copy.read_text())
-    for path, value in proposal.items():  # cards.ID.effects.0.amount: the copy holds the proposal
-        _, card, _, effect, key = path.split(".")
+    for path_, value in proposal.items():  # cards.ID.effects.0.amount: the copy holds the proposal
+        _, card, _, effect, key = path_.split(".")
         assert next(c for c in data["cards"] if c["id"] == card)["effects"][int(effect)][key] == value
-    assert sum(line.lstrip().startswith("#") for line in after) == sum(line.lstrip().startswith("#") for line in before)
     page = (tmp_path / "o" / "index.html").read_text()
-    assert "Mag Wheels" in page and "held-out" in page
+    assert "Mag Wheels" in page and "held out" in page
 
 
 def _csv(path):

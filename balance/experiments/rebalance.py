@@ -41,13 +41,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER
+from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict
 from ..errors import Problem, UserError
 from ..games import get_game
 from ..report.causal import free_value
-from ..runner import resolve_scenario
+from ..runner import resolve_scenario, run
 from ..scenario import Scenario
 from .fit.blocks import owner
+from .fit.measure import seat_balance
 from .fit.space import free_params
 from .search_state import open_state, save_state
 from .setup import ExperimentOptions, held_out_seed, output_folder
@@ -71,6 +72,7 @@ class RebalanceOptions(ExperimentOptions):
     budget: int | None = None  # games per whole-field measure (default: strength.default_budget)
     rounds: int = 8  # measure -> step rounds at most
     probe_games: int = FIRST_PASS * 4  # games of an item's probe at a neighbouring value
+    positions: bool = True  # the seats and draft positions too, where the rules have coins for them
 
 
 @dataclass
@@ -84,6 +86,7 @@ class Lever:
     high: float = math.inf
     reads: list[tuple[float, float, float]] = field(default_factory=list)  # (value, change, half width), in shares
     today: float = 0.0
+    position: str = ""  # "seat" or "draft_position": a figure of the baseline's games, raised by coins only
 
     def slope(self, at: float | None = None) -> float | None:
         """Strength per unit near `at` (default: the last read value): the least-squares line through
@@ -92,11 +95,11 @@ class Lever:
             return None
         at = self.reads[-1][0] if at is None else at
         near = sorted(self.reads, key=lambda r: abs(r[0] - at))[:NEAREST]
-        if len({v for v, _, _ in near}) < 2:
-            near = sorted(self.reads, key=lambda r: abs(r[0] - at))
-        x = np.array([v for v, _, _ in near], float)
-        y = np.array([c for _, c, _ in near], float)
-        return float(np.polyfit(x, y, 1)[0])
+        # flat near here (a few coins change no decision) while farther reads answer: the line through all
+        for reads in (near, self.reads):
+            if len({v for v, _, _ in reads}) >= 2 and not _flat(reads):
+                return _line(reads)
+        return 0.0
 
     def allows(self, value: float, today: float) -> bool:
         """Within --free's range, and on today's side of 0 (a number's sign is its meaning: a drive is not a brake)."""
@@ -116,6 +119,7 @@ class RebalanceResult:
     games: int
     tolerance: float
     names: dict[str, str]
+    levers: dict[str, str]  # item -> the path of the number it is balanced by
 
 
 def rebalance(
@@ -138,6 +142,10 @@ def rebalance(
     if options.rounds < 1:
         raise UserError(Problem("--rounds", None, "rounds", "must be at least 1"))
     levers = _levers(scenario, items, options)
+    positions = _positions(scenario, options) if options.positions else {}
+    levers |= {key: lv for key, lv in positions.items() if lv.path not in options.fixed}
+    names |= {key: _position_name(key) for key in positions}
+    figures = items + list(positions)
     m = scenario.model
     first = options.games or min(m.games, FIRST_PASS)
     budget = options.budget or default_budget(scenario, len(items))
@@ -145,7 +153,8 @@ def rebalance(
         raise UserError(
             Problem("--budget", None, "budget", f"must hold one pass of every item: {first * (len(items) + 1):,}")
         )
-    design = Design(first, budget, options.tolerance / 100)
+    tol = options.tolerance / 100
+    design = Design(first, budget, tol)
     replacing = {i["id"]: i["kind"] for i in catalog if i.get("replaces") and not _extra_playbook(scenario, i)}
     settings = {
         "scenario": str(Path(scenario.source).resolve()),
@@ -157,6 +166,7 @@ def rebalance(
         "first": first,
         "seed": m.seed,
         "probe_games": options.probe_games,
+        "positions": list(positions),
     }
     out = output_folder(options, scenario.name, "rebalance", STATE, result="items.csv")
     state = open_state(out, STATE, "rebalance", settings, options.resume)
@@ -193,8 +203,27 @@ def rebalance(
             variant, chosen, out / folder, options.runs(seed=seed), progress(what), games, replacing
         )
         used += int(table["games"].sum()) + int(table["games"].max())
+        if positions:  # the seats and draft positions of the baseline's games, before the run goes
+            table = pl.concat([table, _position_rows(out / folder / "baseline", positions, tol)], how="diagonal")
         shutil.rmtree(out / folder, ignore_errors=True)  # the baseline's run: thousands of games, read already
         return table
+
+    def read(lv: Lever, at: dict[str, Any], seed: int, folder: str, what: str) -> dict[str, Any]:
+        """One figure at these values: an item's strength (its own paired experiment), or a seat's or draft
+        position's win rate less its share (a run of the scenario's games)."""
+        nonlocal used
+        if not lv.position:
+            return measure(at, seed, folder, what, [lv.item], Design(options.probe_games)).row(0, named=True)
+        variant = _variant(scenario, at, seed, f"{m.name}-{folder}")
+        games = options.probe_games
+        report = progress(what)
+        run(
+            variant, options.runs(seed=seed, out=out / folder, games=games, force=True), lambda d, t: report(what, d, t)
+        )
+        used += games
+        row = _position_rows(out / folder, {lv.item: lv}, tol).row(0, named=True)
+        shutil.rmtree(out / folder, ignore_errors=True)
+        return row
 
     def save() -> None:
         reads = {item: lv.reads for item, lv in levers.items() if lv.reads}
@@ -209,7 +238,15 @@ def rebalance(
         r = len(rounds)
         table = measure(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
         rows = {row["card"]: row for row in table.iter_rows(named=True)}
-        outside = [i for i in items if rows[i]["verdict"] in OUTSIDE and i in levers and i not in stuck]
+        # a seat or draft position above its share comes down as the others are raised: only those below step
+        outside = [
+            i
+            for i in figures
+            if rows[i]["verdict"] in OUTSIDE
+            and i in levers
+            and i not in stuck
+            and not (levers[i].position and rows[i]["change"] > 0)
+        ]
         for item in outside:
             lv, row = levers[item], rows[item]
             value = values[lv.path]
@@ -217,15 +254,15 @@ def rebalance(
         record = {
             "round": r + 1,
             "values": dict(values),
-            "verdicts": {i: rows[i]["verdict"] for i in items},
-            "changes": {i: rows[i]["change"] for i in items},
+            "verdicts": {i: rows[i]["verdict"] for i in figures},
+            "changes": {i: rows[i]["change"] for i in figures},
             "games": used,
         }
         if not outside:
             rounds.append(record)
-            ended = "fair" if not any(rows[i]["verdict"] in OUTSIDE for i in items) else "stuck"
+            ended = "fair" if not any(rows[i]["verdict"] in OUTSIDE for i in figures) else "stuck"
             if ended == "stuck":
-                for i in items:
+                for i in figures:
                     if rows[i]["verdict"] in OUTSIDE and i not in levers:
                         why.setdefault(i, _no_lever(names[i], options.fixed, i))
             save()
@@ -239,7 +276,7 @@ def rebalance(
         for item in outside:
             lv = levers[item]
             if lv.slope() is None:
-                _probe(lv, values, rows[item], measure, options, game, scenario, m.seed)
+                _probe(lv, values, rows[item], read, game, scenario, m.seed)
             step = _step(lv, values[lv.path], game, scenario, values)
             if step is None:  # out of its number's reach: said, and put back (no change that does not get there)
                 why[item] = _why_not(lv, names[item], values[lv.path])
@@ -269,7 +306,18 @@ def rebalance(
         state_now = json.loads((out / STATE).read_text())
         save_state(out, STATE, state_now | {"result": result, "games": used})
     return RebalanceResult(
-        out, start, proposal, before, after, rounds, ended, list(why.values()), used, options.tolerance, names
+        out,
+        start,
+        proposal,
+        before,
+        after,
+        rounds,
+        ended,
+        list(why.values()),
+        used,
+        options.tolerance,
+        names,
+        {item: lv.path for item, lv in levers.items()},
     )
 
 
@@ -296,6 +344,66 @@ def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> 
         path, value = found
         levers[item] = Lever(item, path, isinstance(value, int))
     return {item: lv for item, lv in levers.items() if item not in held and lv.path not in held}
+
+
+POSITIONS = {"seat": ("seat_coins", 0), "draft_position": ("draft_coins", 1)}  # the rules' coins, the first's number
+
+
+def _positions(scenario: Scenario, options: RebalanceOptions) -> dict[str, Lever]:
+    """A lever for each seat and draft position whose starting coins the rules
+    set (Horsepower's rules.seat_coins and draft_coins, design knobs), keyed
+    as fit.measure.seat_balance keys them."""
+    rules = scenario.database_doc().data.get("rules") or {}
+    out = {}
+    for by, (coins, first) in POSITIONS.items():
+        if not isinstance(rules.get(coins), list):
+            continue
+        for i in range(min(scenario.model.players, len(rules[coins]))):
+            key = f"{by.replace('_', ' ')} {i + first}"
+            out[key] = Lever(key, f"rules.{coins}.{i}", True, 0, math.inf, position=by)
+    return out
+
+
+def _position_name(key: str) -> str:
+    first = {"seat 0": " (plays first)", "draft position 1": " (picks first)"}.get(key, "")
+    return key.capitalize() + first
+
+
+def _position_rows(run_dir: Path, positions: dict[str, Lever], tol: float) -> pl.DataFrame:
+    """Each position's win rate less its fair share, as a strength table's rows (shares; verdict by the band)."""
+    rows = []
+    for by in sorted({lv.position for lv in positions.values()}):
+        for key, f in seat_balance(run_dir, by).items():
+            if key in positions:
+                low, high = f.low / 100, f.high / 100
+                rows.append(
+                    {"card": key, "games": f.n, "change": f.value / 100, "ci_low": low, "ci_high": high}
+                    | {"verdict": verdict(low, high, tol)}
+                )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "card": pl.String,
+            "games": pl.Int64,
+            "change": pl.Float64,
+            "ci_low": pl.Float64,
+            "ci_high": pl.Float64,
+            "verdict": pl.String,
+        },
+    )
+
+
+def _flat(reads: list[tuple[float, float, float]]) -> bool:
+    """The reads differ by less than their noise: no direction to read from them."""
+    changes = [c for _, c, _ in reads]
+    return max(changes) - min(changes) <= max(h for _, _, h in reads)
+
+
+def _line(reads: list[tuple[float, float, float]]) -> float:
+    """The least-squares slope of change on value."""
+    x = np.array([v for v, _, _ in reads], float)
+    y = np.array([c for _, c, _ in reads], float)
+    return float(np.polyfit(x, y, 1)[0])
 
 
 def _today(scenario: Scenario, path: str) -> Any:
@@ -330,7 +438,7 @@ def _unit(lv: Lever, value: float) -> float:
     return 1 if lv.whole else max(abs(value) / 4, 0.25)
 
 
-def _probe(lv: Lever, values, row, measure, options: RebalanceOptions, game, scenario, seed) -> None:
+def _probe(lv: Lever, values, row, read, game, scenario, seed) -> None:
     """The item read at the next value toward fair (weaker for a strong one: the
     probe tries a unit down first, then up, whichever the database takes), and
     further while the two reads are within each other's noise."""
@@ -345,15 +453,8 @@ def _probe(lv: Lever, values, row, measure, options: RebalanceOptions, game, sce
                 break
         else:
             return
-        table = measure(
-            values | {lv.path: probe},
-            seed,
-            f"probe-{lv.item}-{widening}",
-            f"probing {lv.item}: {lv.path} = {probe}",
-            [lv.item],
-            Design(options.probe_games),
-        )
-        got = table.row(0, named=True)
+        folder = f"probe-{lv.item.replace(' ', '-')}-{widening}"
+        got = read(lv, values | {lv.path: probe}, seed, folder, f"probing {lv.item}: {lv.path} = {probe}")
         lv.reads.append((probe, got["change"], _half(got)))
         if abs(got["change"] - row["change"]) > _half(got) + _half(row):
             return

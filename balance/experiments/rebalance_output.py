@@ -15,7 +15,7 @@ import yaml
 from ..atomic import write_text
 from ..errors import Problem, UserError
 from ..overrides import resolve_path, split_path
-from ..report.page import cell, render, write_csv
+from ..report.page import render, write_csv
 from ..units import in_units
 from ..yamlio import load_yaml
 from .rebalance import RebalanceResult, verdict_counts
@@ -24,15 +24,56 @@ NUMBER = r"-?\d+(?:\.\d+)?"
 
 
 def item_rows(result: RebalanceResult) -> pl.DataFrame:
-    """One row per item: its strength today and with the proposal, held out, in points."""
-    before, after = (in_units(t).select(_COLUMNS) for t in (result.before, result.after))
-    joined = before.join(after, on="card", suffix="_after")
-    return joined.with_columns(pl.col("card").replace_strict(result.names, default=None).alias("name")).select(
-        "card", "name", *[c for c in joined.columns if c != "card"]
+    """One row per item: its number today and proposed, its strength today and
+    with the proposal (held out), in points; the proposal's columns prefixed."""
+    before = in_units(result.before).select(_COLUMNS)
+    after = in_units(result.after).select(_COLUMNS).rename({c: f"proposal_{c}" for c in _COLUMNS if c != "card"})
+    numbers = pl.DataFrame(
+        {
+            "card": list(result.levers),
+            "number": list(result.levers.values()),
+            "today": [float(result.start[p]) for p in result.levers.values()],
+            "proposed": [float(result.proposal.get(p, result.start[p])) for p in result.levers.values()],
+        },
+        schema={"card": pl.String, "number": pl.String, "today": pl.Float64, "proposed": pl.Float64},
+    )
+    names = pl.col("card").replace_strict(result.names, default=None).alias("name")
+    return (
+        before.join(after, on="card")
+        .join(numbers, on="card", how="left")
+        .with_columns(names)
+        .select("card", "name", "number", "today", "proposed", *_COLUMNS[1:], *(f"proposal_{c}" for c in _COLUMNS[1:]))
     )
 
 
 _COLUMNS = ["card", "games", "change_pp", "ci_low_pp", "ci_high_pp", "verdict"]
+
+
+def _strength(row: dict[str, Any], prefix: str = "") -> str:
+    r = {k: row[f"{prefix}{k}"] for k in _COLUMNS[1:]}
+    return f"{r['change_pp']:+.1f} ({r['ci_low_pp']:+.1f} to {r['ci_high_pp']:+.1f}), n={r['games']:,}: {r['verdict']}"
+
+
+def page_rows(rows: pl.DataFrame) -> list[list[str]]:
+    """The page's table: item, number, today -> proposed, strength today and with the proposal."""
+    out = []
+    for r in rows.sort("change_pp", descending=True).iter_rows(named=True):
+        moved = r["number"] is not None and r["today"] != r["proposed"]
+        value = f"{_n(r['today'])} -> {_n(r['proposed'])}" if moved else (_n(r["today"]) if r["number"] else "-")
+        out.append(
+            [
+                r["name"] or r["card"],
+                r["number"] or "(no number to turn)",
+                value,
+                _strength(r),
+                _strength(r, "proposal_"),
+            ]
+        )
+    return out
+
+
+def _n(x: float | None) -> str:
+    return "-" if x is None else (str(int(x)) if float(x).is_integer() else f"{x:g}")
 
 
 def proposal_yaml(result: RebalanceResult) -> str:
@@ -51,11 +92,16 @@ def summary(result: RebalanceResult) -> str:
         "rounds": "the rounds ran out",
     }[result.ended]
     return (
-        f"{now['fair']} of {n} items fair (inside +-{result.tolerance:g} points) with the proposal, "
+        f"{now['fair']} of {n} {_what(result)} fair (inside +-{result.tolerance:g} points) with the proposal, "
         f"{was['fair']} today, on held-out games; {moved} number{'s' if moved != 1 else ''} changed; "
         f"{how} after {len(result.rounds)} round{'s' if len(result.rounds) != 1 else ''}, "
         f"{result.games:,} games in all."
     )
+
+
+def _what(result: RebalanceResult) -> str:
+    positions = sum(1 for k in result.before["card"] if k.startswith(("seat ", "draft position ")))
+    return "items, seats and draft positions" if positions else "items"
 
 
 def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
@@ -69,8 +115,8 @@ def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
         summary=summary(result),
         why_not=result.why_not,
         proposal=proposal_yaml(result),
-        columns=rows.columns,
-        data=[[cell(v, c) for v, c in zip(row, rows.columns, strict=True)] for row in rows.iter_rows()],
+        columns=["item", "its number", "today -> proposed", "strength today", "with the proposal"],
+        data=page_rows(rows),
         rounds=[
             {
                 "round": r["round"],
