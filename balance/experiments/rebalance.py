@@ -59,6 +59,7 @@ WIDENINGS = 2  # probes past the first, further from today, while the item reads
 NEAREST = 3  # reads a lever's slope is drawn through, the nearest by value
 REACH = 4  # units a whole number moves in one round at most (a real: 4 quarters of its value, at least 1)
 OUTSIDE = (STRONGER, WEAKER)
+AT_NEAREST = "at its nearest"  # _step: the whole value nearest fair is the one it has
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ def rebalance(
     values: dict[str, Any] = dict(state.get("values", start))
     ended: str | None = state.get("ended")
     why: dict[str, str] = dict(state.get("why", {}))
-    stuck: list[str] = list(why)  # items their number cannot bring into the band: not stepped again
+    stuck: list[str] = list(state.get("stuck", []))  # items their number cannot bring into the band: not stepped again
     used = int(state.get("games", 0))
     planned = [5 * budget]  # a guess (three rounds and the two held-out measures) the bar grows past
 
@@ -190,7 +191,8 @@ def rebalance(
         def report(_what: str, done: int, _total: int) -> None:
             if on_progress is not None:
                 now = before + done
-                on_progress(what, min(now, planned[0]), max(planned[0], now))
+                planned[0] = max(planned[0], now)
+                on_progress(what, now, planned[0])
 
         return report
 
@@ -231,7 +233,7 @@ def rebalance(
             out,
             STATE,
             {"settings": settings, "rounds": rounds, "values": values, "reads": reads, "ended": ended, "why": why}
-            | {"games": used},
+            | {"stuck": stuck, "games": used},
         )
 
     while ended is None:
@@ -239,6 +241,9 @@ def rebalance(
         table = measure(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
         rows = {row["card"]: row for row in table.iter_rows(named=True)}
         # a seat or draft position above its share comes down as the others are raised: only those below step
+        for i in [i for i in why if i not in stuck]:  # a sentence stands only while its item is outside the band
+            if rows[i]["verdict"] not in OUTSIDE or abs(rows[i]["change"]) < tol:
+                why.pop(i)
         outside = [
             i
             for i in figures
@@ -278,6 +283,10 @@ def rebalance(
             if lv.slope() is None:
                 _probe(lv, values, rows[item], read, game, scenario, m.seed)
             step = _step(lv, values[lv.path], game, scenario, values)
+            if step == AT_NEAREST:  # kept: said where its estimate is outside the band (the fair value between two)
+                if abs(rows[item]["change"]) >= tol:
+                    why[item] = _between(lv, names[item], values[lv.path], rows[item]["change"])
+                continue
             if step is None:  # out of its number's reach: said, and put back (no change that does not get there)
                 why[item] = _why_not(lv, names[item], values[lv.path])
                 stuck.append(item)
@@ -462,7 +471,8 @@ def _probe(lv: Lever, values, row, read, game, scenario, seed) -> None:
 
 def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any]) -> Any | None:
     """The lever's next value: where its line crosses 0, at most REACH units
-    away, the nearest the database takes; None where it cannot move toward fair."""
+    away, the nearest the database takes; AT_NEAREST where the crossing rounds
+    to today's value; None where it cannot move toward fair."""
     slope = lv.slope(value)
     now = next(c for v, c, _ in reversed(lv.reads) if v == value)
     if slope is None or slope == 0 or not math.isfinite(slope):
@@ -471,12 +481,9 @@ def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any
     goal = value - now / slope
     reach = REACH * unit
     goal = min(max(goal, value - reach), value + reach)
-    if lv.whole:
-        goal = int(round(goal))
-        if goal == value:  # the line crosses within half a unit: one unit toward it
-            goal = value + (1 if -now / slope > 0 else -1)
-    else:
-        goal = round(goal, 4)
+    goal = int(round(goal)) if lv.whole else round(goal, 4)
+    if goal == value:  # the line crosses within half a unit: no whole value is nearer fair
+        return AT_NEAREST
     direction = 1 if goal > value else -1
     while goal != value:
         if lv.allows(goal, lv.today) and _legal(game, scenario, values | {lv.path: goal}):
@@ -500,6 +507,18 @@ def _why_not(lv: Lever, name: str, value: Any) -> str:
         f"No value of {lv.path} the database allows (on today's side of 0) brings {name} into the band: at {_n(value)} it still reads "
         f"{100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points (read {read} by value): "
         "it needs a new effect, or a condition on the one it has."
+    )
+
+
+def _between(lv: Lever, name: str, value: Any, change: float) -> str:
+    """One sentence: the fair value lies between two whole values, neither inside the band."""
+    read = "; ".join(f"{_n(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
+    other = value - 1 if (change > 0) == (lv.slope(value) > 0) else value + 1
+    a, b = sorted((value, other))
+    return (
+        f"No whole value of {lv.path} brings {name} into the band: at {_n(value)} it reads {100 * change:+.1f} points, "
+        f"the fair value lies between {_n(a)} and {_n(b)} (read {read} by value): a finer effect (a condition, or "
+        "another number of the card) would reach it."
     )
 
 
