@@ -55,7 +55,7 @@ from .setup import ExperimentOptions, held_out_seed, output_folder
 from .strength import FIRST_PASS, Design, _extra_playbook, default_budget, paired_strength, strength_items
 
 STATE = "rebalance.json"
-WIDENINGS = 2  # probes past the first, further from today, while the item reads the same within noise
+WIDENINGS = 3  # probes past the first (2, 4 and 8 steps away), while the item reads the same within noise
 NEAREST = 3  # reads a lever's slope is drawn through, the nearest by value
 REACH = 4  # units a whole number moves in one round at most (a real: 4 quarters of its value, at least 1)
 OUTSIDE = (STRONGER, WEAKER)
@@ -103,8 +103,9 @@ class Lever:
         return 0.0
 
     def allows(self, value: float, today: float) -> bool:
-        """Within --free's range, and on today's side of 0 (a number's sign is its meaning: a drive is not a brake)."""
-        return self.low <= value <= self.high and (value * today >= 0)
+        """Within --free's range, and on today's side of 0, never 0 where today's is not: a number's sign is
+        its meaning (a drive is not a brake) and 0 deletes its effect rather than balancing it."""
+        return self.low <= value <= self.high and (value * today > 0 or today == 0 and value >= 0)
 
 
 @dataclass
@@ -403,16 +404,19 @@ def _position_rows(run_dir: Path, positions: dict[str, Lever], tol: float) -> pl
 
 
 def _flat(reads: list[tuple[float, float, float]]) -> bool:
-    """The reads differ by less than their noise: no direction to read from them."""
-    changes = [c for _, c, _ in reads]
-    return max(changes) - min(changes) <= max(h for _, _, h in reads)
+    """The reads' line is within noise of level: its slope less than twice its
+    standard error (each read weighted by its own: 1.96 standard errors a half width)."""
+    x = np.array([v for v, _, _ in reads], float)
+    w = np.array([(1.96 / max(h, 1e-9)) ** 2 for _, _, h in reads])
+    spread = float(np.sum(w * (x - np.sum(w * x) / np.sum(w)) ** 2))
+    return spread <= 0 or abs(_line(reads, w)) < 2 / np.sqrt(spread)
 
 
-def _line(reads: list[tuple[float, float, float]]) -> float:
-    """The least-squares slope of change on value."""
+def _line(reads: list[tuple[float, float, float]], w: np.ndarray | None = None) -> float:
+    """The least-squares slope of change on value (weighted: `w`)."""
     x = np.array([v for v, _, _ in reads], float)
     y = np.array([c for _, c, _ in reads], float)
-    return float(np.polyfit(x, y, 1)[0])
+    return float(np.polyfit(x, y, 1, w=None if w is None else np.sqrt(w))[0])
 
 
 def _today(scenario: Scenario, path: str) -> Any:
@@ -504,7 +508,7 @@ def _why_not(lv: Lever, name: str, value: Any) -> str:
             "it needs a new effect, or a condition on the one it has."
         )
     return (
-        f"No value of {lv.path} the database allows (on today's side of 0) brings {name} into the band: at {_n(value)} it still reads "
+        f"No value of {lv.path} the database allows (of today's sign, not 0) brings {name} into the band: at {_n(value)} it still reads "
         f"{100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points (read {read} by value): "
         "it needs a new effect, or a condition on the one it has."
     )
