@@ -1082,7 +1082,7 @@ def rebalance(
     """Take the whole database to fair: every item outside the band stepped at once, the field measured again, until fair."""
     from .experiments.rebalance import RebalanceOptions
     from .experiments.rebalance import rebalance as run_rebalance
-    from .experiments.rebalance_output import apply_to_copy, summary, write_outputs
+    from .experiments.rebalance_output import apply_to_copy, summary, write_outputs, written
     from .runner import resolve_scenario
 
     chosen = listed(items, "--items", "item ids, e.g. --items twin_turbo,rocket_fuel")
@@ -1103,7 +1103,8 @@ def rebalance(
     if apply is not None and apply.exists() and not force:
         raise UserError(Problem("--apply", None, str(apply), "exists: add --force to replace it"))
     with game_bar("rebalance", quiet) as bar:
-        result = run_rebalance(scenario, options, bar)
+        check = (lambda values: written(cards_path, values)) if apply is not None else None
+        result = run_rebalance(scenario, options, bar, check)
     index = write_outputs(result, scenario.stem)
     out.print(summary(result), soft_wrap=True, markup=False)
     for line in result.why_not:

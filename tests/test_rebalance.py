@@ -6,6 +6,7 @@ line before any game."""
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
@@ -68,8 +69,9 @@ def test_an_item_its_number_cannot_reach_is_named_and_kept_and_apply_writes_a_co
     rows = {r["card"]: r for r in _csv(tmp_path / "o" / "items.csv")}
     assert set(rows) == {"v8_block", "mag_wheels"}, "no seat or draft position with --no-positions"
     proposal = yaml.safe_load((tmp_path / "o" / "proposal.yaml").read_text())["variants"][0]["overrides"]
-    # Mag Wheels stays too strong in this two-player field at any drive on its side of 0: said, and not moved
-    assert "cards.mag_wheels.effects.0.amount" not in proposal
+    # Mag Wheels stays too strong in this two-player field at any drive of its sign: said, and kept at the
+    # value read nearest fair (today's 2, or 1)
+    assert proposal.get("cards.mag_wheels.effects.0.amount", 2) in (1, 2)
     said = [line for line in result.output.splitlines() if "Mag Wheels" in line]
     assert len(said) == 1 and "cards.mag_wheels.effects.0.amount" in said[0] and "needs a new effect" in said[0]
     assert rows["mag_wheels"]["proposal_verdict"] == "too strong" and rows["v8_block"]["proposal_verdict"] == "fair"
@@ -78,7 +80,8 @@ def test_an_item_its_number_cannot_reach_is_named_and_kept_and_apply_writes_a_co
     before, after = (ROOT / "cards.yaml").read_text().split("\n"), copy.read_text().split("\n")
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     assert all("amount:" in a and "amount:" in b for a, b in changed)
-    assert len(changed) == sum(v != 3 for v in proposal.values())  # V8 Block's drive is 3 in the file
+    file_values = {"cards.v8_block.effects.0.amount": 3, "cards.mag_wheels.effects.0.amount": 2}
+    assert len(changed) == sum(v != file_values[p] for p, v in proposal.items())
     data = yaml.safe_load(copy.read_text())
     for path_, value in proposal.items():  # cards.ID.effects.0.amount: the copy holds the proposal
         _, card, _, effect, key = path_.split(".")
@@ -111,3 +114,29 @@ def test_mistakes_are_one_line_before_any_game(tmp_path):
             result.output,
         )
         assert not (tmp_path / "o").exists(), args
+
+
+def test_apply_writes_numbers_in_place_also_in_one_line_lists_and_refuses_what_it_cannot(tmp_path):
+    from balance.errors import UserError
+    from balance.experiments.rebalance_output import written
+
+    values = {
+        "rules.seat_coins.3": 4,
+        "cards.v8_block.effects.0.amount": 2,
+        "playbooks.back_marker.effects.0.amount": -2,
+    }
+    before = (ROOT / "cards.yaml").read_text().split("\n")
+    after = written(ROOT / "cards.yaml", values).split("\n")
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    assert [b.split("#")[0].strip() for _, b in changed] == [
+        "seat_coins: [0, 0, 0, 4]",
+        "- {op: drive, amount: 2}",
+        "- {when: turn_start, op: push, target: nearest_ahead, amount: -2}",
+    ]
+    assert changed[0][0].split("#")[1] == changed[0][1].split("#")[1], "the comment kept"
+    block = tmp_path / "block.yaml"  # a number in a block list, not on its key's line: refused, one line
+    block.write_text(
+        (ROOT / "cards.yaml").read_text().replace("seat_coins: [0, 0, 0, 0]", "seat_coins:\n    - 0\n    - 0")
+    )
+    with pytest.raises(UserError, match="rules.seat_coins.1"):
+        written(block, {"rules.seat_coins.1": 3})

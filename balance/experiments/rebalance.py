@@ -125,8 +125,13 @@ class RebalanceResult:
 
 
 def rebalance(
-    path: str | Path, options: RebalanceOptions, on_progress: Callable[[str, int, int], None] | None = None
+    path: str | Path,
+    options: RebalanceOptions,
+    on_progress: Callable[[str, int, int], None] | None = None,
+    writable: Callable[[dict[str, Any]], Any] | None = None,
 ) -> RebalanceResult:
+    """`writable(values)`, if given, is called with every number rebalance may move, before any game
+    (--apply checks that it can write each in place)."""
     options.check()
     scenario = resolve_scenario(path, options.runs())
     game = get_game(scenario.model.game, scenario.source, scenario.doc.line_of(("game",)))
@@ -179,6 +184,8 @@ def rebalance(
     start = {lv.path: _today(scenario, lv.path) for lv in levers.values()}
     for lv in levers.values():
         lv.today = start[lv.path]
+    if writable is not None:
+        writable(start)
     values: dict[str, Any] = dict(state.get("values", start))
     ended: str | None = state.get("ended")
     why: dict[str, str] = dict(state.get("why", {}))
@@ -288,11 +295,12 @@ def rebalance(
                 if abs(rows[item]["change"]) >= tol:
                     why[item] = _between(lv, names[item], values[lv.path], rows[item]["change"])
                 continue
-            if step is None:  # out of its number's reach: said, and put back (no change that does not get there)
-                why[item] = _why_not(lv, names[item], values[lv.path])
+            if step is None:  # out of its number's reach: said, and left at the value read nearest fair
+                best = _nearest_read(lv, start[lv.path])
+                why[item] = _why_not(lv, names[item], best)
                 stuck.append(item)
-                if values[lv.path] != start[lv.path]:
-                    moved[lv.path] = start[lv.path]
+                if best != values[lv.path]:
+                    moved[lv.path] = best
                 continue
             moved[lv.path] = step
         record["moved"] = moved
@@ -498,19 +506,27 @@ def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any
     return None
 
 
+def _nearest_read(lv: Lever, today: Any) -> Any:
+    """The value, of those read, whose strength lies nearest 0 (the nearer today's on a tie): an item its
+    number cannot bring into the band keeps the best of what it can reach (Rocket Fuel 3 -> 1: +47 -> +16)."""
+    reads = {v: c for v, c, _ in lv.reads if lv.allows(v, today)}
+    best = min(reads, key=lambda v: (round(abs(reads[v]), 3), abs(v - today)))
+    return int(best) if lv.whole else best
+
+
 def _why_not(lv: Lever, name: str, value: Any) -> str:
     """One sentence: why the item's number cannot bring it into the band."""
     read = "; ".join(f"{_n(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
     slope = lv.slope()
     if slope is None or slope == 0:
         return (
-            f"{name} does not answer {lv.path} within what the database allows (read {read} points by value): "
-            "it needs a new effect, or a condition on the one it has."
+            f"{name} does not answer {lv.path} within what the database allows (read {read} points by value; "
+            f"kept at {_n(value)}): it needs a new effect, or a condition on the one it has."
         )
     return (
-        f"No value of {lv.path} the database allows (of today's sign, not 0) brings {name} into the band: at {_n(value)} it still reads "
-        f"{100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points (read {read} by value): "
-        "it needs a new effect, or a condition on the one it has."
+        f"No value of {lv.path} the database allows (of today's sign, not 0) brings {name} into the band: the "
+        f"nearest, {_n(value)}, reads {100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points and "
+        f"is kept (read {read} by value): it needs a new effect, or a condition on the one it has."
     )
 
 

@@ -140,14 +140,30 @@ def apply_to_copy(cards_path: Path, values: dict[str, Any], dest: Path, force: b
         raise UserError(Problem("--apply", None, str(dest), "is the card database itself: give a copy's path"))
     if dest.exists() and not force:
         raise UserError(Problem("--apply", None, str(dest), "exists: add --force to replace it"))
+    return write_text(dest, written(cards_path, values))
+
+
+def written(cards_path: Path, values: dict[str, Any]) -> str:
+    """The database's text with each value in place of today's: `key: number` on its line, or an element of a
+    one-line list (`seat_coins: [0, 0, 0, 4]`); a one-line error for a number written otherwise."""
     doc = load_yaml(cards_path)
     lines = Path(cards_path).read_text(encoding="utf-8").split("\n")
     for path, value in values.items():
         where = resolve_path(doc.data, split_path(path))
         line = doc.lines.get(tuple(where)) if not isinstance(where, str) else None
+        text = lines[line - 1] if line else ""
+        if line and isinstance(where[-1], int) and len(where) > 1:  # an element of a flow list on its key's line
+            flow = re.compile(rf"(\b{re.escape(str(where[-2]))}\s*:\s*\[)([^\]]*)(\])")
+            found = flow.search(text)
+            parts = found.group(2).split(",") if found else []
+            if found and where[-1] < len(parts) and re.fullmatch(rf"\s*{NUMBER}\s*", parts[where[-1]]):
+                old = parts[where[-1]]
+                parts[where[-1]] = old.replace(old.strip(), str(value))
+                lines[line - 1] = text[: found.start(2)] + ",".join(parts) + text[found.end(2) :]
+                continue
         key = re.escape(str(where[-1])) if not isinstance(where, str) else ""
         pattern = re.compile(rf"(\b{key}\s*:\s*){NUMBER}(?![\w.])")
-        if line is None or not pattern.search(lines[line - 1]):
+        if not line or not pattern.search(text):
             raise UserError(Problem("--apply", None, path, "is not written as `key: number` on one line"))
-        lines[line - 1] = pattern.sub(lambda m, v=value: f"{m.group(1)}{v}", lines[line - 1], count=1)
-    return write_text(dest, "\n".join(lines))
+        lines[line - 1] = pattern.sub(lambda m, v=value: f"{m.group(1)}{v}", text, count=1)
+    return "\n".join(lines)
