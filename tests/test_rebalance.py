@@ -140,3 +140,20 @@ def test_apply_writes_numbers_in_place_also_in_one_line_lists_and_refuses_what_i
     )
     with pytest.raises(UserError, match="rules.seat_coins.1"):
         written(block, {"rules.seat_coins.1": 3})
+
+
+def test_a_rebalance_resumed_with_more_rounds_ends_where_one_run_of_them_ends(tmp_path):
+    path = tmp_path / "plant.yaml"
+    path.write_text(PLANTED)
+    base = ["rebalance", str(path), "--items", "v8_block", "--no-positions", "-q"]
+
+    def rebalance(out: str, rounds: str, *more: str):
+        return CliRunner().invoke(app, [*base, "--rounds", rounds, "--out", str(tmp_path / out), *more])
+
+    first = rebalance("a", "1")
+    assert first.exit_code == 0 and "the rounds ran out after 1 round," in first.output, first.output
+    runs = [rebalance("a", "6", "--resume"), rebalance("b", "6")]
+    assert all(r.exit_code == 0 for r in runs), runs[0].output
+    a, b = ((tmp_path / k / "proposal.yaml").read_text() for k in "ab")
+    assert a == b and "v8_block" in a
+    assert (tmp_path / "a" / "items.csv").read_text() == (tmp_path / "b" / "items.csv").read_text()

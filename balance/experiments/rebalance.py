@@ -44,7 +44,8 @@ import polars as pl
 from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict
 from ..errors import Problem, UserError
 from ..games import get_game
-from ..report.causal import free_value
+from ..overrides import resolve_path, split_path
+from ..report.causal import find_entry, free_value
 from ..runner import resolve_scenario, run
 from ..scenario import Scenario
 from .fit.blocks import owner
@@ -88,6 +89,8 @@ class Lever:
     reads: list[tuple[float, float, float]] = field(default_factory=list)  # (value, change, half width), in shares
     today: float = 0.0
     position: str = ""  # "seat" or "draft_position": a figure of the baseline's games, raised by coins only
+    others: list[str] = field(default_factory=list)  # the item's next numbers, tried in turn where this one is stuck
+    tried: list[str] = field(default_factory=list)  # the sentences of the numbers tried before
 
     def slope(self, at: float | None = None) -> float | None:
         """Strength per unit near `at` (default: the last read value): the least-squares line through
@@ -178,16 +181,27 @@ def rebalance(
     out = output_folder(options, scenario.name, "rebalance", STATE, result="items.csv")
     state = open_state(out, STATE, "rebalance", settings, options.resume)
     rounds: list[dict[str, Any]] = state.get("rounds", [])
-    for item, reads in state.get("reads", {}).items():
-        if item in levers:
-            levers[item].reads = [tuple(r) for r in reads]
+    if writable is not None:  # --apply: every number rebalance may move written in place, checked before any game
+        writable({lv.path: _today(scenario, lv.path) for lv in levers.values()})
+        for lv in levers.values():
+            lv.others = [p for p in lv.others if _writes(writable, {p: _today(scenario, p)})]
     start = {lv.path: _today(scenario, lv.path) for lv in levers.values()}
+    for item, kept in state.get("levers", {}).items():  # a resumed search: each item's number now, and its reads
+        if item in levers:
+            lv = levers[item]
+            lv.path, lv.others, lv.tried = kept["path"], kept["others"], kept["tried"]
+            lv.reads = [tuple(r) for r in kept["reads"]]
+    for p in state.get("values", {}):
+        start.setdefault(p, _today(scenario, p))
     for lv in levers.values():
-        lv.today = start[lv.path]
-    if writable is not None:
-        writable(start)
+        lv.today = start.setdefault(lv.path, _today(scenario, lv.path))
+        lv.whole = isinstance(lv.today, int)
     values: dict[str, Any] = dict(state.get("values", start))
     ended: str | None = state.get("ended")
+    if ended == "rounds" and options.rounds > len(rounds):  # resumed with more rounds: measure on from the last
+        ended = None
+        state.pop("result", None)
+        rounds.pop()  # its last round is measured again, and stepped this time
     why: dict[str, str] = dict(state.get("why", {}))
     stuck: list[str] = list(state.get("stuck", []))  # items their number cannot bring into the band: not stepped again
     used = int(state.get("games", 0))
@@ -236,11 +250,14 @@ def rebalance(
         return row
 
     def save() -> None:
-        reads = {item: lv.reads for item, lv in levers.items() if lv.reads}
+        kept = {
+            item: {"path": lv.path, "others": lv.others, "tried": lv.tried, "reads": lv.reads}
+            for item, lv in levers.items()
+        }
         save_state(
             out,
             STATE,
-            {"settings": settings, "rounds": rounds, "values": values, "reads": reads, "ended": ended, "why": why}
+            {"settings": settings, "rounds": rounds, "values": values, "levers": kept, "ended": ended, "why": why}
             | {"stuck": stuck, "games": used},
         )
 
@@ -295,12 +312,16 @@ def rebalance(
                 if abs(rows[item]["change"]) >= tol:
                     why[item] = _between(lv, names[item], values[lv.path], rows[item]["change"])
                 continue
-            if step is None:  # out of its number's reach: said, and left at the value read nearest fair
+            if step is None:  # out of its number's reach: left at the value read nearest fair; its next number
                 best = _nearest_read(lv, start[lv.path])
-                why[item] = _why_not(lv, names[item], best)
-                stuck.append(item)
+                sentence = _why_not(lv, names[item], best)
                 if best != values[lv.path]:
                     moved[lv.path] = best
+                if _next_number(lv, scenario, start, values):
+                    lv.tried.append(sentence)
+                    continue
+                why[item] = " ".join([*lv.tried, sentence])
+                stuck.append(item)
                 continue
             moved[lv.path] = step
         record["moved"] = moved
@@ -357,11 +378,42 @@ def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> 
         if item in levers or item in held:
             continue
         found = free_value(data, item)
-        if found is None or found[0] in held:
+        entry = find_entry(data, item)
+        numbers = [p for p in _numbers(entry[0], entry[1]) if p not in held] if entry else []
+        first = found[0] if found and found[0] not in held else (numbers[0] if numbers else None)
+        if first is None:
             continue
-        path, value = found
-        levers[item] = Lever(item, path, isinstance(value, int))
+        others = [p for p in numbers if p != first]
+        levers[item] = Lever(item, first, isinstance(_at(data, first), int), others=others)
     return {item: lv for item, lv in levers.items() if item not in held and lv.path not in held}
+
+
+NOT_LEVERS = {"id", "count", "copies", "pick", "order"}  # how many of an item there are is not how strong it is
+
+
+def _numbers(entry: dict[str, Any], path: str) -> list[str]:
+    """The numbers of an item's entry a designer can turn, its cost first, then its effects' in order."""
+    out: list[str] = []
+
+    def walk(node: Any, at: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key not in NOT_LEVERS:
+                    walk(value, f"{at}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{at}.{i}")
+        elif isinstance(node, int | float) and not isinstance(node, bool):
+            out.append(at)
+
+    walk(entry, path)
+    return sorted(out, key=lambda p: not p.endswith(".cost"))
+
+
+def _at(data: Any, path: str) -> Any:
+    for key in resolve_path(data, split_path(path)):
+        data = data[key]
+    return data
 
 
 POSITIONS = {"seat": ("seat_coins", 0), "draft_position": ("draft_coins", 1)}  # the rules' coins, the first's number
@@ -428,12 +480,7 @@ def _line(reads: list[tuple[float, float, float]], w: np.ndarray | None = None) 
 
 
 def _today(scenario: Scenario, path: str) -> Any:
-    from ..overrides import resolve_path, split_path
-
-    node = scenario.database_doc().data
-    for key in resolve_path(node, split_path(path)):
-        node = node[key]
-    return node
+    return _at(scenario.database_doc().data, path)
 
 
 def _variant(scenario: Scenario, values: dict[str, Any], seed: int, name: str) -> Scenario:
@@ -504,6 +551,26 @@ def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any
         if (goal - value) * direction <= 0:
             break
     return None
+
+
+def _writes(writable: Callable[[dict[str, Any]], Any], values: dict[str, Any]) -> bool:
+    try:
+        writable(values)
+    except UserError:
+        return False
+    return True
+
+
+def _next_number(lv: Lever, scenario: Scenario, start: dict[str, Any], values: dict[str, Any]) -> bool:
+    """The lever on the item's next number (read afresh); False where none is left."""
+    if not lv.others:
+        return False
+    lv.path = lv.others.pop(0)
+    lv.reads = []
+    lv.today = start.setdefault(lv.path, _today(scenario, lv.path))
+    values.setdefault(lv.path, lv.today)
+    lv.whole = isinstance(lv.today, int)
+    return True
 
 
 def _nearest_read(lv: Lever, today: Any) -> Any:
