@@ -577,6 +577,8 @@ def _nearest_read(lv: Lever, today: Any) -> Any:
     """The value, of those read, whose strength lies nearest 0 (the nearer today's on a tie): an item its
     number cannot bring into the band keeps the best of what it can reach (Rocket Fuel 3 -> 1: +47 -> +16)."""
     reads = {v: c for v, c, _ in lv.reads if lv.allows(v, today)}
+    if today in reads and _flat(lv.reads):  # a number the item does not answer: no read is better than today's
+        return today
     best = min(reads, key=lambda v: (round(abs(reads[v]), 3), abs(v - today)))
     return int(best) if lv.whole else best
 
@@ -588,7 +590,7 @@ def _why_not(lv: Lever, name: str, value: Any) -> str:
     if slope is None or slope == 0:
         return (
             f"{name} does not answer {lv.path} within what the database allows (read {read} points by value; "
-            f"kept at {_n(value)}): it needs a new effect, or a condition on the one it has."
+            f"kept at today's {_n(value)}): it needs a new effect, or a condition on the one it has."
         )
     return (
         f"No value of {lv.path} the database allows (of today's sign, not 0) brings {name} into the band: the "
