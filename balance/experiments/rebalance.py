@@ -265,10 +265,10 @@ def rebalance(
         r = len(rounds)
         table = measure(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
         rows = {row["card"]: row for row in table.iter_rows(named=True)}
-        # a seat or draft position above its share comes down as the others are raised: only those below step
         for i in [i for i in why if i not in stuck]:  # a sentence stands only while its item is outside the band
             if rows[i]["verdict"] not in OUTSIDE or abs(rows[i]["change"]) < tol:
                 why.pop(i)
+        # a seat or draft position above its share comes down as the others are raised: only those below step
         outside = [
             i
             for i in figures
@@ -302,7 +302,7 @@ def rebalance(
             ended = "rounds"
             save()
             break
-        moved = {}
+        moved, switched = {}, False
         for item in outside:
             lv = levers[item]
             if lv.slope() is None:
@@ -319,6 +319,7 @@ def rebalance(
                     moved[lv.path] = best
                 if _next_number(lv, scenario, start, values):
                     lv.tried.append(sentence)
+                    switched = True
                     continue
                 why[item] = " ".join([*lv.tried, sentence])
                 stuck.append(item)
@@ -327,7 +328,7 @@ def rebalance(
         record["moved"] = moved
         rounds.append(record)
         values.update(moved)
-        if not moved:
+        if not moved and not switched:
             ended = "stuck"
         save()
     proposal = {p: v for p, v in values.items() if v != start[p]}
