@@ -168,6 +168,6 @@ def test_every_command_of_the_designers_loop_runs_as_printed(tmp_path, monkeypat
     page = (work / "reports" / "small" / "index.html").read_text()
     measured = printed(page, reported)
     kinds = {shlex.split(c)[1] for c in measured}
-    assert {"fit", "sweep", "compare", "strong", "report"} <= kinds, measured
+    assert {"fit", "sweep", "compare", "strong", "report", "rebalance"} <= kinds, measured
     assert "balance compare runs/small.previous runs/small" in measured
     run_each(measured, work, tmp_path, monkeypatch, "measured")

@@ -47,6 +47,7 @@ from ..games import get_game
 from ..overrides import resolve_path, split_path
 from ..report.causal import find_entry, free_value
 from ..runner import resolve_scenario, run
+from ..scale import scaled
 from ..scenario import Scenario
 from .fit.blocks import owner
 from .fit.measure import seat_balance
@@ -158,7 +159,9 @@ def rebalance(
     figures = items + list(positions)
     m = scenario.model
     first = options.games or min(m.games, FIRST_PASS)
-    budget = options.budget or default_budget(scenario, len(items))
+    # BALANCE_SCALE (the printed-commands test): smaller measures and probes, never below one pass
+    budget = scaled(options.budget or default_budget(scenario, len(items)), first * (len(items) + 1))
+    probe_games = scaled(options.probe_games, first)
     if budget < first * (len(items) + 1):
         raise UserError(
             Problem("--budget", None, "budget", f"must hold one pass of every item: {first * (len(items) + 1):,}")
@@ -175,7 +178,7 @@ def rebalance(
         "budget": budget,
         "first": first,
         "seed": m.seed,
-        "probe_games": options.probe_games,
+        "probe_games": probe_games,
         "positions": list(positions),
     }
     out = output_folder(options, scenario.name, "rebalance", STATE, result="items.csv")
@@ -237,9 +240,9 @@ def rebalance(
         position's win rate less its share (a run of the scenario's games)."""
         nonlocal used
         if not lv.position:
-            return measure(at, seed, folder, what, [lv.item], Design(options.probe_games)).row(0, named=True)
+            return measure(at, seed, folder, what, [lv.item], Design(probe_games)).row(0, named=True)
         variant = _variant(scenario, at, seed, f"{m.name}-{folder}")
-        games = options.probe_games
+        games = probe_games
         report = progress(what)
         run(
             variant, options.runs(seed=seed, out=out / folder, games=games, force=True), lambda d, t: report(what, d, t)
@@ -290,7 +293,8 @@ def rebalance(
         }
         if not outside:
             rounds.append(record)
-            ended = "fair" if not any(rows[i]["verdict"] in OUTSIDE for i in figures) else "stuck"
+            verdicts = {rows[i]["verdict"] for i in figures}
+            ended = "fair" if verdicts == {FAIR} else "stuck" if verdicts & set(OUTSIDE) else "undecided"
             if ended == "stuck":
                 for i in figures:
                     if rows[i]["verdict"] in OUTSIDE and i not in levers:
@@ -401,9 +405,9 @@ def _numbers(entry: dict[str, Any], path: str) -> list[str]:
             for key, value in node.items():
                 if key not in NOT_LEVERS:
                     walk(value, f"{at}.{key}")
-        elif isinstance(node, list):
+        elif isinstance(node, list):  # an entry with an id is named by it, as overrides and --free name it
             for i, value in enumerate(node):
-                walk(value, f"{at}.{i}")
+                walk(value, f"{at}.{value['id'] if isinstance(value, dict) and 'id' in value else i}")
         elif isinstance(node, int | float) and not isinstance(node, bool):
             out.append(at)
 

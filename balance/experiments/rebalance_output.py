@@ -90,6 +90,7 @@ def summary(result: RebalanceResult) -> str:
         "fair": "every item reached the band on the search's games",
         "stuck": "no item left outside the band could move further",
         "rounds": "the rounds ran out",
+        "undecided": "the items left are undecided within each measure's budget (a larger --budget decides them)",
     }[result.ended]
     return (
         f"{now['fair']} of {n} {_what(result)} fair (inside +-{result.tolerance:g} points) with the proposal, "

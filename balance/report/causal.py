@@ -304,6 +304,12 @@ def change_lines(
             f"No item is too strong or too weak by experiment (fair band +-{band} points; balance report --tolerance "
             "sets the band)."
         )
+    elif beyond.height > 1 or seat_lines:  # each fix moves the others: one change set for all of them
+        lines.append(
+            "All of them at once (each fix moves the others: every item outside the band, and the seats and draft "
+            "positions where the rules give them coins, stepped together and measured again, held out) -> "
+            + command_line("balance", "rebalance", scenario, "--tolerance", band)
+        )
     return lines + seat_lines
 
 
