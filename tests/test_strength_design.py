@@ -128,7 +128,12 @@ def test_the_findings_and_what_to_change_come_from_the_experiment():
     # issue 43: one threshold: every item the findings call too strong or too weak is in What to change
     assert change[1].startswith("Weaken v8_block: +1.5 points (+0.5 to +2.5, n=4,096), its interval reaching into")
     assert change[2].startswith("Strengthen Penny Jar: -3.0 points") and "amount=1..3" in change[2]
-    assert len(change) == 4 and change[3] == "Seats out of balance ..."
+    # issue 45: more than one item to change: all of them at once, one change set, then the seats
+    assert change[3].startswith("All of them at once (each fix moves the others")
+    assert change[3].endswith("-> balance rebalance s.yaml --tolerance 2")
+    assert len(change) == 5 and change[4] == "Seats out of balance ..."
+    one = change_lines(table.filter(pl.col("card") == "twin_turbo"), names, 0.02, "s.yaml", database, [])
+    assert len(one) == 1 and "rebalance" not in one[0], "one item to change: its own fit is the answer"
 
 
 def test_the_receiving_seat_is_drawn_among_the_eligible_seats():
