@@ -1082,7 +1082,7 @@ def rebalance(
     """Take the whole database to fair: every item outside the band stepped at once, the field measured again, until fair."""
     from .experiments.rebalance import RebalanceOptions
     from .experiments.rebalance import rebalance as run_rebalance
-    from .experiments.rebalance_output import apply_to_copy, summary, write_outputs, written
+    from .experiments.rebalance_output import apply_to_copy, check_copy, summary, write_outputs, written
     from .runner import resolve_scenario
 
     chosen = listed(items, "--items", "item ids, e.g. --items twin_turbo,rocket_fuel")
@@ -1098,10 +1098,8 @@ def rebalance(
         positions=not no_positions,
     )
     cards_path = resolve_scenario(scenario, common.runs()).cards_path
-    if apply is not None and apply.resolve() == Path(cards_path).resolve():  # before any game
-        raise UserError(Problem("--apply", None, str(apply), "is the card database itself: give a copy's path"))
-    if apply is not None and apply.exists() and not force:
-        raise UserError(Problem("--apply", None, str(apply), "exists: add --force to replace it"))
+    if apply is not None:  # before any game
+        check_copy(cards_path, apply, force)
     with game_bar("rebalance", quiet) as bar:
         check = (lambda values: written(cards_path, values)) if apply is not None else None
         result = run_rebalance(scenario, options, bar, check)
@@ -1112,8 +1110,8 @@ def rebalance(
     for path, value in result.proposal.items():
         out.print(f"  {path}: {result.start[path]} -> {value}", soft_wrap=True, markup=False)
     if apply is not None and result.proposal:
-        written = apply_to_copy(cards_path, result.proposal, apply, force)
-        out.print(f"the proposal written into a copy of the card database: {written}", soft_wrap=True, markup=False)
+        written_to = apply_to_copy(cards_path, result.proposal, apply)
+        out.print(f"the proposal written into a copy of the card database: {written_to}", soft_wrap=True, markup=False)
     out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True, markup=False)
 
 

@@ -51,9 +51,10 @@ from ..scale import scaled
 from ..scenario import Scenario
 from .fit.blocks import owner
 from .fit.measure import seat_balance
+from .fit.probe import plain_number
 from .fit.space import free_params
 from .search_state import open_state, save_state
-from .setup import ExperimentOptions, held_out_seed, output_folder
+from .setup import ExperimentOptions, database_takes, held_out_seed, output_folder
 from .strength import FIRST_PASS, Design, _extra_playbook, default_budget, paired_strength, strength_items
 
 STATE = "rebalance.json"
@@ -499,14 +500,6 @@ def _half(row: dict[str, Any]) -> float:
     return (row["ci_high"] - row["ci_low"]) / 2
 
 
-def _legal(game, scenario: Scenario, values: dict[str, Any]) -> bool:
-    try:
-        game.prepare(scenario.with_overrides(values, scenario.model.name, "rebalance"))
-    except UserError:
-        return False
-    return True
-
-
 def _unit(lv: Lever, value: float) -> float:
     return 1 if lv.whole else max(abs(value) / 4, 0.25)
 
@@ -522,7 +515,7 @@ def _probe(lv: Lever, values, row, read, game, scenario, seed) -> None:
         for sign in (toward, -toward):
             probe = value + sign * unit * (2**widening)
             probe = int(round(probe)) if lv.whole else round(probe, 4)
-            if lv.allows(probe, lv.today) and _legal(game, scenario, values | {lv.path: probe}):
+            if lv.allows(probe, lv.today) and database_takes(game, scenario, values | {lv.path: probe}):
                 break
         else:
             return
@@ -550,7 +543,7 @@ def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any
         return AT_NEAREST
     direction = 1 if goal > value else -1
     while goal != value:
-        if lv.allows(goal, lv.today) and _legal(game, scenario, values | {lv.path: goal}):
+        if lv.allows(goal, lv.today) and database_takes(game, scenario, values | {lv.path: goal}):
             return goal
         goal = goal - direction * (1 if lv.whole else unit / 4)
         if (goal - value) * direction <= 0:
@@ -590,28 +583,28 @@ def _nearest_read(lv: Lever, today: Any) -> Any:
 
 def _why_not(lv: Lever, name: str, value: Any) -> str:
     """One sentence: why the item's number cannot bring it into the band."""
-    read = "; ".join(f"{_n(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
+    read = "; ".join(f"{plain_number(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
     slope = lv.slope()
     if slope is None or slope == 0:
         return (
             f"{name} does not answer {lv.path} within what the database allows (read {read} points by value; "
-            f"kept at today's {_n(value)}): it needs a new effect, or a condition on the one it has."
+            f"kept at today's {plain_number(value)}): it needs a new effect, or a condition on the one it has."
         )
     return (
         f"No value of {lv.path} the database allows (of today's sign, not 0) brings {name} into the band: the "
-        f"nearest, {_n(value)}, reads {100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points and "
+        f"nearest, {plain_number(value)}, reads {100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points and "
         f"is kept (read {read} by value): it needs a new effect, or a condition on the one it has."
     )
 
 
 def _between(lv: Lever, name: str, value: Any, change: float) -> str:
     """One sentence: the fair value lies between two whole values, neither inside the band."""
-    read = "; ".join(f"{_n(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
+    read = "; ".join(f"{plain_number(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
     other = value - 1 if (change > 0) == (lv.slope(value) > 0) else value + 1
     a, b = sorted((value, other))
     return (
-        f"No whole value of {lv.path} brings {name} into the band: at {_n(value)} it reads {100 * change:+.1f} points, "
-        f"the fair value lies between {_n(a)} and {_n(b)} (read {read} by value): a finer effect (a condition, or "
+        f"No whole value of {lv.path} brings {name} into the band: at {plain_number(value)} it reads {100 * change:+.1f} points, "
+        f"the fair value lies between {plain_number(a)} and {plain_number(b)} (read {read} by value): a finer effect (a condition, or "
         "another number of the card) would reach it."
     )
 
@@ -620,10 +613,6 @@ def _no_lever(name: str, fixed: list[str], item: str) -> str:
     if item in fixed:
         return f"{name} is outside the band and held by --fix."
     return f"{name} is outside the band and its entry holds no number to turn: it needs a new effect."
-
-
-def _n(x: Any) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 def verdict_counts(table: pl.DataFrame) -> dict[str, int]:

@@ -18,6 +18,7 @@ from ..overrides import resolve_path, split_path
 from ..report.page import render, write_csv
 from ..units import in_units
 from ..yamlio import load_yaml
+from .fit.probe import plain_number
 from .rebalance import RebalanceResult, verdict_counts
 
 NUMBER = r"-?\d+(?:\.\d+)?"
@@ -73,7 +74,7 @@ def page_rows(rows: pl.DataFrame) -> list[list[str]]:
 
 
 def _n(x: float | None) -> str:
-    return "-" if x is None else (str(int(x)) if float(x).is_integer() else f"{x:g}")
+    return "-" if x is None else plain_number(x)
 
 
 def proposal_yaml(result: RebalanceResult) -> str:
@@ -133,14 +134,17 @@ def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
     )
 
 
-def apply_to_copy(cards_path: Path, values: dict[str, Any], dest: Path, force: bool) -> Path:
-    """A copy of the database at `dest` with each value written in place of
-    today's on its own line (comments and layout kept); the database itself
-    is never written."""
+def check_copy(cards_path: Path, dest: Path, force: bool) -> None:
+    """--apply's copy, before any game: never the database itself, nor a file there already without --force."""
     if dest.resolve() == Path(cards_path).resolve():
         raise UserError(Problem("--apply", None, str(dest), "is the card database itself: give a copy's path"))
     if dest.exists() and not force:
         raise UserError(Problem("--apply", None, str(dest), "exists: add --force to replace it"))
+
+
+def apply_to_copy(cards_path: Path, values: dict[str, Any], dest: Path) -> Path:
+    """A copy of the database at `dest` (check_copy said it may be written) with each value written in place
+    of today's on its own line, comments and layout kept."""
     return write_text(dest, written(cards_path, values))
 
 

@@ -105,6 +105,15 @@ def output_folder(
     return out
 
 
+def database_takes(game: Any, scenario: Any, values: dict[str, Any]) -> bool:
+    """Whether the game takes the scenario's database with these values set (a search never plays one it refuses)."""
+    try:
+        game.prepare(scenario.with_overrides(values, scenario.model.name))
+    except UserError:
+        return False
+    return True
+
+
 def round_seed(seed: int, round_: int) -> int:
     """The seed of a search round's games (tune's and fit's rounds; the
     confirmation is round HELD_OUT): rounds never share a game."""

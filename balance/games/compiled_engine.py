@@ -73,10 +73,11 @@ def _fresh_index(folder: Path, source: Path) -> bool:
 
 class TablesCache:
     """The compiled tables of (tables, bots, players), built once per process:
-    the runner's workers play many chunks of one scenario. A few are kept."""
+    the runner's workers play many chunks of one scenario. A few are kept.
+    `build(tables, bots, players)` gives the arrays of the engine's `struct` (its Tables structure)."""
 
-    def __init__(self, build: Callable[[Any, Any, int], Any], keep: int = 8) -> None:
-        self.build, self.keep = build, keep
+    def __init__(self, struct: Any, build: Callable[[Any, Any, int], tuple], keep: int = 8) -> None:
+        self.struct, self.build, self.keep = struct, build, keep
         self._kept: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}
 
     def get(self, tables: Any, bots: Any, players: int) -> Any:
@@ -85,7 +86,7 @@ class TablesCache:
         if hit is None or hit[0] is not tables or hit[1] is not bots:
             if len(self._kept) >= self.keep:
                 self._kept.clear()
-            hit = self._kept[key] = (tables, bots, self.build(tables, bots, players))
+            hit = self._kept[key] = (tables, bots, self.struct(*self.build(tables, bots, players)))
         return hit[2]
 
 

@@ -41,7 +41,7 @@ from ...report.causal import find_entry
 from ...runner import resolve_scenario
 from ...scale import scaled
 from ..search_state import open_state, save_state
-from ..setup import ExperimentOptions, held_out_seed, output_folder, round_seed
+from ..setup import ExperimentOptions, database_takes, held_out_seed, output_folder, round_seed
 from ..strength import strength_items
 from ..tune.space import Param
 from .blocks import BlockSearch, aimed_misses, owner, watched_items
@@ -265,7 +265,9 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
                 record(values, -1, len(candidates), False)  # the grid's least cost and the planes count it
                 return figures[target.text][item]
 
-            responses.append(probe(p, target, item, strength_at, lambda value, p=p: _legal(game, scenario, p, value)))
+            responses.append(
+                probe(p, target, item, strength_at, lambda value, p=p: database_takes(game, scenario, {p.name: value}))
+            )
     params = narrowed(params, responses)
     for c in candidates:  # the probes' costs over the ranges searched, as every later candidate's
         if c["round"] == -1:
@@ -386,15 +388,6 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         grid_games,
         m.games,
     )
-
-
-def _legal(game, scenario, param: Param, value: Any) -> bool:
-    """Whether the database takes `value` for `param` (a probe never plays a value the game refuses)."""
-    try:
-        game.prepare(scenario.with_overrides({param.name: value}, scenario.model.name))
-    except UserError:
-        return False
-    return True
 
 
 def _why_not(responses: list[Response], scenario, game) -> list[str]:

@@ -204,24 +204,25 @@ def why_not(response: Response, levers: list[str], name: str) -> str:
     if response.reach == "band":
         return ""
     low, high = response.band
-    band = f"{_n(low)} to {_n(high)} points"
+    band = f"{plain_number(low)} to {plain_number(high)} points"
     value, figure = response.nearest
-    read = "; ".join(f"{_n(v)}: {f.value:+.1f}" for v, f in response.probes)
+    read = "; ".join(f"{plain_number(v)}: {f.value:+.1f}" for v, f in response.probes)
     other = f"; other levers of {name}: {', '.join(levers)}" if levers else ""
     if response.reach == "between":
         a, b = response.low, response.high
         return (
             f"No whole value of {response.path} brings {name} into its band ({band}): the fair value lies between "
-            f"{_n(a)} and {_n(b)} ({read} points by value, n={figure.n:,} games each){other}, or a condition on the effect."
+            f"{plain_number(a)} and {plain_number(b)} ({read} points by value, n={figure.n:,} games each){other}, or a condition on the effect."
         )
     return (
         f"No value of {response.path} the database allows brings {name} into its band ({band}): the nearest, "
-        f"{_n(value)}, reads {figure.value:+.1f} points ({figure.low:+.1f} to {figure.high:+.1f}, n={figure.n:,}; "
+        f"{plain_number(value)}, reads {figure.value:+.1f} points ({figure.low:+.1f} to {figure.high:+.1f}, n={figure.n:,}; "
         f"probed {read}){other}, or a condition on the effect."
     )
 
 
-def _n(x: Any) -> str:
+def plain_number(x: Any) -> str:
+    """A value as a designer writes it: 3, not 3.0; 0.25 as it is."""
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 

@@ -40,7 +40,7 @@ CODES = purpose_codes(compiled_tables.PURPOSES)
 EVENTS_PER_GAME = 256  # room for a six-player game's card events; a longer game makes room as it goes
 TRACE_RECORDS = 2_000  # a traced game's room for what it says (made larger when a game needs it)
 RULES = CompiledRules(__name__, "Downforce", "about 20 s")
-TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tables.build(tables, bots, players)))
+TABLES = TablesCache(structs.Tables, compiled_tables.build)
 __all__ = ["PROGRESS_FIRST", "simulate", "tables_for", "ensure_compiled"]
 
 

@@ -40,7 +40,7 @@ CODES = purpose_codes(compiled_tables.PURPOSES)
 EVENTS_PER_GAME = 1024  # room for a six-car race's card events; a longer race makes room as it goes
 TRACE_RECORDS, TRACE_ROWS = 4_000, 400  # a traced race's room for what it says (made larger when a race needs it)
 RULES = CompiledRules(__name__, "Heat", "about 30 s")
-TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tables.build(tables, bots, players)))
+TABLES = TablesCache(structs.Tables, compiled_tables.build)
 __all__ = ["PROGRESS_FIRST", "simulate", "tables_for", "ensure_compiled"]
 
 

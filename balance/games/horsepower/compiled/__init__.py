@@ -41,7 +41,7 @@ CODES = purpose_codes(compiled_tables.PURPOSES)
 EVENTS_PER_GAME = 512  # room for a four-player game's card events; a longer game makes room as it goes
 TRACE_RECORDS, TRACE_LISTS = 20_000, 2_000  # a traced game's room for what it says (made larger when a game needs it)
 RULES = CompiledRules(__name__, "Horsepower", "about a minute")
-TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tables.build(tables, bots, players)))
+TABLES = TablesCache(structs.Tables, compiled_tables.build)
 __all__ = ["PROGRESS_FIRST", "simulate", "tables_for", "ensure_compiled"]
 
 

@@ -41,7 +41,7 @@ CODES = purpose_codes(compiled_tables.PURPOSES)
 EVENTS_PER_GAME = 64  # room for a game's card events to start with; the buffer doubles as it fills
 TRACE_RECORDS, TRACE_LISTS = 20_000, 2_000  # a traced game's room for what it says (larger when a game needs it)
 RULES = CompiledRules(__name__, "Shuffle Grand Prix", "about two minutes")
-TABLES = TablesCache(lambda tables, bots, players: structs.Tables(*compiled_tables.build(tables, bots, players)))
+TABLES = TablesCache(structs.Tables, compiled_tables.build)
 __all__ = ["PROGRESS_FIRST", "Bonus", "simulate", "tables_for", "ensure_compiled"]
 
 
