@@ -119,6 +119,25 @@ def _set(database: dict, path: str, value) -> None:
     node[where[-1]] = value
 
 
+def _alarms(classifier: str, v0: pl.DataFrame, v1: pl.DataFrame, seen0: dict, seen1: dict, planted: list) -> list:
+    """Untouched items flagged where V0 ruled it out: fair there, or flagged the other way (an item that was
+    undecided, or flagged the same way, is not an alarm: the plant may move it, the noise too)."""
+    if classifier == "association":
+        before = associated(seen0)
+        return [i for i, v in associated(seen1).items() if i not in planted and before.get(i) not in (None, v)]
+    v0_verdict = {r["card"]: r["verdict"] for r in v0.iter_rows(named=True)}
+    return [
+        item
+        for item, verdict in flagged(v1).items()
+        if item not in planted and v0_verdict.get(item) in ("fair", *(f for f in FLAGS if f != verdict))
+    ]
+
+
+def _interval(row: dict | None) -> dict | None:
+    keys = ("change", "ci_low", "ci_high", "games", "verdict")
+    return None if row is None else {k: row[k] for k in keys}
+
+
 def flagged(table: pl.DataFrame) -> dict[str, str]:
     return {r["card"]: r["verdict"] for r in table.iter_rows(named=True) if r["verdict"] in FLAGS}
 
@@ -154,35 +173,35 @@ def one_game(game: str, plants: int, seed: int, jobs: int, work: Path) -> dict:
     copy.write_text(yaml.safe_dump(database, sort_keys=False))
     v1, seen1 = default_flow(planted_scenario, work / "v1", jobs)
     items = [p["item"] for p in planted]
+    alarms = {c: _alarms(c, v0, v1, seen0, seen1, items) for c in ("experiment", "association")}
+    # the oracle reads the alarms too: a plant can move an untouched item for real (it is measured against the
+    # others), and only a larger experiment tells that from a verdict the noise flipped
+    oracle_items = list(dict.fromkeys([*items, *alarms["experiment"], *alarms["association"]]))
     truth = {}
     for name, path in (("before", scenario_path), ("after", planted_scenario)):
         table = strength(
             load_scenario(path),
-            items,
+            oracle_items,
             ExperimentOptions(games=ORACLE_GAMES, jobs=jobs, out=work / f"oracle-{name}", force=True),
             all_items=True,
         ).table
-        truth[name] = dict(zip(table["card"], table["change"], strict=True))
+        truth[name] = {r["card"]: _interval(r) for r in table.iter_rows(named=True)}
     result = {"game": game, "seed": seed, "plants": [], "seconds": 0.0}
-    for classifier, before, after in (
-        ("experiment", flagged(v0), flagged(v1)),
-        ("association", associated(seen0), associated(seen1)),
-    ):
-        # an untouched item flagged where V0 ruled it out: fair there, or flagged the other way (an item that
-        # was undecided, or flagged the same way, is not an alarm: the plant may move it, the noise too)
-        v0_verdict = {r["card"]: r["verdict"] for r in v0.iter_rows(named=True)}
-        false = [
-            item
-            for item, verdict in after.items()
-            if item not in items
-            and (
-                (classifier == "experiment" and v0_verdict.get(item) in ("fair", *(f for f in FLAGS if f != verdict)))
-                or (classifier == "association" and before.get(item) not in (None, verdict))
-            )
+    rows = {name: {r["card"]: r for r in table.iter_rows(named=True)} for name, table in (("v0", v0), ("v1", v1))}
+    for classifier, after in (("experiment", flagged(v1)), ("association", associated(seen1))):
+        result[f"false_{classifier}"] = alarms[classifier]
+        result[f"alarm_detail_{classifier}"] = [
+            {
+                "item": item,
+                "v0": _interval(rows["v0"].get(item)),
+                "v1": _interval(rows["v1"].get(item)),
+                "oracle_before": truth["before"][item],
+                "oracle_after": truth["after"][item],
+            }
+            for item in alarms[classifier]
         ]
-        result[f"false_{classifier}"] = false
         for p in planted:
-            p.setdefault("true", truth["after"][p["item"]] - truth["before"][p["item"]])
+            p.setdefault("true", truth["after"][p["item"]]["change"] - truth["before"][p["item"]]["change"])
             want = STRONGER if p["true"] > 0 else WEAKER
             p[f"found_{classifier}"] = after.get(p["item"]) == want
             p[f"games_{classifier}"] = (
@@ -192,6 +211,15 @@ def one_game(game: str, plants: int, seed: int, jobs: int, work: Path) -> dict:
     result["games_v1"] = int(v1["games"].sum()) + int(v1["games"].max())
     result["seconds"] = time.perf_counter() - started
     return result
+
+
+def _show(r: dict | None) -> str:
+    if r is None:
+        return "-"
+    return (
+        f"{100 * r['change']:+.1f} ({100 * r['ci_low']:+.1f} to {100 * r['ci_high']:+.1f}, n={r['games']:,}) "
+        f"{r['verdict']}"
+    )
 
 
 def main() -> None:
@@ -214,6 +242,12 @@ def main() -> None:
                 f"{game}: {p['path']} {p['old']} -> {p['new']}: true {100 * p['true']:+.1f} points; "
                 f"experiment {'found' if p['found_experiment'] else 'missed'} (n={p['games_experiment']:,}), "
                 f"association {'found' if p['found_association'] else 'missed'}",
+                flush=True,
+            )
+        for a in result["alarm_detail_experiment"]:
+            print(
+                f"{game}: alarm {a['item']}: V0 {_show(a['v0'])}, V1 {_show(a['v1'])}; oracle before "
+                f"{_show(a['oracle_before'])}, after {_show(a['oracle_after'])}",
                 flush=True,
             )
         print(

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -12,6 +14,8 @@ import pytest
 # the commands' remembered rates (progress.RATES) in a cache of the tests' own: never the user's, and a plan
 # line that does not depend on what ran before on this machine
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="balance-test-cache-")
+# one a test process (each xdist worker imports this file): gone when it exits, not left in /tmp run after run
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards.yaml"

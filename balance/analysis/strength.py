@@ -63,14 +63,16 @@ def next_z(significant: np.ndarray, q: float = 0.05) -> float:
 
 
 def deciding_width(change: float, tolerance: float, z_next: float) -> float:
-    """The 95% half width at which an undecided item's interval decides (verdict):
-    inside the fair band once it is narrower than the band's room around the
-    estimate (tolerance - |change|), or clear of 0 and significant once it is
-    narrower than |change| scaled from the z the correction asks to the 95% z;
-    the wider of the two, the nearer verdict. Never 0 for a real change: an
-    item at the band's edge decides by the second (clear of 0), so no item is
-    out of reach of more games."""
-    return max(tolerance - abs(change), Z95 * abs(change) / z_next)
+    """The 95% half width at which an undecided item's interval decides (verdict),
+    at its estimate: one estimated inside the band decides fair once the
+    interval is narrower than the band's room around the estimate (tolerance -
+    |change|), one estimated on or past its edge decides once it is clear of 0
+    and significant (narrower than |change| scaled from the z the correction
+    asks to the 95% z). An item just inside the edge needs many games: more
+    games would tell which side it is, and nothing less can."""
+    if abs(change) < tolerance:
+        return tolerance - abs(change)
+    return Z95 * abs(change) / z_next
 
 
 def games_to_decide(games: int, half_width: float, change: float, tolerance: float, z_next: float) -> int:
@@ -82,15 +84,23 @@ def games_to_decide(games: int, half_width: float, change: float, tolerance: flo
     return int(math.ceil(games * (half_width / width) ** 2))
 
 
-def verdict(low: float, high: float, tolerance: float) -> str:
+def verdict(low: float, high: float, tolerance: float, change: float | None = None) -> str:
     """An interval's reading against the fair band (-tolerance, +tolerance) and
     zero: inside the band (fair, even where it excludes 0: an effect too small
-    to act on), else above 0, below 0, or neither yet (more games would tell)."""
+    to act on); too strong where it is clear of 0 and its estimate (the middle
+    of the interval) lies past the band, too weak the other way; else neither
+    yet (more games would tell). An item estimated inside the band is never
+    flagged: clear of 0 alone only says it is above average, which a fair item
+    can be (the planted-defect benchmark's false alarms were such items).
+    `change`: the estimate, where the interval is not symmetric around it."""
+    if change is None:
+        change = (low + high) / 2
+    edge = tolerance - 1e-12  # a middle recomputed from the bounds: an estimate on the edge stays on it
     if -tolerance < low and high < tolerance:
         return FAIR
-    if low > 0:
+    if low > 0 and change >= edge:
         return STRONGER
-    if high < 0:
+    if high < 0 and change <= -edge:
         return WEAKER
     return UNDECIDED
 
@@ -146,10 +156,10 @@ def strength_table(
         pl.Series("p_value", two_sided_p(z)),
     ).drop("se")
     significant = benjamini_hochberg(table["p_value"].to_numpy())
-    verdicts = [
-        verdict(lo, hi, tolerance) if s or verdict(lo, hi, tolerance) in (FAIR, UNDECIDED) else UNDECIDED
-        for lo, hi, s in zip(low, high, significant, strict=True)
-    ]
+    verdicts = []
+    for lo, hi, c, s in zip(low, high, change, significant, strict=True):
+        v = verdict(lo, hi, tolerance, c)  # a flag stands only where it is significant after the correction
+        verdicts.append(v if s or v in (FAIR, UNDECIDED) else UNDECIDED)
     columns = ["card", "games", "win_rate_without", "win_rate_with", "change", "ci_low", "ci_high", "p_value"]
     return (
         table.with_columns(pl.Series("significant", significant), pl.Series("verdict", verdicts, dtype=pl.String))

@@ -276,7 +276,7 @@ def rebalance(
         outside = [
             i
             for i in figures
-            if rows[i]["verdict"] in OUTSIDE
+            if _outside(rows[i])
             and i in levers
             and i not in stuck
             and not (levers[i].position and rows[i]["change"] > 0)
@@ -295,10 +295,11 @@ def rebalance(
         if not outside:
             rounds.append(record)
             verdicts = {rows[i]["verdict"] for i in figures}
-            ended = "fair" if verdicts == {FAIR} else "stuck" if verdicts & set(OUTSIDE) else "undecided"
+            left = any(_outside(rows[i]) for i in figures)
+            ended = "fair" if verdicts == {FAIR} else "stuck" if left else "undecided"
             if ended == "stuck":
                 for i in figures:
-                    if rows[i]["verdict"] in OUTSIDE and i not in levers:
+                    if _outside(rows[i]) and i not in levers:
                         why.setdefault(i, _no_lever(names[i], options.fixed, i))
             save()
             break
@@ -454,7 +455,7 @@ def _position_rows(run_dir: Path, positions: dict[str, Lever], tol: float) -> pl
                 low, high = f.low / 100, f.high / 100
                 rows.append(
                     {"card": key, "games": f.n, "change": f.value / 100, "ci_low": low, "ci_high": high}
-                    | {"verdict": verdict(low, high, tol)}
+                    | {"verdict": verdict(low, high, tol, f.value / 100)}
                 )
     return pl.DataFrame(
         rows,
@@ -467,6 +468,15 @@ def _position_rows(run_dir: Path, positions: dict[str, Lever], tol: float) -> pl
             "verdict": pl.String,
         },
     )
+
+
+def _outside(row: dict[str, Any]) -> bool:
+    """A figure rebalance steps: too strong or too weak, or undecided with its interval clear of 0 (estimated
+    inside the band, its interval past the edge: no number of games shows it fair where it stands, a step
+    toward 0 can)."""
+    if row["verdict"] in OUTSIDE:
+        return True
+    return row["verdict"] == UNDECIDED and (row["ci_low"] > 0 or row["ci_high"] < 0)
 
 
 def _flat(reads: list[tuple[float, float, float]]) -> bool:

@@ -73,7 +73,7 @@ def _contradiction(row: dict[str, Any], seen: dict[str, Any] | None) -> str:
 def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[str, int]]:
     """(more paired games, each undecided item's games it would need) for the
     undecided items: each needs analysis.strength.games_to_decide at its
-    change (inside the band, or clear of 0 after the correction: the nearer),
+    change (inside the band where it is estimated inside, else clear of 0 after the correction),
     and the baseline grows to the largest item's games."""
     undecided = table.filter(pl.col("verdict") == UNDECIDED) if "verdict" in table.columns else table.clear()
     if undecided.is_empty():
