@@ -1069,6 +1069,22 @@ def rebalance(
     apply: Annotated[
         Optional[Path], typer.Option("--apply", help="Write a copy of the card database with the proposal, here.")
     ] = None,
+    also: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--also",
+            help="Another scenario of the same database (another player count, field) to check the proposal in, "
+            "held out (again for more).",
+        ),
+    ] = None,
+    no_tuned: Annotated[
+        bool,
+        flag(
+            "--no-tuned",
+            help="Balance in the scenario's field alone (by default each figure is its mean over the scenario's "
+            "field and the tuned field, `tuned` in every seat, and the proposal is checked in both).",
+        ),
+    ] = False,
     games: games_option("Games per item in a measure's first pass", "1,024") = None,
     seed: SeedOption = None,
     jobs: JobsOption = None,
@@ -1082,7 +1098,14 @@ def rebalance(
     """Take the whole database to fair: every item outside the band stepped at once, the field measured again, until fair."""
     from .experiments.rebalance import RebalanceOptions
     from .experiments.rebalance import rebalance as run_rebalance
-    from .experiments.rebalance_output import apply_to_copy, check_copy, summary, write_outputs, written
+    from .experiments.rebalance_output import (
+        apply_to_copy,
+        check_copy,
+        field_summaries,
+        summary,
+        write_outputs,
+        written,
+    )
     from .runner import resolve_scenario
 
     chosen = listed(items, "--items", "item ids, e.g. --items twin_turbo,rocket_fuel")
@@ -1096,6 +1119,8 @@ def rebalance(
         budget=budget,
         rounds=rounds,
         positions=not no_positions,
+        tuned=not no_tuned,
+        also=also or [],
     )
     cards_path = resolve_scenario(scenario, common.runs()).cards_path
     if apply is not None:  # before any game
@@ -1105,13 +1130,20 @@ def rebalance(
         result = run_rebalance(scenario, options, bar, check)
     index = write_outputs(result, scenario.stem)
     out.print(summary(result), soft_wrap=True, markup=False)
-    for line in result.why_not:
+    for line in [*field_summaries(result), *result.why_not]:
         out.print(line, soft_wrap=True, markup=False)
     for path, value in result.proposal.items():
         out.print(f"  {path}: {result.start[path]} -> {value}", soft_wrap=True, markup=False)
     if apply is not None and result.proposal:
-        written_to = apply_to_copy(cards_path, result.proposal, apply)
+        written_to, by_hand = apply_to_copy(cards_path, result.proposal, apply)
         out.print(f"the proposal written into a copy of the card database: {written_to}", soft_wrap=True, markup=False)
+        if by_hand:
+            out.print(
+                f"rewrite by hand the text of {', '.join(by_hand)}: it says the changed number more than once, "
+                "or not at all",
+                soft_wrap=True,
+                markup=False,
+            )
     out.print(f"proposal: {result.out / 'proposal.yaml'}; page: {index}", soft_wrap=True, markup=False)
 
 

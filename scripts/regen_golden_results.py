@@ -26,11 +26,12 @@ from balance.seeding import chunk_plan
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "tests" / "golden" / "results"
 CHUNK = 256  # games a chunk: the reduced check (CI) replays the first chunk of each case
-# name -> (scenario, seed, games): each game's shipped scenarios, on seeds of their own
+# name -> (scenario, seed, games): each game's shipped scenarios (Horsepower's first draft: the games recorded from
+# the numpy engine stay the regression test whatever cards.yaml becomes), on seeds of their own
 CASES = {
-    "horsepower-four": ("scenarios/four-player-mixed.yaml", 11, 2048),
-    "horsepower-three": ("scenarios/three-player-mixed.yaml", 12, 1024),
-    "horsepower-duel": ("scenarios/two-player-duel.yaml", 13, 1024),
+    "horsepower-four": ("examples/first-draft/four-player-mixed.yaml", 11, 2048),
+    "horsepower-three": ("examples/first-draft/three-player-mixed.yaml", 12, 1024),
+    "horsepower-duel": ("examples/first-draft/two-player-duel.yaml", 13, 1024),
     "heat-usa": ("scenarios/heat-usa.yaml", 21, 1024),
     "heat-france-garage": ("scenarios/heat-france-garage.yaml", 22, 512),
     "heat-italia-duel": ("scenarios/heat-italia-duel.yaml", 23, 512),

@@ -33,10 +33,11 @@ from balance.games.horsepower.schema import validate_database
 from balance.games.horsepower.state import State, empty_state
 from balance.yamlio import parse_yaml
 
-__all__ = ["ROOT", "bot_table", "parse_yaml", "resolve_profiles", "validate_database"]
+__all__ = ["CARDS", "ROOT", "bot_table", "parse_yaml", "resolve_profiles", "validate_database"]
 
 ROOT = Path(__file__).resolve().parents[1]
-_BASE = yaml.safe_load((ROOT / "cards.yaml").read_text())
+CARDS = ROOT / "examples" / "first-draft" / "cards.yaml"  # as conftest.CARDS: a database that does not move
+_BASE = yaml.safe_load(CARDS.read_text())
 
 # A bot with no noise: every choice follows from the weights.
 ROBOT = {"noise": 0.0, "buy_min": 0.5, "refreshes": 0, "bid": 1.0, "scrap_below": 0.5, "pit_stop": "never"}

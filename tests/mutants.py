@@ -33,8 +33,9 @@ import yaml
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "examples" / "first-draft" / "cards.yaml"  # as conftest.CARDS
 DATABASES = {
-    "horsepower": ROOT / "cards.yaml",
+    "horsepower": CARDS,
     "heat": ROOT / "heat.yaml",
     "downforce": ROOT / "downforce.yaml",
     "shuffle_gp": ROOT / "shuffle_gp.yaml",

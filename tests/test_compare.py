@@ -12,11 +12,11 @@ from balance.errors import UserError
 from balance.experiments.setup import ExperimentOptions
 from balance.scenario import load_scenario, variant_scenarios
 
-from .conftest import ROOT
+from .conftest import CARDS
 
 SCENARIO = f"""name: cmp
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 4
 bots: [racer, economist, saboteur, balanced]
 games: 1600

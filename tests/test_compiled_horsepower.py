@@ -29,7 +29,7 @@ from balance.games.horsepower.compile import compile_database
 from balance.games.horsepower.draft import Bonus
 from balance.games.horsepower.schema import load_database
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 from .digests import digest
 
 PROFILES = ["racer", "economist", "saboteur", "balanced", "random"]
@@ -40,7 +40,7 @@ SITUATIONAL = {
 
 
 def database(tmp_path, **rules):
-    doc = yaml.safe_load((ROOT / "cards.yaml").read_text())
+    doc = yaml.safe_load(CARDS.read_text())
     doc["rules"].update(rules)
     path = tmp_path / "cards.yaml"
     path.write_text(yaml.safe_dump(doc))

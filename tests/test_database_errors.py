@@ -10,7 +10,7 @@ import pytest
 
 from balance.games.horsepower.schema import load_database
 
-from .conftest import ROOT, broken_copy, one_line_error
+from .conftest import CARDS, broken_copy, one_line_error
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_validate_warns_when_a_text_no_longer_says_the_numbers():
     from balance.stale_text import stale_texts
     from balance.yamlio import parse_yaml
 
-    text = (ROOT / "cards.yaml").read_text()
+    text = CARDS.read_text()
     assert stale_texts(parse_yaml(text, "cards.yaml")) == [], "the shipped texts match their numbers"
     edited = text.replace(
         '      - {op: drive, amount: 6}\n    text: "+6 Drive."', '      - {op: drive, amount: 4}\n    text: "+6 Drive."'

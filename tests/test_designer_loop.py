@@ -17,11 +17,11 @@ from balance.cli import app
 from balance.experiments.setup import ExperimentOptions
 from balance.games.chance import Streams
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 SCENARIO = f"""name: loop
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 3
 bots: [racer, economist, balanced]
 games: 120

@@ -15,7 +15,7 @@ from balance.analysis import cards as card_analysis
 from balance.analysis import corners, laps, tallies, winrate
 from balance.games import GAMES
 
-from .conftest import ROOT, cli, one_line
+from .conftest import CARDS, ROOT, cli, one_line
 
 GOLDEN = ROOT / "tests/golden/scenario.yaml"
 
@@ -73,9 +73,9 @@ def test_validate_without_game_reads_the_file_as_its_game(game):
 
 
 def test_validate_without_game_on_horsepower_is_as_before():
-    code, stdout, _ = cli("validate", ROOT / "cards.yaml")
+    code, stdout, _ = cli("validate", CARDS)
     assert code == 0 and "note:" not in stdout and "(Horsepower)" in stdout
-    assert stdout.splitlines()[-1] == f"{ROOT / 'cards.yaml'}: ok"
+    assert stdout.splitlines()[-1] == f"{CARDS}: ok"
 
 
 @pytest.mark.parametrize("game", SHIPPED)
@@ -117,10 +117,8 @@ def test_the_wrong_game_given_says_which_game_the_file_looks_like():
     line = one_line("validate", heat, "--game", "horsepower")
     assert "tracks: unknown field 'tracks'" in line
     assert line.endswith(f"; {heat} looks like a Heat database: run balance validate {heat} --game heat")
-    line = one_line("cards", "--db", ROOT / "cards.yaml", "--game", "shuffle_gp")
-    assert line.endswith(
-        f"looks like a Horsepower database: run balance cards --db {ROOT / 'cards.yaml'} --game horsepower"
-    )
+    line = one_line("cards", "--db", CARDS, "--game", "shuffle_gp")
+    assert line.endswith(f"looks like a Horsepower database: run balance cards --db {CARDS} --game horsepower")
 
 
 # --- 7b: balance cards for every game ----------------------------------------------------------
@@ -168,7 +166,7 @@ def test_heat_stress_copies_are_set_by_the_track(monkeypatch, wide):
 
 
 def test_cards_shows_a_cost_column_where_cards_set_cost(tmp_path, wide):
-    text = (ROOT / "cards.yaml").read_text()
+    text = CARDS.read_text()
     old = "  - id: twin_turbo\n"
     assert text.count(old) == 1
     path = tmp_path / "cards.yaml"

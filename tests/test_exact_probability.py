@@ -53,6 +53,7 @@ import yaml
 from balance.games.chance import Streams
 
 ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "examples" / "first-draft" / "cards.yaml"  # as conftest.CARDS
 SCALE = float(os.environ.get("BALANCE_STAT_SCALE", "1.0"))
 Z = 4.5  # standard errors allowed
 MIN_EXPECTED = 20.0  # chi-square cells are pooled up to this expected count
@@ -207,7 +208,7 @@ def run(case: Case) -> Outcome:
     from balance.games.horsepower.schema import validate_database
     from balance.yamlio import parse_yaml
 
-    data = yaml.safe_load((ROOT / "cards.yaml").read_text())
+    data = yaml.safe_load(CARDS.read_text())
     for card in data["cards"]:
         card["effects"] = []
     for playbook in data["playbooks"]:

@@ -9,11 +9,11 @@ import pytest
 
 from balance.experiments.setup import ExperimentOptions
 
-from .conftest import ROOT
+from .conftest import CARDS
 
 SCENARIO = f"""name: dk
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 3
 bots: [racer, economist, balanced]
 games: 24

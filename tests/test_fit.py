@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 from balance.cli import app
 from balance.scenario import load_scenario, variant_scenarios
 
-from .conftest import ROOT
+from .conftest import CARDS
 
 SCENARIO = f"""name: fitme
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 2
 bots: [racer, balanced]
 games: 60

@@ -10,7 +10,7 @@ from balance.experiments.fit.targets import parse_target
 from balance.runner import RunOptions
 from balance.scenario import load_scenario
 
-from .conftest import ROOT
+from .conftest import CARDS
 
 
 def test_strength_all_needs_every_item_and_a_named_one_only_itself():
@@ -23,7 +23,7 @@ def test_strength_all_needs_every_item_and_a_named_one_only_itself():
 def test_a_candidate_is_played_measured_and_its_misses_counted(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(
-        f"name: fit\ngame: horsepower\ncards: {ROOT / 'cards.yaml'}\nplayers: 3\n"
+        f"name: fit\ngame: horsepower\ncards: {CARDS}\nplayers: 3\n"
         "bots: [racer, economist, balanced]\ngames: 60\nseed: 2\nchunk_size: 60\n"
     )
     scenario = load_scenario(path)

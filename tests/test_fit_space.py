@@ -11,13 +11,13 @@ from balance.experiments.fit.objective import change_size
 from balance.experiments.fit.space import at_range_ends, free_params
 from balance.scenario import load_scenario
 
-from .conftest import ROOT
+from .conftest import CARDS
 
 
 def _scenario(tmp_path, overrides: str = ""):
     path = tmp_path / "s.yaml"
     path.write_text(
-        f"name: fit\ngame: horsepower\ncards: {ROOT / 'cards.yaml'}\nplayers: 4\n"
+        f"name: fit\ngame: horsepower\ncards: {CARDS}\nplayers: 4\n"
         f"bots: [racer, economist, saboteur, balanced]\ngames: 100\n{overrides}"
     )
     return load_scenario(path)

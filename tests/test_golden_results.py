@@ -64,5 +64,5 @@ def test_the_recorded_results_are_whole_games_of_every_game():
         assert players.num_rows == sum(recorded["games"]["n_players"].to_pylist()), name
         game = name.split("-")[0]
         by_game[game] = by_game.get(game, 0) + total
-        assert file.startswith("scenarios/")
+        assert file.startswith(("scenarios/", "examples/")) and (ROOT / file).is_file()
     assert set(by_game) == {"horsepower", "heat", "downforce", "shuffle"} and min(by_game.values()) >= 2048

@@ -283,7 +283,7 @@ def test_the_random_bot_still_plays_attacks_at_random():
 
 
 def test_rules_defaults_compile():
-    t = compile_database(hp.validate_database(hp.parse_yaml((hp.ROOT / "cards.yaml").read_text(), "cards.yaml")))
+    t = compile_database(hp.validate_database(hp.parse_yaml(hp.CARDS.read_text(), "cards.yaml")))
     assert t.rules.first_drafter == "random" and not t.rules.wiped_next_turn
     assert t.cards.count[t.rules.debris_card] == 18, "the Debris supply is the Debris card's count"
 

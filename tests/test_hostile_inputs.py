@@ -19,7 +19,7 @@ from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 from balance.yamlio import MAX_BYTES, load_yaml
 
-from .conftest import ROOT, SCENARIO, cli, one_line, tiny_tmpfs
+from .conftest import CARDS, ROOT, SCENARIO, cli, one_line, tiny_tmpfs
 from .mutants import time_limit
 
 # --- item 6: YAML that hangs, recurses or never ends -------------------------------------------
@@ -81,7 +81,7 @@ def test_a_scenarios_cards_path_says_what_it_is(tmp_path, scenario):
         ("gone.yaml", "no such file: .*gone.yaml"),
     )
     for target, message in cases:
-        scenario.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {target}"))
+        scenario.write_text(SCENARIO.replace(f"cards: {CARDS}", f"cards: {target}"))
         with pytest.raises(UserError, match=f"tiny.yaml:3: cards: .*{message}"):
             load_scenario(scenario)
 
@@ -364,11 +364,11 @@ def test_a_run_with_no_winner_gets_a_page_that_says_so(tmp_path, body, cap):
 
 def test_csv_cells_never_start_a_formula(tmp_path):
     cards = tmp_path / "cards.yaml"
-    text = (ROOT / "cards.yaml").read_text()
+    text = CARDS.read_text()
     cards.write_text(text.replace("name: Twin Turbo", 'name: "=HYPERLINK(\\"http://x\\")"'))
     path = tmp_path / "s.yaml"
     path.write_text(
-        SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {cards}").replace("games: 30", "games: 200")
+        SCENARIO.replace(f"cards: {CARDS}", f"cards: {cards}").replace("games: 30", "games: 200")
     )  # not any "30" (a tmp path may hold one)
     out = tmp_path / "run"
     run(path, RunOptions(out=out, jobs=1, chunk_size=100))
@@ -390,7 +390,7 @@ def test_csv_cells_never_start_a_formula(tmp_path):
 def test_emoji_codes_in_user_text_are_printed_as_is(tmp_path):
     """Rich turned ":100:" into an emoji: an error on line 100 lost its line."""
     path = tmp_path / "cards.yaml"
-    lines = (ROOT / "cards.yaml").read_text().splitlines()
+    lines = CARDS.read_text().splitlines()
     at = lines.index("  - id: v8_block")
     assert all(line.startswith("#") for line in lines[: at - 99]), "only header comments are dropped"
     lines = ["# padding"] * (99 - at) + lines[max(at - 99, 0) :]  # header comments added or dropped: line 100
@@ -399,7 +399,7 @@ def test_emoji_codes_in_user_text_are_printed_as_is(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     assert f"{path}:100: " in one_line("validate", path)
     named = tmp_path / "named.yaml"
-    named.write_text((ROOT / "cards.yaml").read_text().replace("name: Twin Turbo", 'name: ":100:"'))
+    named.write_text(CARDS.read_text().replace("name: Twin Turbo", 'name: ":100:"'))
     code, stdout, _ = cli("cards", "--db", named, "--type", "engine")
     assert code == 0 and ":100:" in stdout
 
@@ -407,17 +407,10 @@ def test_emoji_codes_in_user_text_are_printed_as_is(tmp_path):
 def test_the_most_laps_a_database_takes_get_a_report(tmp_path):
     """16 laps (the limit) ran, then report failed: 10 colours for the lap lines."""
     cards = tmp_path / "cards.yaml"
-    text = (
-        (ROOT / "cards.yaml")
-        .read_text()
-        .replace("  laps: 3 ", "  laps: 16 ")
-        .replace("max_rounds: 200", "max_rounds: 500")
-    )
+    text = (CARDS).read_text().replace("  laps: 3 ", "  laps: 16 ").replace("max_rounds: 200", "max_rounds: 500")
     cards.write_text(text.replace("lap: 3", "lap: 16"))
     path = tmp_path / "s.yaml"
-    path.write_text(
-        SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", "cards: cards.yaml").replace("games: 30", "games: 40")
-    )
+    path.write_text(SCENARIO.replace(f"cards: {CARDS}", "cards: cards.yaml").replace("games: 30", "games: 40"))
     run(path, RunOptions(out=tmp_path / "run", jobs=1, chunk_size=40))
     code, _, stderr = cli("report", tmp_path / "run", "--out", tmp_path / "rep")
     assert code == 0, stderr
@@ -559,7 +552,7 @@ def test_hostile_card_names_on_the_newer_commands_pages_and_csvs(tmp_path):
     formula in a CSV cell."""
     import yaml
 
-    data = yaml.safe_load((ROOT / "cards.yaml").read_text())
+    data = yaml.safe_load(CARDS.read_text())
     for card in data["cards"]:
         if card["id"] == "twin_turbo":
             card["name"] = "<script>alert(1)</script>"

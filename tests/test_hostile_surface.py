@@ -16,7 +16,7 @@ import yaml
 
 from balance.errors import UserError
 
-from .conftest import ROOT, SCENARIO, cli, one_line, tiny_tmpfs
+from .conftest import CARDS, ROOT, SCENARIO, cli, one_line, tiny_tmpfs
 
 VARIANTS = (
     SCENARIO.replace("games: 30", "games: 12") + "variants:\n  - {name: NAME, overrides: {rules.starting_coins: 4}}\n"
@@ -323,11 +323,11 @@ def test_a_sweep_value_takes_ascii_digits_only():
 def test_terminal_escapes_in_card_names_are_printed_escaped(tmp_path):
     """`balance cards` and `balance trace` printed ESC and BEL in a name raw."""
     cards = tmp_path / "cards.yaml"
-    cards.write_text((ROOT / "cards.yaml").read_text().replace("name: Stock Engine", 'name: "Stock\\e[31m\\a Engine"'))
+    cards.write_text(CARDS.read_text().replace("name: Stock Engine", 'name: "Stock\\e[31m\\a Engine"'))
     code, stdout, _ = cli("cards", "--db", cards)
     assert code == 0 and "\x1b" not in stdout and "\x07" not in stdout and "Stock\\x1b[31m" in stdout
     scenario = tmp_path / "s.yaml"
-    scenario.write_text(SCENARIO.replace(str(ROOT / "cards.yaml"), str(cards)))
+    scenario.write_text(SCENARIO.replace(str(CARDS), str(cards)))
     code, stdout, _ = cli("trace", scenario)
     assert code == 0 and "\x1b" not in stdout and "\x07" not in stdout
 

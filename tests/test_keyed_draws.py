@@ -21,7 +21,7 @@ from balance.runner import RunOptions, run
 from balance.scenario import load_scenario
 
 from . import hp
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 SCENARIOS = {
     "horsepower": "four-player-mixed.yaml",
@@ -54,7 +54,7 @@ def test_the_same_seed_gives_the_same_tables_whatever_the_chunk_size(game, tmp_p
 def test_a_pool_draws_the_same_bots_whatever_the_chunk_size(tmp_path):
     path = tmp_path / "pool.yaml"
     path.write_text(
-        f"name: pool\ngame: horsepower\ncards: {ROOT / 'cards.yaml'}\nplayers: 3\n"
+        f"name: pool\ngame: horsepower\ncards: {CARDS}\nplayers: 3\n"
         "bots: {pool: [racer, saboteur, economist]}\ngames: 18\nseed: 4\n"
     )
     scenario = load_scenario(path)

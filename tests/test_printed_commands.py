@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import ROOT, cli
+from .conftest import CARDS, ROOT, cli
 
 PAGE = (  # on the page's HTML, each command unescaped once found (its text may hold &lt;, as in 'seat-balance<=2')
     re.compile(r"<code>(balance [a-z]+ [^<]+)</code>"),  # a command, not a command's name
@@ -72,7 +72,7 @@ PLAYBOOKS = ("rocket_fuel", "seasoned_veteran", "lead_foot", "tinkerer", "sponso
 
 
 def small_horsepower(path: Path) -> None:
-    data = yaml.safe_load((ROOT / "cards.yaml").read_text())
+    data = yaml.safe_load(CARDS.read_text())
     kept = [c for c in data["cards"] if {"S", "D"} & set(c.get("flags", []))]
     parts = [c for c in data["cards"] if not {"S", "D"} & set(c.get("flags", []))]
     data["cards"] = kept + parts[:14]

@@ -13,13 +13,13 @@ from typer.testing import CliRunner
 from balance.cli import app
 from balance.scenario import load_scenario, variant_scenarios
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 # V8 Block's drive raised from 3 to 9, Racing Slicks' from 1 to 0, and seat 0 given 4 starting coins: a card far too
 # strong, one too weak, and a first player far ahead
 PLANTED = f"""name: plant
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 2
 bots: [racer, balanced]
 games: 1024
@@ -34,8 +34,14 @@ overrides:
 def test_planted_imbalances_in_cards_and_seats_are_all_removed_held_out(tmp_path):
     path = tmp_path / "plant.yaml"
     path.write_text(PLANTED)
+    three = tmp_path / "three.yaml"  # another player count of the same database: the proposal checked there too
+    three.write_text(
+        PLANTED.replace("name: plant", "name: plant-three")
+        .replace("players: 2", "players: 3")
+        .replace("bots: [racer, balanced]", "bots: [racer, balanced, economist]")
+    )
     args = ["rebalance", str(path), "--items", "v8_block,racing_slicks", "--out", str(tmp_path / "o"), "-q"]
-    result = CliRunner().invoke(app, args)
+    result = CliRunner().invoke(app, [*args, "--also", str(three)])
     assert result.exit_code == 0, result.output
     rows = {r["card"]: r for r in _csv(tmp_path / "o" / "items.csv")}
     # today, held out: both cards outside the +-3 band, seat 0 and the first picker ahead
@@ -53,17 +59,26 @@ def test_planted_imbalances_in_cards_and_seats_are_all_removed_held_out(tmp_path
     with_variant = tmp_path / "with.yaml"
     with_variant.write_text(PLANTED + (tmp_path / "o" / "proposal.yaml").read_text())
     ((name, rebalanced),) = variant_scenarios(load_scenario(with_variant))
+    page = (tmp_path / "o" / "index.html").read_text()
     from balance.games.horsepower import GAME
 
     GAME.prepare(rebalanced)
     assert name == "rebalanced"
+    # held out in the tuned field (by default) and in --also's scenario: every figure today and proposed, said
+    fields = list(_csv(tmp_path / "o" / "fields.csv"))
+    assert {r["field"] for r in fields} == {"the tuned field", "plant-three"}
+    assert {r["card"] for r in fields if r["field"] == "plant-three"} >= {"v8_block", "racing_slicks", "seat 2"}
+    assert all(r["games"] >= 1024 and r["proposal_games"] >= 1024 for r in fields)
+    for label in ("the tuned field", "plant-three"):
+        assert f"In {label}: " in result.output and f"In {label}, today and proposed" in page
 
 
 def test_an_item_its_number_cannot_reach_is_named_and_kept_and_apply_writes_a_copy(tmp_path):
     path = tmp_path / "plant.yaml"
     path.write_text(PLANTED)
     copy = tmp_path / "cards-rebalanced.yaml"
-    args = ["rebalance", str(path), "--items", "v8_block,mag_wheels", "--no-positions", "--out", str(tmp_path / "o")]
+    args = ["rebalance", str(path), "--items", "v8_block,mag_wheels", "--no-positions", "--no-tuned"]
+    args += ["--out", str(tmp_path / "o")]
     result = CliRunner().invoke(app, [*args, "--apply", str(copy), "-q"])
     assert result.exit_code == 0, result.output
     rows = {r["card"]: r for r in _csv(tmp_path / "o" / "items.csv")}
@@ -77,11 +92,17 @@ def test_an_item_its_number_cannot_reach_is_named_and_kept_and_apply_writes_a_co
     assert rows["mag_wheels"]["proposal_verdict"] == "too strong" and rows["v8_block"]["proposal_verdict"] == "fair"
     # --apply: a copy of the database file (the planted values are the scenario's, not the file's) with the
     # proposal's lines changed and nothing else, comments kept
-    before, after = (ROOT / "cards.yaml").read_text().split("\n"), copy.read_text().split("\n")
+    before, after = CARDS.read_text().split("\n"), copy.read_text().split("\n")
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
-    assert all("amount:" in a and "amount:" in b for a, b in changed)
+    numbers = [(a, b) for a, b in changed if "amount:" in a and "amount:" in b]
     file_values = {"cards.v8_block.effects.0.amount": 3, "cards.mag_wheels.effects.0.amount": 2}
-    assert len(changed) == sum(v != file_values[p] for p, v in proposal.items())
+    assert len(numbers) == sum(v != file_values[p] for p, v in proposal.items())
+    # and each changed card's text says its new drive ("+3 Drive." -> "+1 Drive.")
+    texts = [(a, b) for a, b in changed if (a, b) not in numbers]
+    assert len(texts) == len(numbers) and all("text:" in a and "text:" in b for a, b in texts)
+    for (_, number), (_, text) in zip(numbers, texts, strict=True):
+        amount = number.split("amount:")[1].strip(" }")
+        assert f'"+{amount} Drive.' in text
     data = yaml.safe_load(copy.read_text())
     for path_, value in proposal.items():  # cards.ID.effects.0.amount: the copy holds the proposal
         _, card, _, effect, key = path_.split(".")
@@ -99,13 +120,21 @@ def _csv(path):
 def test_mistakes_are_one_line_before_any_game(tmp_path):
     path = tmp_path / "plant.yaml"
     path.write_text(PLANTED)
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(CARDS.read_text())
+    other = tmp_path / "other.yaml"  # the same game on another database: the proposal is not its
+    other.write_text(PLANTED.replace("name: plant", "name: other").replace(str(CARDS), str(copy)))
     cases = [
         (["--items", "warp_drive"], "warp_drive"),
         (["--tolerance", "0"], "--tolerance"),
         (["--rounds", "0"], "at least 1"),
         (["--free", "cards.v8_block.effects.0.op=drive,coins"], "cards.v8_block.effects.0.op"),
-        (["--apply", str(ROOT / "cards.yaml")], "is the card database itself"),
+        (["--apply", str(CARDS)], "is the card database itself"),
         (["--apply", str(path)], "exists: add --force"),
+        (["--also", str(ROOT / "scenarios" / "downforce-four.yaml")], "is a downforce scenario"),
+        (["--also", str(other)], "plays "),
+        (["--also", str(path)], "is given twice"),
+        (["--also", str(tmp_path / "missing.yaml")], "missing.yaml"),
     ]
     for args, words in cases:
         result = CliRunner().invoke(app, ["rebalance", str(path), *args, "--out", str(tmp_path / "o")])
@@ -125,8 +154,8 @@ def test_apply_writes_numbers_in_place_also_in_one_line_lists_and_refuses_what_i
         "cards.v8_block.effects.0.amount": 2,
         "playbooks.back_marker.effects.0.amount": -2,
     }
-    before = (ROOT / "cards.yaml").read_text().split("\n")
-    after = written(ROOT / "cards.yaml", values).split("\n")
+    before = CARDS.read_text().split("\n")
+    after = written(CARDS, values).split("\n")
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     assert [b.split("#")[0].strip() for _, b in changed] == [
         "seat_coins: [0, 0, 0, 4]",
@@ -135,9 +164,7 @@ def test_apply_writes_numbers_in_place_also_in_one_line_lists_and_refuses_what_i
     ]
     assert changed[0][0].split("#")[1] == changed[0][1].split("#")[1], "the comment kept"
     block = tmp_path / "block.yaml"  # a number in a block list, not on its key's line: refused, one line
-    block.write_text(
-        (ROOT / "cards.yaml").read_text().replace("seat_coins: [0, 0, 0, 0]", "seat_coins:\n    - 0\n    - 0")
-    )
+    block.write_text(CARDS.read_text().replace("seat_coins: [0, 0, 0, 0]", "seat_coins:\n    - 0\n    - 0"))
     with pytest.raises(UserError, match="rules.seat_coins.1"):
         written(block, {"rules.seat_coins.1": 3})
 
@@ -145,7 +172,7 @@ def test_apply_writes_numbers_in_place_also_in_one_line_lists_and_refuses_what_i
 def test_a_rebalance_resumed_with_more_rounds_ends_where_one_run_of_them_ends(tmp_path):
     path = tmp_path / "plant.yaml"
     path.write_text(PLANTED)
-    base = ["rebalance", str(path), "--items", "v8_block", "--no-positions", "-q"]
+    base = ["rebalance", str(path), "--items", "v8_block", "--no-positions", "--no-tuned", "-q"]
 
     def rebalance(out: str, rounds: str, *more: str):
         return CliRunner().invoke(app, [*base, "--rounds", rounds, "--out", str(tmp_path / out), *more])
@@ -157,3 +184,43 @@ def test_a_rebalance_resumed_with_more_rounds_ends_where_one_run_of_them_ends(tm
     a, b = ((tmp_path / k / "proposal.yaml").read_text() for k in "ab")
     assert a == b and "v8_block" in a
     assert (tmp_path / "a" / "items.csv").read_text() == (tmp_path / "b" / "items.csv").read_text()
+
+
+def test_a_changed_number_is_said_anew_in_its_text_only_where_the_text_says_it_once():
+    from balance.experiments.rebalance_output import reworded, written
+
+    assert reworded("+6 Drive.", 6, 2) == "+2 Drive."
+    assert reworded("Gain 1 coin. Scrap this card.", 1, 2) == "Gain 2 coins. Scrap this card."
+    assert reworded("Roll 1 extra die for your Drive roll.", 1, 2) == "Roll 2 extra dice for your Drive roll."
+    assert reworded("The nearest player ahead of you moves back 2 spaces.", -2, -1).endswith("back 1 space.")
+    assert reworded("+1 Drive. If you played an Engine this turn, +1 more Drive.", 1, 2) is None, "which one?"
+    assert reworded("Draw 2 cards.", 3, 2) is None
+    by_hand: list[str] = []
+    text = written(
+        CARDS,
+        {"cards.twin_turbo.effects.0.amount": 2, "cards.v8_block.effects.0.amount": 1},
+        by_hand,
+    )
+    assert 'text: "+2 Drive."' in text.split("id: twin_turbo")[1].split("- id:")[0]
+    assert by_hand == [] and text.count("\n") == CARDS.read_text().count("\n")
+
+
+def test_a_figure_balanced_in_two_fields_is_read_as_its_mean_with_both_errors():
+    import math
+
+    import polars as pl
+
+    from balance.experiments.rebalance import _mean_of_fields, _outside
+
+    def table(change, half):
+        return pl.DataFrame(
+            {"card": ["a"], "games": [1024], "change": [change], "ci_low": [change - half], "ci_high": [change + half]}
+        )
+
+    # +5 in one field, -1 in the other: +2 on the mean, half widths 1.0 and 2.0 add as independent errors
+    (row,) = _mean_of_fields([table(0.05, 0.01), table(-0.01, 0.02)], 0.03).iter_rows(named=True)
+    assert row["change"] == pytest.approx(0.02) and row["games"] == 2048
+    assert row["ci_high"] - row["change"] == pytest.approx(math.sqrt(0.01**2 + 0.02**2) / 2)
+    assert row["verdict"] == "undecided" and _outside(row), "clear of 0, estimated inside: still stepped toward 0"
+    (row,) = _mean_of_fields([table(0.05, 0.01), table(-0.04, 0.01)], 0.03).iter_rows(named=True)
+    assert row["verdict"] == "fair" and not _outside(row), "the fields disagree: their mean is what one number sets"

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 pytestmark = pytest.mark.reliability
 
@@ -32,7 +32,7 @@ SIGNALS = ("term", "kill-group", "kill-parent")
 
 SCENARIO = f"""name: rel
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 2
 bots: [racer, balanced]
 games: 400

@@ -14,13 +14,13 @@ from typer.testing import CliRunner
 from balance.cli import app
 from balance.runner import RunOptions, run
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("report")
-    data = yaml.safe_load((ROOT / "cards.yaml").read_text())
+    data = yaml.safe_load(CARDS.read_text())
     for card in data["cards"]:
         if card["id"] == "twin_turbo":
             card["name"] = "<script>alert(1)</script>"

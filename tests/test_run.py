@@ -21,7 +21,7 @@ from balance.errors import UserError
 from balance.runner import ChunkFailed, RunOptions, part_path, run
 from balance.scenario import load_scenario
 
-from .conftest import ROOT, SCENARIO
+from .conftest import CARDS, ROOT, SCENARIO
 
 
 def tables(out) -> dict[str, pl.DataFrame]:
@@ -434,8 +434,8 @@ def test_user_text_that_reads_as_rich_markup_or_a_glob_is_printed_and_read_as_is
     folder = tmp_path / "x[/]y"  # folders "x[" and "]y"
     folder.mkdir(parents=True)
     cards = folder / "cards.yaml"
-    cards.write_text((ROOT / "cards.yaml").read_text().replace("name: Turbocharger", 'name: "Turbo [/] charger"'))
-    (folder / "s.yaml").write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", f"cards: {cards}"))
+    cards.write_text(CARDS.read_text().replace("name: Turbocharger", 'name: "Turbo [/] charger"'))
+    (folder / "s.yaml").write_text(SCENARIO.replace(f"cards: {CARDS}", f"cards: {cards}"))
     runner = CliRunner()
     result = runner.invoke(app, ["validate", str(cards)])
     assert result.exit_code == 0 and "cards.yaml: ok" in result.output.replace("\n", ""), result.output
@@ -514,9 +514,9 @@ def test_a_database_edited_between_two_runs_in_one_process_is_played_as_edited(t
     from balance import runner
 
     cards = tmp_path / "cards.yaml"
-    cards.write_text((ROOT / "cards.yaml").read_text())
+    cards.write_text(CARDS.read_text())
     path = tmp_path / "s.yaml"
-    path.write_text(SCENARIO.replace(f"cards: {ROOT / 'cards.yaml'}", "cards: cards.yaml"))
+    path.write_text(SCENARIO.replace(f"cards: {CARDS}", "cards: cards.yaml"))
     run(path, RunOptions(out=tmp_path / "before", jobs=1))
     cards.write_text(cards.read_text().replace("  die_sides: 6 ", "  die_sides: 12 "))
     run(path, RunOptions(out=tmp_path / "edited", jobs=1))

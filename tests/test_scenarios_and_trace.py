@@ -14,7 +14,7 @@ from balance.errors import UserError
 from balance.games.horsepower.bots import resolve_profiles
 from balance.scenario import load_scenario
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 runner = CliRunner()
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -26,7 +26,7 @@ def write(tmp_path, text: str):
     return path
 
 
-BASE = f"name: t\ngame: horsepower\nplayers: 2\nbots: [racer, random]\ngames: 4\nchunk_size: 2\ncards: {ROOT / 'cards.yaml'}\n"
+BASE = f"name: t\ngame: horsepower\nplayers: 2\nbots: [racer, random]\ngames: 4\nchunk_size: 2\ncards: {CARDS}\n"
 
 
 def test_shipped_scenarios_cover_2_3_and_4_players_heat_2_to_6_cars_downforce_2_4_6():
@@ -90,10 +90,10 @@ def test_bot_profiles_override_fields(tmp_path):
             "game: unknown game 'monopoly' (known: horsepower, heat, downforce, shuffle_gp)",
         ),
         (BASE + "bot_profiles: {racer: {pit_stop: sometimes}}\n", 8, "bot_profiles.racer.pit_stop: 'sometimes' is not"),
-        (BASE.replace(str(ROOT / "cards.yaml"), "nowhere.yaml"), 7, "cards: no such file"),
+        (BASE.replace(str(CARDS), "nowhere.yaml"), 7, "cards: no such file"),
         (  # the bonus-card experiment's item must be one of the game's
             BASE.replace("game: horsepower", "game: downforce")
-            .replace(str(ROOT / "cards.yaml"), str(ROOT / "downforce.yaml"))
+            .replace(str(CARDS), str(ROOT / "downforce.yaml"))
             .replace("[racer, random]", "[balanced, random]")
             + "bonus_card: speed_6\n",
             8,

@@ -12,11 +12,11 @@ from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.seeding import bonus_seat
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 SCENARIO = f"""name: str
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 4
 bots: [racer, economist, saboteur, balanced]
 games: 1200

@@ -24,11 +24,11 @@ from balance.scenario import load_scenario
 from balance.seeding import bonus_seat
 
 from . import hp
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 SCENARIO = f"""name: pb
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 4
 bots: [racer, economist, saboteur, balanced]
 games: 300

@@ -11,11 +11,11 @@ from balance.errors import UserError
 from balance.experiments.setup import ExperimentOptions
 from balance.experiments.sweep import crossing, parse_values
 
-from .conftest import ROOT
+from .conftest import CARDS
 
 SCENARIO = f"""name: sw
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 3
 bots: [racer, economist, balanced]
 games: 200

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from balance import load_run
 from balance.cli import app
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 runner = CliRunner()
 
@@ -49,7 +49,7 @@ def game_row(out, game: int) -> dict:
 @pytest.fixture(scope="module")
 def horsepower_run(tmp_path_factory):
     """300 games in chunks of 128 (the last one 44) with seed 9: none of it the scenario's own."""
-    text = HORSEPOWER.format(cards=ROOT / "cards.yaml")
+    text = HORSEPOWER.format(cards=CARDS)
     return make_run(tmp_path_factory.mktemp("hp"), text, "--games", 300, "--chunk-size", 128, "--seed", 9)
 
 
@@ -131,7 +131,7 @@ def test_the_run_fixes_seed_games_and_chunks(horsepower_run, flag):
 
 def test_a_changed_database_is_refused(tmp_path):
     cards = tmp_path / "cards.yaml"
-    text = (ROOT / "cards.yaml").read_text()
+    text = CARDS.read_text()
     cards.write_text(text + "# a comment changes no game\n")
     _, out = make_run(tmp_path, HORSEPOWER.format(cards=cards), "--games", 4, "--chunk-size", 2)
     cards.write_text(text)

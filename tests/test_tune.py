@@ -18,11 +18,11 @@ from balance.experiments.tune import TuneOptions, tune
 from balance.experiments.tune.search import Distribution
 from balance.experiments.tune.space import TUNED_NOISE, profile_values, search_space
 
-from .conftest import ROOT
+from .conftest import CARDS, ROOT
 
 NEVER_BUYS = f"""name: nobuy
 game: horsepower
-cards: {ROOT / "cards.yaml"}
+cards: {CARDS}
 players: 2
 bots: [racer, economist]
 bot_profiles:

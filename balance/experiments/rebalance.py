@@ -6,7 +6,10 @@ rest. Rebalance moves them together, measure -> step -> measure:
 
 1. **Measure** the whole field at the values so far: every item's causal
    strength, adaptive, on the scenario's seed (common random numbers: every
-   round plays the same deals, so rounds differ by their values, not luck).
+   round plays the same deals, so rounds differ by their values, not luck),
+   in the scenario's own field and in the tuned field (`tuned` in every
+   seat), each figure read as its mean over the two (`--no-tuned`: the
+   scenario's field alone).
 2. **Respond**: each item outside the fair band (+-tolerance points) has one
    lever, the number a designer turns first (report.causal.free_value: its
    first effect's amount), or the one `--free` names for it. Its response per
@@ -24,7 +27,8 @@ rest. Rebalance moves them together, measure -> step -> measure:
    or the rounds run out.
 
 Then today's values and the proposal are played again on held-out seeds,
-the whole field each, and every item is shown before -> after with its
+the whole field each, in the scenario's field, the tuned field and each
+`--also` scenario, and every item is shown before -> after with its
 interval. The state is saved after every round: `--resume` continues it.
 """
 
@@ -45,7 +49,7 @@ from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict
 from ..errors import Problem, UserError
 from ..games import get_game
 from ..overrides import resolve_path, split_path
-from ..report.causal import find_entry, free_value
+from ..report.causal import find_entry, free_value, not_a_strength
 from ..runner import resolve_scenario, run
 from ..scale import scaled
 from ..scenario import Scenario
@@ -61,8 +65,10 @@ STATE = "rebalance.json"
 WIDENINGS = 3  # probes past the first (2, 4 and 8 steps away), while the item reads the same within noise
 NEAREST = 3  # reads a lever's slope is drawn through, the nearest by value
 REACH = 4  # units a whole number moves in one round at most (a real: 4 quarters of its value, at least 1)
+FOLD = 2  # a number grows to at most twice today's size (or REACH units past it): Lever.limit
 OUTSIDE = (STRONGER, WEAKER)
 AT_NEAREST = "at its nearest"  # _step: the whole value nearest fair is the one it has
+TUNED_FIELD = "the tuned field"
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,8 @@ class RebalanceOptions(ExperimentOptions):
     rounds: int = 8  # measure -> step rounds at most
     probe_games: int = FIRST_PASS * 4  # games of an item's probe at a neighbouring value
     positions: bool = True  # the seats and draft positions too, where the rules have coins for them
+    tuned: bool = True  # the tuned field searched in and checked too, where the game has `tuned`
+    also: list[str] = field(default_factory=list)  # other scenarios of the database it is also checked in
 
 
 @dataclass
@@ -93,6 +101,7 @@ class Lever:
     position: str = ""  # "seat" or "draft_position": a figure of the baseline's games, raised by coins only
     others: list[str] = field(default_factory=list)  # the item's next numbers, tried in turn where this one is stuck
     tried: list[str] = field(default_factory=list)  # the sentences of the numbers tried before
+    scaled: bool = True  # kept within today's scale (limit); not a --free range nor a position's coins
 
     def slope(self, at: float | None = None) -> float | None:
         """Strength per unit near `at` (default: the last read value): the least-squares line through
@@ -109,8 +118,17 @@ class Lever:
 
     def allows(self, value: float, today: float) -> bool:
         """Within --free's range, and on today's side of 0, never 0 where today's is not: a number's sign is
-        its meaning (a drive is not a brake) and 0 deletes its effect rather than balancing it."""
-        return self.low <= value <= self.high and (value * today > 0 or today == 0 and value >= 0)
+        its meaning (a drive is not a brake) and 0 deletes its effect rather than balancing it. Within today's
+        scale too (limit): an effect that needs 29 Debris to matter needs another effect."""
+        sign = value * today > 0 or today == 0 and value >= 0
+        return self.low <= value <= self.high and sign and abs(value) <= self.limit(today)
+
+    def limit(self, today: float) -> float:
+        """The largest size the number may take: twice today's, or REACH units past it where that is more
+        (1 -> 5, 2 -> 6, 6 -> 12); none for a --free range or a position's coins."""
+        if not self.scaled:
+            return math.inf
+        return max(FOLD * abs(today), abs(today) + REACH * _unit(self, today))
 
 
 @dataclass
@@ -127,6 +145,17 @@ class RebalanceResult:
     tolerance: float
     names: dict[str, str]
     levers: dict[str, str]  # item -> the path of the number it is balanced by
+    checks: list[FieldCheck] = field(default_factory=list)  # held out in the other fields: the tuned one, --also
+    search: list[str] = field(default_factory=list)  # the fields each round measured, a figure its mean over them
+
+
+@dataclass
+class FieldCheck:
+    """Today's values and the proposal, held out, in a field other than the scenario's own."""
+
+    label: str  # "the tuned field", or another scenario's name
+    before: pl.DataFrame
+    after: pl.DataFrame
 
 
 def rebalance(
@@ -153,6 +182,11 @@ def rebalance(
         raise UserError(Problem("--tolerance", None, "tolerance", f"must be between 0 and 50, got {options.tolerance}"))
     if options.rounds < 1:
         raise UserError(Problem("--rounds", None, "rounds", "must be at least 1"))
+    fields = _check_fields(scenario, options)  # before any game: a wrong --also is one line, not a lost hour
+    # the fields each round measures: the scenario's, and the tuned field where it is checked (an item is stepped by
+    # its mean over them: a proposal for one field's bots alone moved 21 items out of the band in the other)
+    tuned = [(label, base) for label, base in fields if label == TUNED_FIELD]
+    search = [("the scenario's field", scenario), *tuned]
     levers = _levers(scenario, items, options)
     positions = _positions(scenario, options) if options.positions else {}
     levers |= {key: lv for key, lv in positions.items() if lv.path not in options.fixed}
@@ -169,7 +203,7 @@ def rebalance(
         )
     tol = options.tolerance / 100
     design = Design(first, budget, tol)
-    replacing = {i["id"]: i["kind"] for i in catalog if i.get("replaces") and not _extra_playbook(scenario, i)}
+    replacing = _replacing(scenario, catalog)
     settings = {
         "scenario": str(Path(scenario.source).resolve()),
         "items": items,
@@ -181,6 +215,7 @@ def rebalance(
         "seed": m.seed,
         "probe_games": probe_games,
         "positions": list(positions),
+        "search": [label for label, _ in search],
     }
     out = output_folder(options, scenario.name, "rebalance", STATE, result="items.csv")
     state = open_state(out, STATE, "rebalance", settings, options.resume)
@@ -209,7 +244,7 @@ def rebalance(
     why: dict[str, str] = dict(state.get("why", {}))
     stuck: list[str] = list(state.get("stuck", []))  # items their number cannot bring into the band: not stepped again
     used = int(state.get("games", 0))
-    planned = [5 * budget]  # a guess (three rounds and the two held-out measures) the bar grows past
+    planned = [(5 + 2 * len(fields)) * budget]  # a guess (three rounds, two held-out measures a field): grows past
 
     def progress(what: str):
         before = used
@@ -223,35 +258,53 @@ def rebalance(
         return report
 
     def measure(
-        at: dict[str, Any], seed: int, folder: str, what: str, chosen: list[str], games: Design
+        at: dict[str, Any],
+        seed: int,
+        folder: str,
+        what: str,
+        chosen: list[str],
+        games: Design,
+        base: Scenario = scenario,
     ) -> pl.DataFrame:
         nonlocal used
-        variant = _variant(scenario, at, seed, f"{m.name}-{folder}")
-        table = paired_strength(
-            variant, chosen, out / folder, options.runs(seed=seed), progress(what), games, replacing
-        )
+        variant = _variant(base, at, seed, f"{m.name}-{folder}")
+        kinds = replacing if base is scenario else _replacing(base, catalog)
+        table = paired_strength(variant, chosen, out / folder, options.runs(seed=seed), progress(what), games, kinds)
         used += int(table["games"].sum()) + int(table["games"].max())
-        if positions:  # the seats and draft positions of the baseline's games, before the run goes
-            table = pl.concat([table, _position_rows(out / folder / "baseline", positions, tol)], how="diagonal")
+        # the seats and draft positions of the baseline's games, before the run goes (another player count: its own)
+        shown = positions if base.model.players == m.players else _positions(base, options) if positions else {}
+        if shown:
+            table = pl.concat([table, _position_rows(out / folder / "baseline", shown, tol)], how="diagonal")
         shutil.rmtree(out / folder, ignore_errors=True)  # the baseline's run: thousands of games, read already
         return table
+
+    def measure_all(
+        at: dict[str, Any], seed: int, folder: str, what: str, chosen: list[str], games: Design
+    ) -> pl.DataFrame:
+        """The figures in every field the search balances, each its mean over them (one field: its own)."""
+        tables = [
+            measure(at, seed, f"{folder}-{i}", what if i == 0 else f"{what}, {label}", chosen, games, base)
+            for i, (label, base) in enumerate(search)
+        ]
+        return tables[0] if len(tables) == 1 else _mean_of_fields(tables, tol)
 
     def read(lv: Lever, at: dict[str, Any], seed: int, folder: str, what: str) -> dict[str, Any]:
         """One figure at these values: an item's strength (its own paired experiment), or a seat's or draft
         position's win rate less its share (a run of the scenario's games)."""
         nonlocal used
         if not lv.position:
-            return measure(at, seed, folder, what, [lv.item], Design(probe_games)).row(0, named=True)
-        variant = _variant(scenario, at, seed, f"{m.name}-{folder}")
-        games = probe_games
-        report = progress(what)
-        run(
-            variant, options.runs(seed=seed, out=out / folder, games=games, force=True), lambda d, t: report(what, d, t)
-        )
-        used += games
-        row = _position_rows(out / folder, {lv.item: lv}, tol).row(0, named=True)
-        shutil.rmtree(out / folder, ignore_errors=True)
-        return row
+            return measure_all(at, seed, folder, what, [lv.item], Design(probe_games)).row(0, named=True)
+        tables = []
+        for i, (_, base) in enumerate(search):
+            variant = _variant(base, at, seed, f"{m.name}-{folder}-{i}")
+            report = progress(what)
+            where = out / f"{folder}-{i}"
+            runs = options.runs(seed=seed, out=where, games=probe_games, force=True)
+            run(variant, runs, lambda d, t, report=report: report(what, d, t))
+            used += probe_games
+            tables.append(_position_rows(where, {lv.item: lv}, tol))
+            shutil.rmtree(where, ignore_errors=True)
+        return (tables[0] if len(tables) == 1 else _mean_of_fields(tables, tol)).row(0, named=True)
 
     def save() -> None:
         kept = {
@@ -267,7 +320,7 @@ def rebalance(
 
     while ended is None:
         r = len(rounds)
-        table = measure(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
+        table = measure_all(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
         rows = {row["card"]: row for row in table.iter_rows(named=True)}
         for i in [i for i in why if i not in stuck]:  # a sentence stands only while its item is outside the band
             if rows[i]["verdict"] not in OUTSIDE or abs(rows[i]["change"]) < tol:
@@ -351,6 +404,22 @@ def rebalance(
         result = {"before": before.to_dicts(), "after": after.to_dicts()}
         state_now = json.loads((out / STATE).read_text())
         save_state(out, STATE, state_now | {"result": result, "games": used})
+    checks = []
+    for i, (label, base) in enumerate(fields):  # each kept as measured: a resumed run measures only the rest
+        kept = json.loads((out / STATE).read_text()).get("fields", {})
+        if label not in kept:
+            seed = held_out_seed(base.model.seed)
+            today = measure(start, seed, f"field-{i}-today", f"{label}: today's values", items, design, base)
+            now = (
+                today
+                if not proposal
+                else measure(values, seed, f"field-{i}-proposal", f"{label}: the proposal", items, design, base)
+            )
+            kept[label] = {"before": today.to_dicts(), "after": now.to_dicts()}
+            state_now = json.loads((out / STATE).read_text())
+            save_state(out, STATE, state_now | {"fields": kept, "games": used})
+        checks.append(FieldCheck(label, pl.DataFrame(kept[label]["before"]), pl.DataFrame(kept[label]["after"])))
+        names |= {k: _position_name(k) for k in checks[-1].after["card"] if k not in names}  # another count's seats
     return RebalanceResult(
         out,
         start,
@@ -364,7 +433,58 @@ def rebalance(
         options.tolerance,
         names,
         {item: lv.path for item, lv in levers.items()},
+        checks,
+        [label for label, _ in search],
     )
+
+
+def _mean_of_fields(tables: list[pl.DataFrame], tol: float) -> pl.DataFrame:
+    """Each figure's mean over the fields (every field's deals are its own, so their errors add as independent
+    ones), its interval and verdict; games: all of its games."""
+    rows = []
+    by_field = [{r["card"]: r for r in t.iter_rows(named=True)} for t in tables]
+    for card in by_field[0]:
+        reads = [f[card] for f in by_field if card in f]
+        change = sum(r["change"] for r in reads) / len(reads)
+        half = math.sqrt(sum(_half(r) ** 2 for r in reads)) / len(reads)
+        low, high = change - half, change + half
+        rows.append(
+            {"card": card, "games": sum(int(r["games"]) for r in reads), "change": change}
+            | {"ci_low": low, "ci_high": high, "verdict": verdict(low, high, tol, change)}
+        )
+    return pl.DataFrame(rows)
+
+
+def _replacing(scenario: Scenario, catalog: list[dict[str, Any]]) -> dict[str, str]:
+    """The items given in place of the seat's own pick (read against the average of their kind), by kind."""
+    return {i["id"]: i["kind"] for i in catalog if i.get("replaces") and not _extra_playbook(scenario, i)}
+
+
+def _check_fields(scenario: Scenario, options: RebalanceOptions) -> list[tuple[str, Scenario]]:
+    """The other fields the proposal is checked in: the tuned field (where the game has `tuned`) and each
+    --also scenario, which must be of the same game and card database (the proposal is that database's)."""
+    from .strong import TUNED, tuned_field
+
+    fields = []
+    game = get_game(scenario.model.game)
+    if options.tuned and TUNED in game.profiles(scenario.model.bot_profiles, scenario.doc):
+        fields.append((TUNED_FIELD, tuned_field(scenario, f"{scenario.name}-tuned")))
+    for path in options.also:
+        other = resolve_scenario(path, options.runs())
+        if other.model.game != scenario.model.game:
+            raise UserError(
+                Problem("--also", None, str(path), f"is a {other.model.game} scenario, not {scenario.model.game}")
+            )
+        if Path(other.cards_path).resolve() != Path(scenario.cards_path).resolve():
+            raise UserError(
+                Problem(
+                    "--also", None, str(path), f"plays {other.cards_path}, not this scenario's {scenario.cards_path}"
+                )
+            )
+        if other.name in {label for label, _ in fields} or other.name == scenario.name:
+            raise UserError(Problem("--also", None, str(path), "is given twice (or is the scenario itself)"))
+        fields.append((other.name, other))
+    return fields
 
 
 def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> dict[str, Lever]:
@@ -379,7 +499,7 @@ def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> 
             raise UserError(Problem("--free", None, p.name, "is a word: rebalance turns numbers"))
         if item in levers:
             raise UserError(Problem("--free", None, p.name, f"is a second number of {item}: give one an item"))
-        levers[item] = Lever(item, p.name, p.kind == "int", p.low, p.high)
+        levers[item] = Lever(item, p.name, p.kind == "int", p.low, p.high, scaled=False)
     held = set(options.fixed)
     for item in items:
         if item in levers or item in held:
@@ -395,9 +515,6 @@ def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> 
     return {item: lv for item, lv in levers.items() if item not in held and lv.path not in held}
 
 
-NOT_LEVERS = {"id", "count", "copies", "pick", "order"}  # how many of an item there are is not how strong it is
-
-
 def _numbers(entry: dict[str, Any], path: str) -> list[str]:
     """The numbers of an item's entry a designer can turn, its cost first, then its effects' in order."""
     out: list[str] = []
@@ -405,7 +522,7 @@ def _numbers(entry: dict[str, Any], path: str) -> list[str]:
     def walk(node: Any, at: str) -> None:
         if isinstance(node, dict):
             for key, value in node.items():
-                if key not in NOT_LEVERS:
+                if not not_a_strength(node, key) or key == "cost":  # a cost is a lever of its own
                     walk(value, f"{at}.{key}")
         elif isinstance(node, list):  # an entry with an id is named by it, as overrides and --free name it
             for i, value in enumerate(node):
@@ -437,7 +554,7 @@ def _positions(scenario: Scenario, options: RebalanceOptions) -> dict[str, Lever
             continue
         for i in range(min(scenario.model.players, len(rules[coins]))):
             key = f"{by.replace('_', ' ')} {i + first}"
-            out[key] = Lever(key, f"rules.{coins}.{i}", True, 0, math.inf, position=by)
+            out[key] = Lever(key, f"rules.{coins}.{i}", True, 0, math.inf, position=by, scaled=False)
     return out
 
 
@@ -600,9 +717,12 @@ def _why_not(lv: Lever, name: str, value: Any) -> str:
             f"{name} does not answer {lv.path} within what the database allows (read {read} points by value; "
             f"kept at today's {plain_number(value)}): it needs a new effect, or a condition on the one it has."
         )
+    size, now = lv.limit(lv.today), next(c for v, c, _ in reversed(lv.reads) if v == value)
+    grows = -now / slope * value > 0 and abs(value) + _unit(lv, value) > size  # held by the limit, not the sign
+    within = f", at most {plain_number(size)}: --free {lv.path}=RANGE widens it" if grows else ""
     return (
-        f"No value of {lv.path} the database allows (of today's sign, not 0) brings {name} into the band: the "
-        f"nearest, {plain_number(value)}, reads {100 * next(c for v, c, _ in reversed(lv.reads) if v == value):+.1f} points and "
+        f"No value of {lv.path} the database allows (of today's sign, not 0{within}) brings {name} into the band: the "
+        f"nearest, {plain_number(value)}, reads {100 * now:+.1f} points and "
         f"is kept (read {read} by value): it needs a new effect, or a condition on the one it has."
     )
 

@@ -101,6 +101,42 @@ def summary(result: RebalanceResult) -> str:
     )
 
 
+def field_summaries(result: RebalanceResult) -> list[str]:
+    """One sentence per other field the proposal was checked in, held out."""
+    out = []
+    for check in result.checks:
+        was, now = verdict_counts(check.before), verdict_counts(check.after)
+        flagged = check.after.filter(pl.col("verdict").is_in(["too strong", "too weak"]))
+        farthest = flagged.sort(pl.col("change").abs(), descending=True).head(FARTHEST)
+        listed = ", ".join(
+            f"{result.names.get(r['card'], r['card'])} {100 * r['change']:+.1f}" for r in farthest.iter_rows(named=True)
+        )
+        more = f" and {flagged.height - FARTHEST} more" if flagged.height > FARTHEST else ""
+        out.append(
+            f"In {check.label}: {now['fair']} of {check.before.height} fair with the proposal, {was['fair']} today "
+            f"(too strong {was['too strong']} -> {now['too strong']}, too weak {was['too weak']} -> "
+            f"{now['too weak']}), on held-out games"
+            + (f"; outside, the farthest first: {listed}{more} points." if listed else ".")
+        )
+    return out
+
+
+FARTHEST = 5  # figures a field's sentence names outside the band
+
+
+def field_rows(result: RebalanceResult) -> pl.DataFrame:
+    """fields.csv: every other field's figures, today and with the proposal, one row a field and item."""
+    frames = []
+    for check in result.checks:
+        before = in_units(check.before).select(_COLUMNS)
+        after = in_units(check.after).select(_COLUMNS).rename({c: f"proposal_{c}" for c in _COLUMNS if c != "card"})
+        frames.append(before.join(after, on="card").with_columns(pl.lit(check.label).alias("field")))
+    if not frames:
+        return pl.DataFrame()
+    names = pl.col("card").replace_strict(result.names, default=None).alias("name")
+    return pl.concat(frames).with_columns(names).select("field", "card", "name", pl.exclude("field", "card", "name"))
+
+
 def _what(result: RebalanceResult) -> str:
     positions = sum(1 for k in result.before["card"] if k.startswith(("seat ", "draft position ")))
     return "items, seats and draft positions" if positions else "items"
@@ -109,12 +145,28 @@ def _what(result: RebalanceResult) -> str:
 def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
     rows = item_rows(result)
     write_csv(rows, result.out / "items.csv")
+    others = field_rows(result)
+    if not others.is_empty():
+        write_csv(others, result.out / "fields.csv")
     write_text(result.out / "proposal.yaml", proposal_yaml(result))
     return render(
         "rebalance.html.j2",
         result.out / "index.html",
         name=scenario_name,
         summary=summary(result),
+        field_lines=field_summaries(result),
+        fields=[
+            {
+                "label": check.label,
+                "data": [
+                    [r["name"] or r["card"], _strength(r), _strength(r, "proposal_")]
+                    for r in others.filter(pl.col("field") == check.label)
+                    .sort("proposal_change_pp", descending=True)
+                    .iter_rows(named=True)
+                ],
+            }
+            for check in result.checks
+        ],
         why_not=result.why_not,
         proposal=proposal_yaml(result),
         columns=["item", "its number", "today -> proposed", "strength today", "with the proposal"],
@@ -129,6 +181,7 @@ def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
             for r in result.rounds
         ],
         games=result.games,
+        search=result.search,
         tolerance=result.tolerance,
         seed_note="held-out seeds: games no round played",
     )
@@ -142,19 +195,25 @@ def check_copy(cards_path: Path, dest: Path, force: bool) -> None:
         raise UserError(Problem("--apply", None, str(dest), "exists: add --force to replace it"))
 
 
-def apply_to_copy(cards_path: Path, values: dict[str, Any], dest: Path) -> Path:
+def apply_to_copy(cards_path: Path, values: dict[str, Any], dest: Path) -> tuple[Path, list[str]]:
     """A copy of the database at `dest` (check_copy said it may be written) with each value written in place
-    of today's on its own line, comments and layout kept."""
-    return write_text(dest, written(cards_path, values))
+    of today's on its own line, comments and layout kept, and each changed effect's text said anew; the
+    entries whose text is left to rewrite by hand."""
+    texts: list[str] = []
+    return write_text(dest, written(cards_path, values, texts)), texts
 
 
-def written(cards_path: Path, values: dict[str, Any]) -> str:
+def written(cards_path: Path, values: dict[str, Any], texts: list[str] | None = None) -> str:
     """The database's text with each value in place of today's: `key: number` on its line, or an element of a
-    one-line list (`seat_coins: [0, 0, 0, 4]`); a one-line error for a number written otherwise."""
+    one-line list (`seat_coins: [0, 0, 0, 4]`); a one-line error for a number written otherwise. An effect's
+    number that its entry's `text:` says once is said anew there too ("+6 Drive." -> "+2 Drive."); where the
+    text says it more than once, or not at all, the entry's name goes to `texts` (to rewrite by hand)."""
     doc = load_yaml(cards_path)
     lines = Path(cards_path).read_text(encoding="utf-8").split("\n")
     for path, value in values.items():
         where = resolve_path(doc.data, split_path(path))
+        if texts is not None and not isinstance(where, str):
+            _say_anew(doc, lines, where, value, texts)
         line = doc.lines.get(tuple(where)) if not isinstance(where, str) else None
         text = lines[line - 1] if line else ""
         if line and isinstance(where[-1], int) and len(where) > 1:  # an element of a flow list on its key's line
@@ -172,3 +231,45 @@ def written(cards_path: Path, values: dict[str, Any]) -> str:
             raise UserError(Problem("--apply", None, path, "is not written as `key: number` on one line"))
         lines[line - 1] = pattern.sub(lambda m, v=value: f"{m.group(1)}{v}", text, count=1)
     return "\n".join(lines)
+
+
+PLURALS = {"coin": "coins", "card": "cards", "space": "spaces", "die": "dice", "turn": "turns", "lap": "laps"}
+
+
+def _say_anew(doc, lines: list[str], where: tuple[Any, ...], value: Any, texts: list[str]) -> None:
+    """An entry's effect number said anew in its `text:` line (see written)."""
+    if len(where) < 4 or where[-3] != "effects":
+        return  # a count, a cost or a rule: the text does not say it
+    entry = doc.data
+    for key in where[:-3]:
+        entry = entry[key]
+    old = entry
+    for key in where[-3:]:
+        old = old[key]
+    line = doc.lines.get((*where[:-3], "text"))
+    text = entry.get("text") if isinstance(entry, dict) else None
+    if not text or not line or not isinstance(old, int) or not isinstance(value, int):
+        return
+    said = reworded(text, old, value)
+    src = lines[line - 1]
+    if said is None or src.count(text) != 1:
+        texts.append(str(entry.get("name", entry.get("id"))))
+        return
+    lines[line - 1] = src.replace(text, said)
+
+
+def reworded(text: str, old: int, new: int) -> str | None:
+    """`text` with the one number `old` said as `new` (its sign kept, "1 coin" <-> "2 coins", "1 extra die" <->
+    "2 extra dice"); None where the text says `old` more than once or not at all (which of them the effect
+    is, only its designer knows)."""
+    number = re.compile(rf"(?<![\w.])([+-]?){abs(old)}(?![\w.])((?:\s+(?:extra|more|fewer|additional))?\s+)?(\w+)?")
+    found = list(number.finditer(text))
+    if len(found) != 1:
+        return None
+    sign, gap, word = found[0].groups()
+    if word and gap:
+        singular = {v: k for k, v in PLURALS.items()}.get(word, word)
+        if singular in PLURALS:
+            word = singular if abs(new) == 1 else PLURALS[singular]
+    said = f"{sign}{abs(new)}{gap or ''}{word or ''}"
+    return text[: found[0].start()] + said + text[found[0].end() :]

@@ -124,10 +124,14 @@ def ladder(
     return pl.DataFrame(rows)
 
 
+def tuned_field(scenario: Scenario, name: str) -> Scenario:
+    """The scenario with `tuned` in every seat but Legends (the tuned field), named `name`."""
+    return _with_bots(scenario, strong_field(scenario), name)
+
+
 def exploit_field(scenario: Scenario) -> Scenario:
-    """The scenario with `tuned` in every seat but Legends: the field a fresh
-    tune of `tuned` (its first seat) tries to beat (balance tune --exploit)."""
-    return _with_bots(scenario, strong_field(scenario), f"{scenario.name}-exploit")
+    """The tuned field a fresh tune of `tuned` (its first seat) tries to beat (balance tune --exploit)."""
+    return tuned_field(scenario, f"{scenario.name}-exploit")
 
 
 def exploit(scenario: Scenario, options: ExperimentOptions, budget: int, out: Path, on_progress=None) -> dict:
@@ -207,7 +211,7 @@ def play_strong(
                 f"must be between 8 and {MAX_LADDER_GAMES:,}, got {ladder_games}",
             )
         )
-    strong = _with_bots(scenario, strong_field(scenario), f"{scenario.name}-strong")
+    strong = tuned_field(scenario, f"{scenario.name}-strong")
     out = run_dir / FOLDER
     _check_folder(out, options)
     sub = options.runs(

@@ -194,7 +194,15 @@ def find_entry(node: Any, item: str, path: str = "") -> tuple[dict[str, Any], st
     return None
 
 
-SKIPPED = {"id", "count", "cost", "copies", "pick", "order"}
+NOT_STRENGTH = {"id", "pick", "order"}
+OF_THE_ENTRY = {"count", "cost", "copies"}  # an entry's copies and price, not what it does
+
+
+def not_a_strength(node: dict[str, Any], key: str) -> bool:
+    """Whether `node[key]` is no number a designer turns to make an item stronger or weaker: an id or an
+    order, or an entry's (a dict with an id) copies and price. An effect's `count` (scrap 2 cards, put 1
+    Debris, 1 extra play) is what the effect does, and is a lever."""
+    return key in NOT_STRENGTH or (key in OF_THE_ENTRY and "id" in node)
 
 
 def _first_number(node: Any, path: str) -> tuple[str, float] | None:
@@ -204,7 +212,7 @@ def _first_number(node: Any, path: str) -> tuple[str, float] | None:
         return path, node
     if isinstance(node, dict):
         for key in sorted(node, key=lambda k: (k != "effects", k != "amount")):
-            if key in SKIPPED:
+            if not_a_strength(node, key):
                 continue
             found = _first_number(node[key], f"{path}.{key}")
             if found is not None:
