@@ -20,13 +20,13 @@ def test_a_draft_gap_is_a_change_line_with_the_draft_coins_fit():
         {"n_players": [4] * 4, "draft_position": [1, 2, 3, 4], "win_rate": [0.356, 0.253, 0.212, 0.180]}
     )
     equality = pl.DataFrame({"n_players": [4], "p_value": [1e-9], "largest_gap": [0.176]})
-    scenario = "scenarios/four-player-mixed.yaml"
+    scenario = "examples/first-draft/four-player-mixed.yaml"  # the first draft: its draft gap stays
     (line,) = seat_change_lines(draft, equality, 0.02, scenario, "rules.draft_coins", "draft_position")
     assert line.startswith("Draft positions out of balance (4 players): 17.6 points between the best and worst")
     assert "draft position 4 wins least (its lever: rules.draft_coins, extra starting coins by draft position)" in line
     command = shlex.split(line.split(" -> ", 1)[1])
     assert command[:3] == ["balance", "fit", scenario] and command[-2:] == ["--target", "draft-balance<=2"]
-    # the printed path is one the shipped database holds: the fit starts from it
+    # the printed path is one the database holds: the fit starts from it
     (param,) = free_params(load_scenario(ROOT / scenario), [command[4]])
     assert param.name == "rules.draft_coins.3" and (param.low, param.high, param.start) == (0, 3, 0)
 
