@@ -1099,6 +1099,7 @@ def rebalance(
     from .experiments.rebalance import RebalanceOptions
     from .experiments.rebalance import rebalance as run_rebalance
     from .experiments.rebalance_output import (
+        applied_scenario,
         apply_to_copy,
         check_copy,
         field_summaries,
@@ -1137,6 +1138,13 @@ def rebalance(
     if apply is not None and result.proposal:
         written_to, by_hand = apply_to_copy(cards_path, result.proposal, apply)
         out.print(f"the proposal written into a copy of the card database: {written_to}", soft_wrap=True, markup=False)
+        then = applied_scenario(resolve_scenario(scenario, common.runs()).source, written_to, result)
+        out.print(
+            f"next: {command_line('balance', 'tune', then, '--exploit')} (`tuned` was hardened against today's "
+            "database: where a challenger gains more than 3 points, --harden it, then rebalance again)",
+            soft_wrap=True,
+            markup=False,
+        )
         if by_hand:
             out.print(
                 f"rewrite by hand the text of {', '.join(by_hand)}: it says the changed number more than once, "

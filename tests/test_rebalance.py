@@ -109,6 +109,14 @@ def test_an_item_its_number_cannot_reach_is_named_and_kept_and_apply_writes_a_co
         assert next(c for c in data["cards"] if c["id"] == card)["effects"][int(effect)][key] == value
     page = (tmp_path / "o" / "index.html").read_text()
     assert "Mag Wheels" in page and "held out" in page
+    # next: the tuned profile against the new database, on a scenario that plays the copy (the planted values of
+    # the scenario's overrides stay, the proposal's win over them)
+    (nxt,) = [line for line in result.output.splitlines() if line.startswith("next: ")]
+    applied = tmp_path / "o" / "applied.yaml"
+    assert nxt.startswith(f"next: balance tune {applied} --exploit ")
+    played = load_scenario(applied).database_doc().data
+    v8 = next(c for c in played["cards"] if c["id"] == "v8_block")["effects"][0]["amount"]
+    assert v8 == proposal["cards.v8_block.effects.0.amount"] and str(load_scenario(applied).cards_path) == str(copy)
 
 
 def _csv(path):

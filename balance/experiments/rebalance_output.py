@@ -187,6 +187,18 @@ def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
     )
 
 
+def applied_scenario(scenario_path: Path, copy: Path, result: RebalanceResult) -> Path:
+    """OUT/applied.yaml: the scenario playing the --apply copy (its name with -rebalanced), for the next steps
+    (the tuned profile's exploit check against the new database, a run, a report). The scenario's own
+    overrides stay, and the proposal's follow them: they set what the copy holds, and win over the scenario's."""
+    data = dict(load_yaml(scenario_path).data)
+    data |= {"name": f"{data.get('name', 'scenario')}-rebalanced", "cards": str(copy.resolve())}
+    if data.get("overrides"):
+        data["overrides"] = dict(data["overrides"]) | result.proposal
+    note = "# balance rebalance: the scenario with the proposal applied (its cards: the --apply copy)\n"
+    return write_text(result.out / "applied.yaml", note + yaml.safe_dump(data, sort_keys=False))
+
+
 def check_copy(cards_path: Path, dest: Path, force: bool) -> None:
     """--apply's copy, before any game: never the database itself, nor a file there already without --force."""
     if dest.resolve() == Path(cards_path).resolve():
