@@ -72,8 +72,9 @@ FIRST_PASS = 1024  # an adaptive design's first games per item, unless --games s
 
 def default_budget(scenario: Scenario, items: int | None = None) -> int:
     """The games balance report --measure (and balance strong --measure) spend: 5,200 an item and the
-    baseline's share (Horsepower's 77 items: about 400,000, under a minute on 2 cores, which decides every
-    item of the shipped four-player-mixed: docs/performance.md), at least 50,000 (Heat's few items).
+    baseline's share (Horsepower's 77 items: about 400,000, a minute on 2 cores, which decides 67 of the 76
+    items of the first draft's four-player-mixed; the rest are estimated inside the band, near its edge:
+    docs/performance.md), at least 50,000 (Heat's few items).
     `items`: how many are measured (default: every item the game can give a seat)."""
     if items is None:
         game = get_game(scenario.model.game)
