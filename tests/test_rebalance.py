@@ -210,6 +210,9 @@ def test_a_changed_number_is_said_anew_in_its_text_only_where_the_text_says_it_o
         by_hand,
     )
     assert 'text: "+2 Drive."' in text.split("id: twin_turbo")[1].split("- id:")[0]
+    # a condition's number is said anew too ("if you hold 6 or more coins" -> 3)
+    condition = written(CARDS, {"playbooks.compound_interest.effects.0.if.min_coins": 3}, by_hand)
+    assert "if you hold 3 or more coins, gain 2 coins." in condition.split("id: compound_interest")[1].split("- id:")[0]
     assert by_hand == [] and text.count("\n") == CARDS.read_text().count("\n")
 
 

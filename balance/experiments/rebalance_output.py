@@ -19,7 +19,7 @@ from ..report.page import render, write_csv
 from ..units import in_units
 from ..yamlio import load_yaml
 from .fit.probe import plain_number
-from .rebalance import RebalanceResult, verdict_counts
+from .rebalance import OUTSIDE, RebalanceResult, verdict_counts
 
 NUMBER = r"-?\d+(?:\.\d+)?"
 
@@ -27,8 +27,6 @@ NUMBER = r"-?\d+(?:\.\d+)?"
 def item_rows(result: RebalanceResult) -> pl.DataFrame:
     """One row per item: its number today and proposed, its strength today and
     with the proposal (held out), in points; the proposal's columns prefixed."""
-    before = in_units(result.before).select(_COLUMNS)
-    after = in_units(result.after).select(_COLUMNS).rename({c: f"proposal_{c}" for c in _COLUMNS if c != "card"})
     numbers = pl.DataFrame(
         {
             "card": list(result.levers),
@@ -40,7 +38,7 @@ def item_rows(result: RebalanceResult) -> pl.DataFrame:
     )
     names = pl.col("card").replace_strict(result.names, default=None).alias("name")
     return (
-        before.join(after, on="card")
+        _today_and_proposed(result.before, result.after)
         .join(numbers, on="card", how="left")
         .with_columns(names)
         .select("card", "name", "number", "today", "proposed", *_COLUMNS[1:], *(f"proposal_{c}" for c in _COLUMNS[1:]))
@@ -48,6 +46,12 @@ def item_rows(result: RebalanceResult) -> pl.DataFrame:
 
 
 _COLUMNS = ["card", "games", "change_pp", "ci_low_pp", "ci_high_pp", "verdict"]
+
+
+def _today_and_proposed(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
+    """Each figure's strength today and with the proposal, in points, the proposal's columns prefixed."""
+    after = in_units(after).select(_COLUMNS).rename({c: f"proposal_{c}" for c in _COLUMNS if c != "card"})
+    return in_units(before).select(_COLUMNS).join(after, on="card")
 
 
 def _strength(row: dict[str, Any], prefix: str = "") -> str:
@@ -106,7 +110,7 @@ def field_summaries(result: RebalanceResult) -> list[str]:
     out = []
     for check in result.checks:
         was, now = verdict_counts(check.before), verdict_counts(check.after)
-        flagged = check.after.filter(pl.col("verdict").is_in(["too strong", "too weak"]))
+        flagged = check.after.filter(pl.col("verdict").is_in(OUTSIDE))
         farthest = flagged.sort(pl.col("change").abs(), descending=True).head(FARTHEST)
         listed = ", ".join(
             f"{result.names.get(r['card'], r['card'])} {100 * r['change']:+.1f}" for r in farthest.iter_rows(named=True)
@@ -128,9 +132,7 @@ def field_rows(result: RebalanceResult) -> pl.DataFrame:
     """fields.csv: every other field's figures, today and with the proposal, one row a field and item."""
     frames = []
     for check in result.checks:
-        before = in_units(check.before).select(_COLUMNS)
-        after = in_units(check.after).select(_COLUMNS).rename({c: f"proposal_{c}" for c in _COLUMNS if c != "card"})
-        frames.append(before.join(after, on="card").with_columns(pl.lit(check.label).alias("field")))
+        frames.append(_today_and_proposed(check.before, check.after).with_columns(pl.lit(check.label).alias("field")))
     if not frames:
         return pl.DataFrame()
     names = pl.col("card").replace_strict(result.names, default=None).alias("name")
@@ -249,16 +251,17 @@ PLURALS = {"coin": "coins", "card": "cards", "space": "spaces", "die": "dice", "
 
 
 def _say_anew(doc, lines: list[str], where: tuple[Any, ...], value: Any, texts: list[str]) -> None:
-    """An entry's effect number said anew in its `text:` line (see written)."""
-    if len(where) < 4 or where[-3] != "effects":
+    """An entry's effect number (an amount, a count, a condition's number) said anew in its `text:` line
+    (see written)."""
+    if "effects" not in where:
         return  # a count, a cost or a rule: the text does not say it
-    entry = doc.data
-    for key in where[:-3]:
+    at = where.index("effects")
+    entry, old = doc.data, doc.data
+    for key in where[:at]:
         entry = entry[key]
-    old = entry
-    for key in where[-3:]:
+    for key in where:
         old = old[key]
-    line = doc.lines.get((*where[:-3], "text"))
+    line = doc.lines.get((*where[:at], "text"))
     text = entry.get("text") if isinstance(entry, dict) else None
     if not text or not line or not isinstance(old, int) or not isinstance(value, int):
         return
