@@ -235,3 +235,44 @@ def test_a_figure_balanced_in_two_fields_is_read_as_its_mean_with_both_errors():
     assert row["verdict"] == "undecided" and _outside(row), "clear of 0, estimated inside: still stepped toward 0"
     (row,) = _mean_of_fields([table(0.05, 0.01), table(-0.04, 0.01)], 0.03).iter_rows(named=True)
     assert row["verdict"] == "fair" and not _outside(row), "the fields disagree: their mean is what one number sets"
+
+
+def _first_draft():
+    from balance.games import get_game
+
+    scenario = load_scenario(ROOT / "examples" / "first-draft" / "two-player-duel.yaml")
+    return get_game("horsepower"), scenario
+
+
+def test_a_step_is_taken_only_where_its_line_lands_clearly_nearer_fair():
+    """V8 Block at 3 Drive reads +2.1 and at 2 reads -1.9 (half widths 1.5): the crossing rounds to 2, which is
+    no nearer fair than 3, so it stays (the searches of 2026-12-05 flipped such items back and forth a unit a
+    round); where 2 reads +1.0 against +5.0 at 3, the step is taken."""
+    from balance.experiments.rebalance import AT_NEAREST, Lever, _step
+
+    game, scenario = _first_draft()
+    path = "cards.v8_block.effects.0.amount"
+    across = Lever("v8_block", path, True, reads=[(3, 0.021, 0.015), (2, -0.019, 0.015)], today=3)
+    assert _step(across, 3, game, scenario, {path: 3}) == AT_NEAREST
+    nearer = Lever("v8_block", path, True, reads=[(3, 0.05, 0.015), (2, 0.01, 0.015)], today=3)
+    assert _step(nearer, 3, game, scenario, {path: 3}) == 2
+
+
+def test_a_threshold_is_probed_both_ways_before_it_is_called_flat():
+    """Tinkerer's +2 Drive needs 3 Puzzle cards in play: raising the threshold changes nothing (it already
+    almost never holds), lowering it does. The probe reads 4 (the same), then 2 (not): a slope, not 'flat'."""
+    from balance.experiments.rebalance import Lever, _probe
+
+    game, scenario = _first_draft()
+    path = "playbooks.tinkerer.effects.0.if.min_puzzle_in_play"
+    truth = {1: 0.04, 2: 0.0}  # 3 and above: -5 points
+
+    def read(lv, at, seed, folder, what):
+        change = truth.get(at[path], -0.05)
+        return {"change": change, "ci_low": change - 0.01, "ci_high": change + 0.01}
+
+    lever = Lever("tinkerer", path, True, reads=[(3, -0.05, 0.01)], today=3)
+    row = {"change": -0.05, "ci_low": -0.06, "ci_high": -0.04}
+    _probe(lever, {path: 3}, row, read, game, scenario, 1)
+    assert [v for v, _, _ in lever.reads] == [3, 4, 2]
+    assert lever.slope(3) < 0, "the item weakens as its threshold grows"

@@ -14,13 +14,15 @@ rest. Rebalance moves them together, measure -> step -> measure:
    lever, the number a designer turns first (report.causal.free_value: its
    first effect's amount), or the one `--free` names for it. Its response per
    unit is the line through every (value, strength) the item has read so far;
-   an item read at one value only is probed once more at the next value
-   toward fair (further, up to WIDENINGS times, while the two read within
-   each other's noise).
+   an item read at one value only is probed at the next value toward fair,
+   then the other way (further, up to WIDENINGS times, while the reads stay
+   within each other's noise).
 3. **Step** every item outside the band at once to where its line crosses
    0, whole numbers rounded, at most REACH units a round, never to a value
-   the database refuses. Items inside the band are not touched (the least
-   change); `--fix` holds items or numbers that must not move.
+   the database refuses, and only where the line says it lands clearly
+   nearer 0 (a unit's step from +2 to -2 is noise's to undo). Items inside
+   the band are not touched (the least change); `--fix` holds items or
+   numbers that must not move.
 4. Until every item is inside the band (`ended: fair`), or none that is
    outside can move (`stuck`: each says why in one sentence: at the end of
    what its number allows, or not answering it, and so needing a new effect),
@@ -62,7 +64,7 @@ from .setup import ExperimentOptions, database_takes, held_out_seed, output_fold
 from .strength import FIRST_PASS, Design, _extra_playbook, default_budget, paired_strength, strength_items
 
 STATE = "rebalance.json"
-WIDENINGS = 3  # probes past the first (2, 4 and 8 steps away), while the item reads the same within noise
+WIDENINGS = 3  # probes past the first pair (2, 4 and 8 steps away each way), while the item reads the same within noise
 NEAREST = 3  # reads a lever's slope is drawn through, the nearest by value
 REACH = 4  # units a whole number moves in one round at most (a real: 4 quarters of its value, at least 1)
 FOLD = 2  # a number grows to at most twice today's size (or REACH units past it): Lever.limit
@@ -322,9 +324,10 @@ def rebalance(
         r = len(rounds)
         table = measure_all(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
         rows = {row["card"]: row for row in table.iter_rows(named=True)}
-        for i in [i for i in why if i not in stuck]:  # a sentence stands only while its item is outside the band
-            if rows[i]["verdict"] not in OUTSIDE or abs(rows[i]["change"]) < tol:
-                why.pop(i)
+        for i in list(why):  # a sentence stands only while its item is outside the band
+            if not _outside(rows[i]) or abs(rows[i]["change"]) < tol and i not in stuck:
+                why.pop(i)  # a stuck item the others' steps carried into the band is stuck no more
+                stuck[:] = [s for s in stuck if s != i]
         # a seat or draft position above its share comes down as the others are raised: only those below step
         outside = [
             i
@@ -632,33 +635,36 @@ def _unit(lv: Lever, value: float) -> float:
 
 
 def _probe(lv: Lever, values, row, read, game, scenario, seed) -> None:
-    """The item read at the next value toward fair (weaker for a strong one: the
-    probe tries a unit down first, then up, whichever the database takes), and
-    further while the two reads are within each other's noise."""
+    """The item read at the next value toward fair (weaker for a strong one:
+    most numbers make an item stronger as they grow), then as far the other
+    way, then twice as far each way, and so on, until a read differs from the
+    item's by more than their noise. Both ways: a threshold (Tinkerer's 3
+    Puzzle cards) weakens its item as it grows, and read one way only it
+    looked flat (3: -4.6; 4, 5, 7, 11: -5.8) where 2 and 1 were never read."""
     value = values[lv.path]
-    toward = -1 if row["change"] > 0 else 1  # most numbers make an item stronger as they grow; the probe reads which
+    toward = -1 if row["change"] > 0 else 1
     unit = _unit(lv, value)
     for widening in range(WIDENINGS + 1):
         for sign in (toward, -toward):
             probe = value + sign * unit * (2**widening)
             probe = int(round(probe)) if lv.whole else round(probe, 4)
-            if lv.allows(probe, lv.today) and database_takes(game, scenario, values | {lv.path: probe}):
-                break
-        else:
-            return
-        folder = f"probe-{lv.item.replace(' ', '-')}-{widening}"
-        got = read(lv, values | {lv.path: probe}, seed, folder, f"probing {lv.item}: {lv.path} = {probe}")
-        lv.reads.append((probe, got["change"], _half(got)))
-        if abs(got["change"] - row["change"]) > _half(got) + _half(row):
-            return
+            if probe in {v for v, _, _ in lv.reads}:
+                continue
+            if not (lv.allows(probe, lv.today) and database_takes(game, scenario, values | {lv.path: probe})):
+                continue
+            folder = f"probe-{lv.item.replace(' ', '-')}-{widening}-{'up' if sign > 0 else 'down'}"
+            got = read(lv, values | {lv.path: probe}, seed, folder, f"probing {lv.item}: {lv.path} = {probe}")
+            lv.reads.append((probe, got["change"], _half(got)))
+            if abs(got["change"] - row["change"]) > _half(got) + _half(row):
+                return
 
 
 def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any]) -> Any | None:
     """The lever's next value: where its line crosses 0, at most REACH units
-    away, the nearest the database takes; AT_NEAREST where the crossing rounds
-    to today's value; None where it cannot move toward fair."""
+    away, the nearest the database takes; AT_NEAREST where no whole value is
+    clearly nearer fair (_clear_gain); None where it cannot move toward fair."""
     slope = lv.slope(value)
-    now = next(c for v, c, _ in reversed(lv.reads) if v == value)
+    now, half = next((c, h) for v, c, h in reversed(lv.reads) if v == value)
     if slope is None or slope == 0 or not math.isfinite(slope):
         return None
     unit = _unit(lv, value)
@@ -671,11 +677,18 @@ def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any
     direction = 1 if goal > value else -1
     while goal != value:
         if lv.allows(goal, lv.today) and database_takes(game, scenario, values | {lv.path: goal}):
-            return goal
+            return goal if _clear_gain(now, now + slope * (goal - value), half) else AT_NEAREST
         goal = goal - direction * (1 if lv.whole else unit / 4)
         if (goal - value) * direction <= 0:
             break
     return None
+
+
+def _clear_gain(now: float, predicted: float, half: float) -> bool:
+    """A step is taken only where its line says it lands nearer 0 by more than half the read's own half width:
+    a figure a unit's step would carry from one side of the band to the other (+2.1 -> -1.9) stays, or every
+    round's noise flips it back and forth (the searches of 2026-12-05 moved the same items up and down 4 times)."""
+    return abs(now) - abs(predicted) > half / 2
 
 
 def _writes(writable: Callable[[dict[str, Any]], Any], values: dict[str, Any]) -> bool:
