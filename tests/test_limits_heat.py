@@ -265,6 +265,7 @@ def largest() -> dict[str, Any]:
     rules = {
         "track": "t0",
         "garage_module": True,
+        "weather_module": True,
         "hand_size": S.MAX_HAND,
         "gears": gears,
         "starting_gear": gears,
@@ -311,7 +312,26 @@ def largest() -> dict[str, Any]:
         "cards": cards,
         "tracks": [_track(i) for i in range(S.MAX_TRACKS)],
         "legends": [{"speed": S.MAX_LIMIT, "corner_bonus": S.MAX_LIMIT}] * S.MAX_LEGEND_CARDS,
+        **_weather_at_most(),
     }
+
+
+def _weather_at_most() -> dict[str, Any]:
+    """The Weather module with every number at its largest: 50 Weather tokens adding 30 Stress and 30 Heat and
+    moving 30 Heat, 50 Road token kinds of 30 tokens each, every sector effect at once."""
+    most, cards = S.MAX_RULE, S.MAX_TRACK_CARDS
+    sector = {"cooldown": most, "slipstream": most, "free_boost": True, "no_slipstream_start": False}
+    weather = [
+        {"id": f"w{i}", "name": f"W{i}", "stress": cards, "heat": cards, "heat_to_deck": cards}
+        | {"heat_to_discard": cards, "sector": sector}
+        for i in range(S.MAX_WEATHER)
+    ]
+    road = [
+        {"id": f"r{i}", "name": f"R{i}", "count": S.MAX_CORNERS}
+        | ({"corner": {"limit": most, "overheat": most}} if i % 2 else {"sector": sector | {"weather": True}})
+        for i in range(S.MAX_WEATHER)
+    ]
+    return {"weather": weather, "road_conditions": road}
 
 
 def smallest() -> dict[str, Any]:

@@ -31,11 +31,17 @@ BASE = f"name: t\ngame: horsepower\nplayers: 2\nbots: [racer, random]\ngames: 4\
 
 def test_shipped_scenarios_cover_2_3_and_4_players_heat_2_to_6_cars_downforce_2_4_6():
     by_game: dict[str, list[int]] = {}
+    weather: list[str] = []
     for path in SCENARIOS:
-        model = load_scenario(path).model
-        by_game.setdefault(model.game, []).append(model.players)
+        scenario = load_scenario(path)
+        by_game.setdefault(scenario.model.game, []).append(scenario.model.players)
+        if scenario.model.overrides.get("rules.weather_module"):
+            weather.append(scenario.model.overrides["rules.track"])
     assert sorted(by_game["horsepower"]) == [2, 3, 4]
-    assert sorted(by_game["heat"]) == [2, 3, 4, 5, 6]
+    assert sorted(set(by_game["heat"])) == [2, 3, 4, 5, 6]
+    assert sorted(weather) == ["france", "great_britain", "italia", "usa"], (
+        "Weather and Road Conditions on each base track"
+    )
     assert sorted(by_game["downforce"]) == [2, 4, 6]
     assert sorted(by_game["shuffle_gp"]) == [2, 4]
 

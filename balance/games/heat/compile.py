@@ -19,7 +19,7 @@ import numpy as np
 from ...errors import Problem, UserError
 from ..base import Summary
 from . import vocabulary as V
-from .schema import Database, Track
+from .schema import Database, Sector, Track
 
 NONE = -1  # code for "not applicable" in categorical columns, and the padding of `choices`
 
@@ -62,6 +62,9 @@ class RuleTable:
     lanes: int  # spots per space (two lanes; the grid holds as many cars per row)
     grid_space: np.ndarray  # (max_cars,) int16: starting space of the i-th car on the grid (negative: behind the line)
     grid_lane: np.ndarray  # (max_cars,) int8: its lane, 0 = the race line (ahead of lane 1)
+    weather_module: bool = False  # Weather and Road Conditions
+    weather: int = NONE  # the Weather token of every race (index into Tables.weather); NONE: drawn per race
+    road: tuple[int, ...] = ()  # the Road token of each corner (indexes into Tables.road); (): drawn per race
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,36 @@ class LegendTable:
     corner_bonus: np.ndarray  # (L,) int8: added to the corner's limit within its Legend line
 
 
+SECTOR_COLUMNS = ("cooldown", "no_cooldown", "slipstream", "no_slipstream_start", "free_boost", "weather")
+
+
+def sector_row(sector: Sector | None) -> list[int]:
+    """A sector effect as one row of numbers, in SECTOR_COLUMNS order (a corner token: all 0)."""
+    return [0] * len(SECTOR_COLUMNS) if sector is None else [int(getattr(sector, c)) for c in SECTOR_COLUMNS]
+
+
+@dataclass(frozen=True)
+class WeatherTable:
+    ids: tuple[str, ...]  # (W,)
+    names: tuple[str, ...]
+    stress: np.ndarray  # (W,) int8: Stress in each deck, + or -
+    heat: np.ndarray  # (W,) int8: Heat in each Engine, + or -
+    heat_to_deck: np.ndarray  # (W,) int8: Engine Heat shuffled into the draw deck
+    heat_to_discard: np.ndarray  # (W,) int8: Engine Heat put on the discard pile
+    sector: np.ndarray  # (W, len(SECTOR_COLUMNS)) int8: the sector effect where a Weather Road token lies
+
+
+@dataclass(frozen=True)
+class RoadTable:
+    ids: tuple[str, ...]  # (R,)
+    names: tuple[str, ...]
+    count: np.ndarray  # (R,) int8: tokens of each kind in the box
+    limit: np.ndarray  # (R,) int8: corner tokens: added to the corner's limit
+    overheat: np.ndarray  # (R,) int8: corner tokens: Heat on top of the excess
+    is_sector: np.ndarray  # (R,) bool
+    sector: np.ndarray  # (R, len(SECTOR_COLUMNS)) int8: sector tokens: the sector's effect
+
+
 @dataclass(frozen=True)
 class Tables:
     rules: RuleTable
@@ -122,6 +155,8 @@ class Tables:
     legends: LegendTable
     heat_card: int  # card index of Heat
     stress_card: int  # card index of Stress
+    weather: WeatherTable | None = None
+    road: RoadTable | None = None
 
     def track_index(self, name: str, source: str = "track", line: int | None = None) -> int:
         """A track by id or printed name (any case); an unknown one lists the known ids."""
@@ -153,6 +188,35 @@ def compile_database(db: Database) -> Tables:
         ),
         heat_card=int(np.flatnonzero(cards.type == V.CARD_TYPES.index("heat"))[0]),
         stress_card=int(np.flatnonzero(cards.type == V.CARD_TYPES.index("stress"))[0]),
+        weather=_weather_table(db),
+        road=_road_table(db),
+    )
+
+
+def _weather_table(db: Database) -> WeatherTable:
+    w = db.weather
+    i8 = lambda values: _frozen(np.array(values, dtype=np.int8))  # noqa: E731
+    return WeatherTable(
+        ids=tuple(x.id for x in w),
+        names=tuple(x.name for x in w),
+        stress=i8([x.stress for x in w]),
+        heat=i8([x.heat for x in w]),
+        heat_to_deck=i8([x.heat_to_deck for x in w]),
+        heat_to_discard=i8([x.heat_to_discard for x in w]),
+        sector=_frozen(np.array([sector_row(x.sector) for x in w], dtype=np.int8).reshape(len(w), len(SECTOR_COLUMNS))),
+    )
+
+
+def _road_table(db: Database) -> RoadTable:
+    r = db.road_conditions
+    return RoadTable(
+        ids=tuple(x.id for x in r),
+        names=tuple(x.name for x in r),
+        count=_frozen(np.array([x.count for x in r], dtype=np.int8)),
+        limit=_frozen(np.array([x.limit for x in r], dtype=np.int8)),
+        overheat=_frozen(np.array([x.overheat for x in r], dtype=np.int8)),
+        is_sector=_frozen(np.array([x.sector is not None for x in r], dtype=bool)),
+        sector=_frozen(np.array([sector_row(x.sector) for x in r], dtype=np.int8).reshape(len(r), len(SECTOR_COLUMNS))),
     )
 
 
@@ -193,6 +257,11 @@ def _rule_table(db: Database) -> RuleTable:
         lanes=r.grid.cars_per_space,
         grid_space=_frozen((r.grid.pole_space - grid // r.grid.cars_per_space).astype(np.int16)),
         grid_lane=_frozen((grid % r.grid.cars_per_space).astype(np.int8)),
+        weather_module=r.weather_module,
+        weather=NONE if r.weather == "random" else [w.id for w in db.weather].index(r.weather),
+        road=()
+        if r.road_conditions == "random"
+        else tuple([x.id for x in db.road_conditions].index(t) for t in r.road_conditions),
     )
 
 

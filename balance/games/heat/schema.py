@@ -24,7 +24,7 @@ from . import vocabulary as V
 # The facts sheet's numbers: counts that differ are warnings, not errors.
 FACT_COUNTS = {"basic speed cards": 12, "starting upgrades": 3, "Legend cards": 10}
 
-ID_LISTS = ("cards", "tracks")  # list sections whose items errors name by id
+ID_LISTS = ("cards", "tracks", "weather", "road_conditions")  # list sections whose items errors name by id
 
 # --- limits -------------------------------------------------------------------
 # Every number has a range a designer could want and the engine can play: the
@@ -50,6 +50,7 @@ MAX_DRAFT = 20  # Garage upgrades each and extra cards revealed: the pick number
 MAX_STRESS_SUPPLY = 1_000  # Stress in the box (int16)
 MAX_TRACKS = 50
 MAX_LEGEND_CARDS = 100
+MAX_WEATHER = 50  # Weather tokens, and Road Conditions token kinds (int8 codes)
 
 RuleNumber = Annotated[int, Field(ge=0, le=MAX_RULE)]
 Gear = Annotated[int, Field(ge=1, le=MAX_GEARS)]
@@ -150,9 +151,34 @@ class Grid(Strict):
     pole_space: Annotated[int, Field(ge=-MAX_SPACES, le=-1)]
 
 
+def _weather_choice(value: Any) -> str:
+    """random, or a Weather token's id (checked against the tokens later)."""
+    if not isinstance(value, str):
+        raise PydanticCustomError(
+            "weather", "expected random or a Weather token's id, got {got}", {"got": _describe(value)}
+        )
+    return value
+
+
+def _road_choice(value: Any) -> str | tuple[str, ...]:
+    """random, or a list of Road Conditions token ids, one per corner in driving order."""
+    if value == "random":
+        return value
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PydanticCustomError(
+            "road_conditions",
+            "expected random or a list of Road Conditions token ids, one per corner, got {got}",
+            {"got": _describe(value)},
+        )
+    return tuple(value)
+
+
 class Rules(Strict):
     track: Id = "usa"  # the track raced (an id under tracks)
     garage_module: bool = False  # draft Garage upgrades instead of the starting upgrades
+    weather_module: bool = False  # Weather and Road Conditions: a Weather token and a Road token per corner
+    weather: Annotated[Any, AfterValidator(_weather_choice)] = "random"  # or a token's id: fixed for every race
+    road_conditions: Annotated[Any, AfterValidator(_road_choice)] = "random"  # or token ids, one per corner
     hand_size: Annotated[int, Field(ge=1, le=MAX_HAND)]
     gears: Gear
     starting_gear: Gear  # and at most `gears` (cross-checked)
@@ -206,6 +232,42 @@ class TrackModel(Strict):
     corners: Annotated[list[CornerModel], Field(min_length=1, max_length=MAX_CORNERS)]
 
 
+class SectorModel(Strict):
+    """What a sector (from a corner line to the next) does to a car in it, in the React and Slipstream steps."""
+
+    cooldown: Annotated[int, Field(ge=-MAX_RULE, le=MAX_RULE)] = 0  # added to the React step's Cooldown
+    no_cooldown: bool = False  # no Cooldown at all in React (gear, cards, Adrenaline)
+    slipstream: Annotated[int, Field(ge=0, le=MAX_RULE)] = 0  # spaces added to a slipstream started here
+    no_slipstream_start: bool = False  # a slipstream may not start here (it may end here)
+    free_boost: bool = False  # Boost costs no Heat here (still once a turn)
+    weather: bool = False  # Road tokens only: the race's Weather token's sector effect applies here
+
+
+class CornerEffectModel(Strict):
+    """What a corner Road token does to its corner line."""
+
+    limit: Annotated[int, Field(ge=-MAX_RULE, le=MAX_RULE)] = 0  # added to the speed limit (for Legends too)
+    overheat: Annotated[int, Field(ge=0, le=MAX_RULE)] = 0  # Heat paid on top of the excess, when over the limit
+
+
+class WeatherModel(Strict):
+    id: Id
+    name: str
+    stress: Annotated[int, Field(ge=-MAX_TRACK_CARDS, le=MAX_TRACK_CARDS)] = 0  # Stress in each deck, + or -
+    heat: Annotated[int, Field(ge=-MAX_TRACK_CARDS, le=MAX_TRACK_CARDS)] = 0  # Heat in each Engine, + or -
+    heat_to_deck: Annotated[int, Field(ge=0, le=MAX_TRACK_CARDS)] = 0  # Engine Heat shuffled into the deck
+    heat_to_discard: Annotated[int, Field(ge=0, le=MAX_TRACK_CARDS)] = 0  # Engine Heat put on the discard pile
+    sector: SectorModel  # in the sectors that hold a Weather Road token
+
+
+class RoadModel(Strict):
+    id: Id
+    name: str
+    count: Annotated[int, Field(ge=0, le=MAX_CORNERS)]  # tokens of this kind in the box
+    corner: CornerEffectModel | None = None  # a corner token: its corner line
+    sector: SectorModel | None = None  # a sector token: every space from its corner line to the next
+
+
 class LegendModel(Strict):
     speed: Annotated[int, Field(ge=1, le=MAX_LIMIT)]
     corner_bonus: Annotated[int, Field(ge=0, le=MAX_LIMIT)]
@@ -216,6 +278,8 @@ class DatabaseModel(Strict):
     cards: Annotated[list[Any], Field(max_length=MAX_CARDS)]
     tracks: Annotated[list[Any], Field(max_length=MAX_TRACKS)]
     legends: Annotated[list[Any], Field(max_length=MAX_LEGEND_CARDS)]  # not empty (cross-checked)
+    weather: Annotated[list[Any], Field(max_length=MAX_WEATHER)] = []  # Weather tokens (the module)
+    road_conditions: Annotated[list[Any], Field(max_length=MAX_WEATHER)] = []  # Road Conditions token kinds
 
 
 def _op_model(op: V.OpSpec) -> type[Strict]:
@@ -278,6 +342,37 @@ class Track:
 
 
 @dataclass(frozen=True)
+class Sector:
+    cooldown: int = 0
+    no_cooldown: bool = False
+    slipstream: int = 0
+    no_slipstream_start: bool = False
+    free_boost: bool = False
+    weather: bool = False
+
+
+@dataclass(frozen=True)
+class Weather:
+    id: str
+    name: str
+    stress: int  # Stress in each deck, + or -
+    heat: int  # Heat in each Engine, + or -
+    heat_to_deck: int  # Engine Heat shuffled into the draw deck
+    heat_to_discard: int  # Engine Heat put on the discard pile
+    sector: Sector  # in the sectors that hold a Weather Road token
+
+
+@dataclass(frozen=True)
+class Road:
+    id: str
+    name: str
+    count: int
+    limit: int  # corner tokens: added to the corner's limit
+    overheat: int  # corner tokens: Heat on top of the excess
+    sector: Sector | None  # sector tokens: the sector's effect; None for a corner token
+
+
+@dataclass(frozen=True)
 class LegendCard:
     speed: int  # spaces on a straight
     corner_bonus: int  # added to the corner's limit within its legend line
@@ -291,6 +386,8 @@ class Database:
     tracks: tuple[Track, ...]
     legends: tuple[LegendCard, ...]
     warnings: tuple[Problem, ...] = field(default=())
+    weather: tuple[Weather, ...] = ()
+    road_conditions: tuple[Road, ...] = ()
 
     def card(self, card_id: str) -> Card:
         return next(c for c in self.cards if c.id == card_id)
@@ -331,8 +428,13 @@ def validate_database(doc: YamlDoc) -> Database:
     problems += more
     legends, more = validate_items(("legends",), LegendModel, top.legends, doc, label)
     problems += more
+    weather, more = validate_items(("weather",), WeatherModel, top.weather, doc, label)
+    problems += more
+    roads, more = validate_items(("road_conditions",), RoadModel, top.road_conditions, doc, label)
+    problems += more
     raise_first(problems)
     problems += _rules_checks(rules, doc)
+    problems += _weather_checks(weather, roads, rules, tracks, doc, label)
     problems += _card_checks(cards, doc, label)
     problems += _track_checks(tracks, rules, doc, label)
     problems += _garage_checks(cards, rules, doc)
@@ -345,8 +447,25 @@ def validate_database(doc: YamlDoc) -> Database:
         cards=tuple(_card(c, effects) for _, c, effects in cards),
         tracks=tuple(_track(t) for _, t in tracks),
         legends=tuple(LegendCard(g.speed, g.corner_bonus) for _, g in legends),
+        weather=tuple(_weather(w) for _, w in weather),
+        road_conditions=tuple(_road(r) for _, r in roads),
     )
-    return Database(db.source, db.rules, db.cards, db.tracks, db.legends, tuple(_warnings(db, doc)))
+    return Database(
+        db.source, db.rules, db.cards, db.tracks, db.legends, tuple(_warnings(db, doc)), db.weather, db.road_conditions
+    )
+
+
+def _sector(m: SectorModel) -> Sector:
+    return Sector(m.cooldown, m.no_cooldown, m.slipstream, m.no_slipstream_start, m.free_boost, m.weather)
+
+
+def _weather(w: WeatherModel) -> Weather:
+    return Weather(w.id, w.name, w.stress, w.heat, w.heat_to_deck, w.heat_to_discard, _sector(w.sector))
+
+
+def _road(r: RoadModel) -> Road:
+    corner = r.corner or CornerEffectModel()
+    return Road(r.id, r.name, r.count, corner.limit, corner.overheat, None if r.sector is None else _sector(r.sector))
 
 
 def _card(c: CardModel, effects: tuple[Effect, ...]) -> Card:
@@ -537,6 +656,70 @@ def _track_shape(track: TrackModel, grid_back: int) -> list[tuple[tuple[Any, ...
                 )
             )
     return out
+
+
+def _weather_checks(weather, roads, rules: Rules, tracks, doc: YamlDoc, label) -> list[Problem]:
+    """Tokens named once each, a token either a corner or a sector one, a Weather token's sector effect not
+    itself 'weather', and the rules' fixed choices among the tokens, one Road token per corner of the track."""
+    problems = duplicate_ids([(("weather", i), w.id) for i, w in weather], doc, label)
+    problems += duplicate_ids([(("road_conditions", i), r.id) for i, r in roads], doc, label)
+    for i, w in weather:
+        if w.sector.weather:
+            path = ("weather", i, "sector", "weather")
+            problems.append(doc.problem(path, "a Weather token's own sector effect cannot be 'weather'", label(path)))
+    for i, r in roads:
+        if (r.corner is None) == (r.sector is None):
+            path = ("road_conditions", i)
+            problems.append(
+                doc.problem(
+                    path, "a Road token is a corner token or a sector token: give one of corner:, sector:", label(path)
+                )
+            )
+    weather_ids, road_ids = [w.id for _, w in weather], [r.id for _, r in roads]
+    if rules.weather != "random" and rules.weather not in weather_ids:
+        known = ", ".join(weather_ids) or "none: the weather: section is empty"
+        problems.append(
+            doc.problem(
+                ("rules", "weather"),
+                f"unknown Weather token {rules.weather!r}{did_you_mean(rules.weather, weather_ids)} (known: random, {known})",
+            )
+        )
+    track = next((t for _, t in tracks if t.id == rules.track), None)
+    corners = len(track.corners) if track is not None else 0
+    if rules.road_conditions != "random":
+        for k, token in enumerate(rules.road_conditions):
+            if token not in road_ids:
+                known = ", ".join(road_ids) or "none: the road_conditions: section is empty"
+                problems.append(
+                    doc.problem(
+                        ("rules", "road_conditions", k),
+                        f"unknown Road Conditions token {token!r}{did_you_mean(token, road_ids)} (known: {known})",
+                    )
+                )
+        if track is not None and len(rules.road_conditions) != corners:
+            problems.append(
+                doc.problem(
+                    ("rules", "road_conditions"),
+                    f"{len(rules.road_conditions)} tokens for {track.name}'s {corners} corners (one per corner, in driving order)",
+                )
+            )
+    if rules.weather_module:
+        if not weather:
+            problems.append(
+                doc.problem(
+                    ("rules", "weather_module"),
+                    "the Weather module needs Weather tokens: the weather: section is empty",
+                )
+            )
+        tokens = sum(r.count for _, r in roads)
+        if rules.road_conditions == "random" and track is not None and tokens < corners:
+            problems.append(
+                doc.problem(
+                    ("rules", "weather_module"),
+                    f"{tokens} Road Conditions tokens for {track.name}'s {corners} corners (one is drawn per corner)",
+                )
+            )
+    return problems
 
 
 def _garage_checks(cards, rules: Rules, doc: YamlDoc) -> list[Problem]:

@@ -62,13 +62,21 @@ class State:
     corner_paid: np.ndarray  # (G, corners) int16: Heat paid at each corner, all laps and cars
     stress_supply: np.ndarray  # (G,) int16: Stress left in the box (rules.stress_supply); -1 unlimited
     stress_short: np.ndarray  # (G,) int16: Stress a spin-out owed that the empty box could not give
+    # --- the race's course after Weather and Road Conditions (the track's own without the module) ---
+    limit: np.ndarray  # (G, laps * corners + 1) int16: each corner line's speed limit over the race, then the pad
+    overheat: np.ndarray  # (G, laps * corners + 1) int8: Heat paid on top of the excess at each line (Overheat)
+    sector: np.ndarray  # (G, corners, len(compile.SECTOR_COLUMNS)) int8: each sector's effect (from its corner line)
+    weather: np.ndarray  # (G,) int8: the race's Weather token, -1 none
+    road: np.ndarray  # (G, corners) int8: each corner's Road Conditions token, -1 none
+    weather_stress: np.ndarray  # (G,) int8: Stress the Weather added to each deck (negative: took out)
+    weather_heat: np.ndarray  # (G,) int8: Heat the Weather added to each car's cards (negative: took out)
 
     @property
     def shape(self) -> tuple[int, int, int]:
         return self.deck.shape  # (G, P, K)
 
 
-def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1) -> State:
+def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1, sector_columns: int = 6) -> State:
     i16, i8 = np.int16, np.int8
     z16 = lambda *shape: np.zeros(shape, i16)  # noqa: E731
     return State(
@@ -111,4 +119,11 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1) -> 
         corner_paid=z16(G, corners),
         stress_supply=np.full(G, -1, i16),
         stress_short=z16(G),
+        limit=z16(G, laps * corners + 1),
+        overheat=np.zeros((G, laps * corners + 1), i8),
+        sector=np.zeros((G, corners, sector_columns), i8),
+        weather=np.full(G, -1, i8),
+        road=np.full((G, corners), -1, i8),
+        weather_stress=np.zeros(G, i8),
+        weather_heat=np.zeros(G, i8),
     )

@@ -30,7 +30,7 @@ from ...compiled_engine import (
 from ...events import Events
 from ...recorder import Recorder
 from ..bots import BotTable
-from ..compile import Tables
+from ..compile import SECTOR_COLUMNS, Tables
 from ..state import State, empty_state
 from . import structs
 from . import tables as compiled_tables
@@ -49,7 +49,9 @@ tables_for = TABLES.get  # the compiled tables of (tables, bots, players), built
 
 def new_state(tables: Tables, G: int, P: int) -> State:
     track = tables.tracks[tables.rules.track]
-    return empty_state(G, P, len(tables.cards.ids), len(tables.legends.speed), track.laps, len(track.limit))
+    return empty_state(
+        G, P, len(tables.cards.ids), len(tables.legends.speed), track.laps, len(track.limit), len(SECTOR_COLUMNS)
+    )
 
 
 def simulate(

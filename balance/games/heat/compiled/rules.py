@@ -48,7 +48,11 @@ FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
     NOISE_SLIPSTREAM,
     SCRAP,
     DRAW_REPLENISH,
+    WEATHER,
+    ROAD_CONDITIONS,
 ) = range(len(PURPOSES))
+# a sector's effect (compile.SECTOR_COLUMNS)
+SEC_COOLDOWN, SEC_NO_COOLDOWN, SEC_SLIPSTREAM, SEC_NO_SLIPSTREAM_START, SEC_FREE_BOOST, SEC_WEATHER = range(6)
 EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
 # What a traced race says (balance trace): records of numbers (kind, up to 8
 # numbers, the index of a row of card counts or -1), written as text by
@@ -70,7 +74,8 @@ EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
     SAY_SLIPSTREAM,
     SAY_CORNER,
     SAY_FINISHED,
-) = range(16)
+    SAY_WEATHER,
+) = range(17)
 
 
 @inline
@@ -141,14 +146,14 @@ def next_corner(corner_at, pos):
 
 
 @inline
-def heat_due(T, start, end, speed, mod):
+def heat_due(T, S, g, start, end, speed, mod):
     """Course.heat_due: Heat owed for the corners checked moving start -> end at `speed`."""
-    return owed(T.corner_at, T.limit, T.finish, start, end, speed, mod)
+    return owed(T.corner_at, S.limit[g], S.overheat[g], T.finish, start, end, speed, mod)
 
 
 @inline
-def owed(corner_at, limit, finish, start, end, speed, mod):
-    """heat_due on the course's arrays."""
+def owed(corner_at, limit, overheat, finish, start, end, speed, mod):
+    """heat_due on the race's arrays: each corner line's limit and Overheat (Road Conditions)."""
     if end >= finish:  # crossing the finish line: its corners are not checked
         return 0
     first = next_corner(corner_at, start)
@@ -157,8 +162,16 @@ def owed(corner_at, limit, finish, start, end, speed, mod):
     for j in range(count):
         over = speed - (limit[first + j] + mod)
         if over > 0:
-            due += over
+            due += over + overheat[first + j]
     return due
+
+
+@inline
+def sector_of(T, pos):
+    """The sector a car on `pos` is in: the one from the last corner line behind it (before the first
+    line of the race, the track's last sector, which runs over the start/finish line)."""
+    lap_corners = T.lap_corners
+    return (next_corner(T.corner_at, pos) - 1 + lap_corners) % lap_corners
 
 
 # --- moving cars and cards ---------------------------------------------------
@@ -252,9 +265,14 @@ def pay_heat(T, S, g, p, amount):
 
 @jit
 def setup(T, S, X, g, bonus_card, bonus_who):
-    """Decks of speed cards, starting upgrades (or a Garage draft), the track's
+    """Weather and Road Conditions (the module: before the Garage draft);
+    decks of speed cards, starting upgrades (or a Garage draft), the track's
     Stress; Heat in the Engine; the starting gear; the grid; hands of 7."""
     P, K = S.deck.shape[1], S.deck.shape[2]
+    lay_course(T, S, X, g)
+    stress_card, heat_card = T.stress_card, T.heat_card
+    stress = max(T.starting_deck[stress_card] + S.weather_stress[g], 0)
+    S.weather_stress[g] = stress - T.starting_deck[stress_card]  # what the decks hold less the track's
     players = 0
     for p in range(P):
         q = S.bots[g, p]
@@ -266,15 +284,29 @@ def setup(T, S, X, g, bonus_card, bonus_who):
             players += 1
             for k in range(K):
                 S.deck[g, p, k] = T.starting_deck[k]
+            S.deck[g, p, stress_card] = stress
             S.engine[g, p] = T.track_heat
     S.legend_deck[g, :] = 1
     if T.stress_supply >= 0:  # the box's Stress less what the decks took
-        S.stress_supply[g] = max(T.stress_supply - players * T.starting_deck[T.stress_card], 0)
+        S.stress_supply[g] = max(T.stress_supply - players * stress, 0)
     for k in range(K):  # the starting cards' events: card by card, copy by copy, car by car
-        for _ in range(T.starting_deck[k]):
+        for _ in range(stress if k == stress_card else T.starting_deck[k]):
             for p in range(P):
                 if not S.is_legend[g, p]:
                     event(X, g, p, k, EV_START, 0, -1)
+    w = S.weather[g]
+    if w >= 0:  # the Weather's Heat: more or less in the Engine; some of it into the deck or onto the discard
+        for p in range(P):
+            if S.is_legend[g, p]:
+                continue
+            S.engine[g, p] = max(np.int64(S.engine[g, p]) + T.w_heat[w], 0)
+            into_deck = min(T.w_to_deck[w], np.int64(S.engine[g, p]))
+            S.engine[g, p] -= into_deck
+            S.deck[g, p, heat_card] += into_deck
+            onto_discard = min(T.w_to_discard[w], np.int64(S.engine[g, p]))
+            S.engine[g, p] -= onto_discard
+            S.discard[g, p, heat_card] += onto_discard
+        S.weather_heat[g] = max(T.track_heat + T.w_heat[w], 0) - T.track_heat
     if bonus_card >= 0:  # balance strength: an extra starting copy
         who = bonus_who[g]
         S.deck[g, who, bonus_card] += 1
@@ -287,6 +319,49 @@ def setup(T, S, X, g, bonus_card, bonus_who):
     for p in range(P):
         if not S.is_legend[g, p]:
             draw(S, X, g, p, T.hand_size, DRAW_OPENING)
+
+
+@jit
+def lay_course(T, S, X, g):
+    """The race's corner limits, Overheat and sectors: the track's, and with
+    the Weather module a Weather token (its setup change noted for the decks)
+    and, corner by corner in driving order, a Road Conditions token drawn from
+    the shuffled box: a corner token changes its corner line, a sector token
+    every space from that line to the next (a Weather token: the Weather's
+    sector effect)."""
+    limit = S.limit[g]
+    for i in range(limit.shape[0]):
+        limit[i] = T.limit[i]
+    S.overheat[g, :] = 0
+    S.sector[g, :, :] = 0
+    if not T.weather_module:
+        return
+    if T.weather_fixed >= 0:
+        w = T.weather_fixed
+    else:
+        w = chance.draw_one(key(X, WEATHER, NO_SEAT), np.ones(T.w_stress.shape[0], np.int64))
+    S.weather[g] = w
+    S.weather_stress[g] = T.w_stress[w]
+    box = T.r_count.copy()
+    LC = T.lap_corners
+    row = new_row(X) if X.tracing else -1
+    for c in range(LC):
+        t = T.road_fixed[c] if T.road_fixed.shape[0] > 0 else chance.draw_one(key(X, ROAD_CONDITIONS, NO_SEAT), box)
+        S.road[g, c] = t
+        if row >= 0:
+            put(X, row, c, t)
+        if T.r_is_sector[t]:
+            for e in range(T.r_sector.shape[1]):
+                S.sector[g, c, e] = T.r_sector[t, e]
+            if T.r_sector[t, SEC_WEATHER]:
+                for e in range(T.w_sector.shape[1]):
+                    S.sector[g, c, e] += T.w_sector[w, e]
+        else:
+            for lap in range(T.laps):
+                at = lap * LC + c
+                limit[at] = max(np.int64(limit[at]) + T.r_limit[t], 0)
+                S.overheat[g, at] = T.r_overheat[t]
+    say(X, SAY_WEATHER, w, LC, 0, 0, 0, 0, 0, 0, row)
 
 
 @jit
@@ -418,7 +493,7 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
     hashed = chance.light(key(X, NOISE_CARD_CHOICE, p))
     heat_cost, op_corner, flips_f32, playable = T.heat_cost, T.op_corner, T.flips_f32, T.playable
     cards = (T.value, T.is_choice, T.choices, heat_cost, flips_f32, f32(T.flip_mean), T.spread)
-    corner_at, limit, corners, finish = T.corner_at, T.limit, T.corners, T.finish
+    corner_at, limit, overheat, corners, finish = T.corner_at, S.limit[g], S.overheat[g], T.corners, T.finish
     reserve, risk, heat_value, cooldown_value = T.reserve[q], T.risk[q], T.heat_value[q], T.cooldown_value[q]
     cooldown, spread, shift_two_heat = T.cooldown, T.spread, T.shift_two_heat
     to_line = corner_at[next_corner(corner_at, pos)] - pos
@@ -459,11 +534,11 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
             left_heat = max(spare, 0)  # the Engine's Heat after the cards' own
             speed = np.int64(np.rint(np.float64(total)))
             worst = np.int64(np.rint(np.float64(total) + spread * flips))
-            spins = owed(corner_at, limit, finish, pos, pos + worst, worst, mod) > left_heat
+            spins = owed(corner_at, limit, overheat, finish, pos, pos + worst, worst, mod) > left_heat
             if spins:
                 value = np.float64(to_line) - 1.0 - SPIN_COST
             else:
-                due = owed(corner_at, limit, finish, pos, pos + speed, speed, mod)
+                due = owed(corner_at, limit, overheat, finish, pos, pos + speed, speed, mod)
                 value = np.float64(total) - np.float64(heat_value) * due
             cooled = min(cooldown[new], heat_in_hand)
             score = value + np.float64(cooldown_value) * cooled
@@ -563,7 +638,7 @@ def legend_turn(T, S, X, g, p, card):
     to_line = T.corner_at[nxt] - pos
     straight = T.legend_speed[card]
     near = pos >= T.legend_at[nxt]  # within the corner's Legend line
-    move = T.limit[nxt] + T.legend_bonus[card] if near else min(straight, to_line - 1)
+    move = np.int64(S.limit[g, nxt]) + T.legend_bonus[card] if near else min(straight, to_line - 1)
     if T.finish - pos <= to_line:
         move = straight
     extra = 1 if T.aggressive_legends else 0
@@ -583,8 +658,8 @@ def fits(T, S, g, p, start, speed, to, new_speed, cost, gain, has_gain):
     q = S.bots[g, p]
     engine = np.int64(S.engine[g, p]) - cost
     mod = np.int64(S.corner_mod[g, p])
-    owed = heat_due(T, start, np.int64(S.pos[g, p]), speed, mod)
-    owed_then = heat_due(T, start, to, new_speed, mod)
+    owed = heat_due(T, S, g, start, np.int64(S.pos[g, p]), speed, mod)
+    owed_then = heat_due(T, S, g, start, to, new_speed, mod)
     allowance = np.floor(np.float64(T.risk[q]) * max(engine - owed - T.reserve[q], 0))
     ok = owed_then <= engine and owed_then - owed <= allowance
     if has_gain:
@@ -686,17 +761,22 @@ def react(T, S, X, g, p, start, speed, cool_more):
     then Boost, once, when even the highest flip keeps the corners payable."""
     gear = S.gear[g, p]
     heat = T.heat_card
-    cool = min(T.cooldown[gear] + S.cooldown_bonus[g, p] + cool_more, np.int64(S.hand[g, p, heat]))
+    here = S.sector[g, sector_of(T, np.int64(S.pos[g, p]))]  # the sector the car is in after its move
+    cool = T.cooldown[gear] + S.cooldown_bonus[g, p] + cool_more + here[SEC_COOLDOWN]
+    if here[SEC_NO_COOLDOWN]:  # no Cooldown at all, from any source
+        cool = 0
+    cool = min(max(cool, 0), np.int64(S.hand[g, p, heat]))
     S.hand[g, p, heat] -= cool
     S.engine[g, p] += cool
     S.cooled[g, p] += cool
     if cool:  # said as it happens: before a Boost, which may pay with the Heat just cooled
         say(X, SAY_COOLDOWN, p, cool, 0, 0, 0, 0, 0, 0, -1)
     q = S.bots[g, p]
-    may = T.boost_allowed[gear] and S.engine[g, p] >= T.boost_heat
+    cost = 0 if here[SEC_FREE_BOOST] else T.boost_heat  # a free-boost sector: Boost pays no Heat
+    may = T.boost_allowed[gear] and S.engine[g, p] >= cost
     top = T.top
     pos = np.int64(S.pos[g, p])
-    safe = fits(T, S, g, p, start, speed, pos + top, speed + top, T.boost_heat, 0, False)
+    safe = fits(T, S, g, p, start, speed, pos + top, speed + top, cost, 0, False)
     noise = T.noise[q]
     if noise >= 1:
         keen = f32(0.5)
@@ -708,7 +788,7 @@ def react(T, S, X, g, p, start, speed, cool_more):
     coin = chance.uniform(key(X, NOISE_BOOST, p))  # drawn whether or not the car may Boost
     boost = may and coin < keen
     if boost:
-        pay_heat(T, S, g, p, T.boost_heat)
+        pay_heat(T, S, g, p, cost)
         S.boosts[g, p] += 1
         more = flip(T, S, X, g, p, 1, FLIP_BOOST)
         speed += more
@@ -728,8 +808,9 @@ def slipstream(T, S, X, g, p, start, speed):
     for o in range(P):
         if o != p and not finished[o] and (at[o] == pos or at[o] == pos + 1):
             beside = True
-    distance = T.slipstream + np.int64(S.slip_bonus[g, p])
-    if not (beside and pos + distance < T.finish and distance > 0):
+    here = S.sector[g, sector_of(T, pos)]  # a slipstream's sector: where it starts
+    distance = T.slipstream + np.int64(S.slip_bonus[g, p]) + here[SEC_SLIPSTREAM]
+    if not (beside and pos + distance < T.finish and distance > 0) or here[SEC_NO_SLIPSTREAM_START]:
         return
     q = S.bots[g, p]
     safe = fits(T, S, g, p, start, speed, pos + distance, speed, 0, distance, True)
@@ -766,11 +847,14 @@ def check_corners(T, S, X, g, p, start, speed):
     count = next_corner(T.corner_at, end) - first
     for j in range(count):
         at = min(first + j, T.corners)
-        over = speed - (T.limit[at] + S.corner_mod[g, p])
+        limit = np.int64(S.limit[g, at])
+        over = speed - (limit + S.corner_mod[g, p])
         if over <= 0:
             continue
+        extra = np.int64(S.overheat[g, at])  # an Overheat corner: more Heat than the excess
+        over += extra
         corner = at % T.lap_corners
-        say(X, SAY_CORNER, p, T.limit[at], speed, over, S.engine[g, p] >= over, 0, 0, 0, -1)
+        say(X, SAY_CORNER, p, limit, speed, over, S.engine[g, p] >= over, extra, 0, 0, -1)
         if S.engine[g, p] >= over:
             pay_heat(T, S, g, p, over)
             S.corner_heat[g, p] += over
@@ -966,7 +1050,9 @@ def rule_broken(T, S, g, acted, pos_before, spins_before):
                 expected = T.starting_deck[k] + S.drafted[g, p, k] + S.bonus[g, p, k]
                 if k == T.heat_card:
                     owned += S.engine[g, p]
-                    expected += T.track_heat
+                    expected += T.track_heat + S.weather_heat[g]
+                if k == T.stress_card:
+                    expected += S.weather_stress[g]
             elif k == T.heat_card:
                 owned += S.engine[g, p]
             if k == T.stress_card:

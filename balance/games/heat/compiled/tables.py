@@ -16,7 +16,7 @@ import numpy as np
 from ...profiles import noise_span
 from .. import vocabulary as V
 from ..bots import BotTable, expected_flip, expected_speed
-from ..compile import Tables
+from ..compile import SECTOR_COLUMNS, Tables
 from ..course import course
 
 # the draws the engine makes, one count each (chance.compiled.key), named as the numpy engine named them
@@ -34,6 +34,8 @@ PURPOSES = (
     "noise: slipstream",
     "scrap",
     "draw: replenish",
+    "weather",
+    "road conditions",
 )
 
 Tab = namedtuple(
@@ -99,6 +101,20 @@ Tab = namedtuple(
         "track_heat",
         "legend_speed",
         "legend_bonus",
+        # Weather and Road Conditions
+        "weather_module",
+        "weather_fixed",
+        "road_fixed",
+        "w_stress",
+        "w_heat",
+        "w_to_deck",
+        "w_to_discard",
+        "w_sector",
+        "r_count",
+        "r_limit",
+        "r_overheat",
+        "r_is_sector",
+        "r_sector",
         # bots
         "legend",
         "noise",
@@ -134,6 +150,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
     choice = (c.choices >= 0).any(axis=1)
     op = lambda name: _i64(c.op(name))  # noqa: E731
     seats = np.array(draft_order(players, r.upgrades_each, V.DRAFT_ORDERS[r.draft_order]), np.int64)
+    w, road = tables.weather, tables.road
     return Tab(
         players=players,
         heat_card=int(tables.heat_card),
@@ -198,6 +215,19 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         track_heat=int(track.heat),
         legend_speed=_i64(tables.legends.speed),
         legend_bonus=_i64(tables.legends.corner_bonus),
+        weather_module=bool(r.weather_module),
+        weather_fixed=int(r.weather),
+        road_fixed=_i64(r.road),
+        w_stress=_i64(w.stress),
+        w_heat=_i64(w.heat),
+        w_to_deck=_i64(w.heat_to_deck),
+        w_to_discard=_i64(w.heat_to_discard),
+        w_sector=_i64(w.sector).reshape(len(w.ids), len(SECTOR_COLUMNS)),
+        r_count=_i64(road.count),
+        r_limit=_i64(road.limit),
+        r_overheat=_i64(road.overheat),
+        r_is_sector=np.ascontiguousarray(road.is_sector, dtype=np.bool_),
+        r_sector=_i64(road.sector).reshape(len(road.ids), len(SECTOR_COLUMNS)),
         legend=np.ascontiguousarray(bots.legend, dtype=np.bool_),
         noise=np.ascontiguousarray(bots.noise, dtype=np.float32),
         noise_span=np.ascontiguousarray(noise_span(bots.noise), dtype=np.float32),

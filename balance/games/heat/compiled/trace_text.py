@@ -12,6 +12,60 @@ from ..compile import Tables
 from . import rules as R
 
 
+def sector_text(effect) -> str:
+    """A sector effect (compile.SECTOR_COLUMNS) in words."""
+    cooldown, no_cooldown, slipstream, no_start, free_boost, _ = (int(x) for x in effect)
+    said = []
+    if no_cooldown:
+        said.append("no Cooldown in React")
+    elif cooldown:
+        said.append(f"Cooldown {cooldown:+d} in React")
+    if no_start:
+        said.append("no slipstream may start here")
+    if slipstream:
+        said.append(f"slipstream {slipstream:+d} spaces")
+    if free_boost:
+        said.append("Boost costs no Heat")
+    return ", ".join(said) or "no effect"
+
+
+def weather_lines(w: int, road: list[int], tables: Tables) -> list[str]:
+    """The race's Weather token and each corner's Road Conditions token, in words."""
+    weather, roads = tables.weather, tables.road
+    setup = []
+    for amount, what in (
+        (int(weather.stress[w]), "Stress in each deck"),
+        (int(weather.heat[w]), "Heat in each Engine"),
+    ):
+        if amount:
+            setup.append(f"{amount:+d} {what}")
+    if weather.heat_to_deck[w]:
+        setup.append(f"{weather.heat_to_deck[w]} Engine Heat shuffled into each deck")
+    if weather.heat_to_discard[w]:
+        setup.append(f"{weather.heat_to_discard[w]} Engine Heat onto each discard pile")
+    track = tables.tracks[tables.rules.track]
+    lines = [
+        f"Weather: {weather.names[w]} ({'; '.join(setup) or 'no setup change'}; "
+        f"in a Weather sector: {sector_text(weather.sector[w])})",
+        "Road Conditions:",
+    ]
+    for c, t in enumerate(road):
+        limit = int(track.limit[c])
+        if roads.is_sector[t]:
+            effect = weather.sector[w] if roads.sector[t, -1] else roads.sector[t]
+            after = f"{c + 2}" if c + 1 < len(road) else "1"
+            text = f"sector to corner {after}: {sector_text(effect)}"
+        else:
+            parts = []
+            if roads.limit[t]:
+                parts.append(f"limit {limit} -> {max(limit + int(roads.limit[t]), 0)}")
+            if roads.overheat[t]:
+                parts.append(f"over the limit, {roads.overheat[t]} Heat more than the excess")
+            text = ", ".join(parts) or "no effect"
+        lines.append(f"  corner {c + 1} (limit {limit}): {roads.names[t]}: {text}")
+    return lines
+
+
 def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTable, P: int) -> list[str]:
     names, ids = tables.cards.names, tables.cards.ids
     legends = tables.legends
@@ -53,9 +107,12 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             lines.append(f"  car {a}: Boost +{b} -> {c}")
         elif kind == R.SAY_SLIPSTREAM:
             lines.append(f"  car {a}: slipstreams to {b}")
-        elif kind == R.SAY_CORNER:  # car, limit, speed, Heat over, paid
+        elif kind == R.SAY_CORNER:  # car, limit, speed, Heat owed, paid, of which Overheat
             result = f"pays {d} Heat" if e else f"cannot pay {d} Heat: SPINS OUT"
-            lines.append(f"  car {a}: corner (limit {b}) at speed {c}: " + result)
+            hot = f" (Overheat: {f} more than the excess)" if f else ""
+            lines.append(f"  car {a}: corner (limit {b}) at speed {c}: " + result + hot)
+        elif kind == R.SAY_WEATHER:  # Weather token, corners a lap; the row: each corner's Road token
+            lines.extend(weather_lines(a, rows[row, :b].tolist(), tables))
         elif kind == R.SAY_FINISHED:
             lines.append("  finished: " + ", ".join(f"car {int(x)}" for x in rows[row, :a]))
     return lines
