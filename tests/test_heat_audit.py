@@ -6,6 +6,11 @@ two laps of 69 (the finish at 138)."""
 from __future__ import annotations
 
 import numpy as np
+import yaml
+
+from balance.games.heat.compile import compile_database
+from balance.games.heat.schema import validate_database
+from balance.yamlio import parse_yaml
 
 from . import heat
 from .heat import car_turn, legend_turn, plan_round, slipstream
@@ -71,14 +76,33 @@ def test_a_car_holding_an_unpayable_upgrade_is_not_overheated():
 
 
 def test_a_base_game_legend_crosses_one_corner_line_a_move_aggressive_ones_two():
-    """Great Britain: lines at 29 (limit 6) and 36 (limit 5). A Legend on 28 near
-    the 29 with a corner bonus of 2 would move 8, to 36, over both lines."""
-    for aggressive, end in ((False, 35), (True, 36)):
+    """Great Britain: lines at 29 (limit 6) and 36 (limit 5). A Legend on 28, past the 29's Legend line, with
+    black's diamond column 3 (card 2) would move 6 + 3 = 9, to 37, over both lines: it stops before the 36.
+    Aggressive Legends does not change that: 28 is no chevron space."""
+    for aggressive in (False, True):
         t = heat.tables(track="great_britain", aggressive_legends=aggressive)
         race, st = heat.batch(t, ["legend", "robot"], races=1)
         _cars_on(st, 0, {0: (28, 0), 1: (-30, 0)})
-        legend_turn(race, st, np.arange(1), np.zeros(1, int), np.array([0]))  # card 0: bonus 2
-        assert st.pos[0, 0] == end, (aggressive, st.pos[0, 0])
+        legend_turn(race, st, np.arange(1), np.zeros(1, int), np.array([1]))
+        assert st.pos[0, 0] == 35, (aggressive, st.pos[0, 0])
+
+
+def test_a_chevron_legend_crosses_two_corner_lines_a_double_chevron_three():
+    """Great Britain's chevron before the 29's Legend line (25) is on 24. Black's helmet 18 (card 2) from 24
+    would cross the 29: a Legend stops 3 (its column) short of the space before it, on 25. An Aggressive one
+    on the chevron drives its 18 over the 29 and the 36 and stops before the 42, on 41; from a double chevron
+    it may cross the 42 too (24 + 18 = 42: on 42)."""
+    for aggressive, double, end in ((False, 0, 25), (True, 0, 41), (True, 1, 42)):
+        data = yaml.safe_load(yaml.safe_dump(heat._BASE))
+        data["rules"] |= {"track": "great_britain", "aggressive_legends": aggressive}
+        gb = next(track for track in data["tracks"] if track["id"] == "great_britain")
+        gb["corners"][1]["double_chevrons"] = double
+        t = compile_database(validate_database(parse_yaml(yaml.safe_dump(data, sort_keys=False), "gb.yaml")))
+        assert t.tracks[t.rules.track].chevron[[24, 31, 37]].tolist() == [1 + double, 1, 1]
+        race, st = heat.batch(t, ["legend", "robot"], races=1)
+        _cars_on(st, 0, {0: (24, 0), 1: (-30, 0)})
+        legend_turn(race, st, np.arange(1), np.zeros(1, int), np.array([1]))
+        assert st.pos[0, 0] == end, (aggressive, double, st.pos[0, 0])
 
 
 def test_stress_from_a_spin_out_comes_from_the_box_while_it_lasts():

@@ -235,14 +235,29 @@ def test_unable_to_pay_spins_out_before_the_corner_with_stress_and_gear_one():
 # --- Legends ------------------------------------------------------------------------------------
 
 
-def test_legends_drive_at_the_limit_near_a_corner_and_stop_short_before_it():
-    race, st = heat.batch(T, ["legend", "robot"], races=3)
-    _cars_on(st, np.arange(3), {0: (0, 0), 1: (-30, 0)})
-    st.pos[:, 0] = [0, 8, 130]  # far from the 11; within 4 of it; the finish (138) before any corner
-    cards = np.array([9, 0, 9])  # Legend cards: 9 = speed 14, bonus 0; 0 = speed 10, bonus 2
-    legend_turn(race, st, np.arange(3), np.zeros(3, int), cards)
-    assert st.pos[:, 0].tolist() == [10, 8 + 7 + 2, 144]
+def test_legends_move_by_their_colours_helmet_number_and_diamond_column():
+    """The first Legend car is black. Card 10 gives black helmet 10 in column 0, card 1 helmet 16 in column 2,
+    card 2 helmet 18 in column 3. Before the 11's Legend line (7): the helmet number, unless it would cross the
+    line, then d spaces short of the space before it; past the Legend line: the limit (7) plus d; no corner
+    before the finish (138): the helmet number."""
+    race, st = heat.batch(T, ["legend", "robot"], races=4)
+    _cars_on(st, np.arange(4), {0: (0, 0), 1: (-30, 0)})
+    st.pos[:, 0] = [0, 0, 8, 130]
+    cards = np.array([9, 0, 0, 1])
+    legend_turn(race, st, np.arange(4), np.zeros(4, int), cards)
+    assert st.pos[:, 0].tolist() == [0 + 10, 11 - 1 - 2, 8 + 7 + 2, 130 + 18]
     assert (st.heat_paid[:, 0] == 0).all()
+    assert st.colour[0].tolist() == [0, -1], "a player's car has no Legend colour"
+
+
+def test_legend_cars_take_the_colours_in_grid_order_and_pro_legends_add_to_every_helmet():
+    """The second Legend car is blue: card 10 gives it 15 (column 2). Pro Legends +2: black's 10 becomes 12."""
+    t = heat.tables(pro_legends=2)
+    race, st = heat.batch(t, ["legend", "robot", "legend"], races=1)
+    assert st.colour[0].tolist() == [0, -1, 1]
+    _cars_on(st, 0, {0: (-5, 0), 1: (-30, 0), 2: (-20, 0)})
+    legend_turn(race, st, np.array([0, 0]), np.array([0, 2]), np.array([9, 9]))
+    assert st.pos[0, 0] == -5 + 10 + 2 and st.pos[0, 2] == -20 + 15 + 2
 
 
 # --- Winning, whole races -------------------------------------------------------------------------

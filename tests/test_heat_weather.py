@@ -76,7 +76,7 @@ def test_a_speed_limit_token_changes_its_corner_on_every_lap_and_for_legends():
     race, st = heat.batch(T, ["legend", "robot"], races=1)
     assert st.limit[0, :8].tolist() == [8, 2, 4, 1, 8, 2, 4, 1]
     _cars_on(st, 0, {0: (29, 0), 1: (-30, 0)})
-    legend_turn(race, st, np.array([0]), np.array([0]), np.array([3]))  # Legend card 3: +0 at corners
+    legend_turn(race, st, np.array([0]), np.array([0]), np.array([9]))  # card 10: black's column 0, +0 at corners
     assert st.pos[0, 0] == 29 + 2
 
 

@@ -144,11 +144,11 @@ CASES = {
     "hand size": ("  hand_size: 7", "  hand_size: 40000", 0, "rules.hand_size", "must be at most 20, got 40000"),
     "gears": ("  gears: 4", "  gears: 200", 0, "rules.gears", "must be at most 8, got 200"),
     "flips": ("    flips: 3", "    flips: 40000", 0, "cards.four_wheel_drive_2.flips", "must be at most 10, got 40000"),
-    "Legend speed": (
-        "  - {speed: 14, corner_bonus: 0}",
-        "  - {speed: 40000, corner_bonus: 0}",
+    "Legend helmet number": (
+        "  - [{black: 10, green: 11}, {}, {red: 16, blue: 15, grey: 17}, {yellow: 18}]",
+        "  - [{black: 10, green: 11}, {}, {red: 16, blue: 15, grey: 17}, {yellow: 40000}]",
         0,
-        "legends.9.speed",
+        "legends.9.3.yellow",
         "must be at most 100, got 40000",
     ),
     "effect op given as a mapping": (
@@ -237,6 +237,9 @@ def test_the_limits_fit_the_engine_arrays():
 # --- databases at the edges play -----------------------------------------------------------------
 
 
+COLOURS = [f"colour_{i}" for i in range(S.MAX_COLOURS)]
+
+
 def _track(i: int) -> dict[str, Any]:
     """A track of every limit: 10 laps of 200 spaces, 30 corners, the finish line as far
     from the start as the grid (three rows) allows."""
@@ -280,6 +283,8 @@ def largest() -> dict[str, Any]:
         "max_rounds": S.MAX_ROUNDS,
         "max_cars": 6,
         "aggressive_legends": True,
+        "pro_legends": S.MAX_RULE,
+        "legend_colours": COLOURS,
         "stress_supply": S.MAX_STRESS_SUPPLY,
         "garage_draft": {"upgrades_each": S.MAX_DRAFT, "order": "snake", "revealed_extra": S.MAX_DRAFT},
         "grid": {"cars_per_space": 2, "pole_space": -1},
@@ -311,7 +316,8 @@ def largest() -> dict[str, Any]:
         "rules": rules,
         "cards": cards,
         "tracks": [_track(i) for i in range(S.MAX_TRACKS)],
-        "legends": [{"speed": S.MAX_LIMIT, "corner_bonus": S.MAX_LIMIT}] * S.MAX_LEGEND_CARDS,
+        # every colour's helmet number at its largest, in the widest column the tracks' Legend lines (4) allow
+        "legends": [[{}] * 3 + [dict.fromkeys(COLOURS, S.MAX_LIMIT)]] * S.MAX_LEGEND_CARDS,
         **_weather_at_most(),
     }
 
@@ -353,6 +359,7 @@ def smallest() -> dict[str, Any]:
         "spin_out_stress_by_gear": [0],
         "max_rounds": 1,
         "max_cars": 2,
+        "legend_colours": ["black"],
         "stress_supply": 0,
         "garage_draft": {"upgrades_each": 0, "revealed_extra": 0},
         "grid": {"cars_per_space": 2, "pole_space": -1},
@@ -363,7 +370,7 @@ def smallest() -> dict[str, Any]:
     ]
     track = {"id": "t", "name": "T", "laps": 1, "spaces": 2, "heat": 0, "stress": 0, "finish_line": 1}
     track["corners"] = [{"limit": 1, "gap": 2, "legend_line": 1}]
-    return {"rules": rules, "cards": cards, "tracks": [track], "legends": [{"speed": 1, "corner_bonus": 0}]}
+    return {"rules": rules, "cards": cards, "tracks": [track], "legends": [[{"black": 1}]]}
 
 
 def _play(data: dict[str, Any], names: list[str], races: int = 8, profiles: dict | None = None, seed: int = 0):
@@ -426,8 +433,11 @@ def test_a_race_nobody_can_finish_stops_at_the_round_cap_and_logs_it_unwrapped()
     """The largest database with nothing that moves a player's car (no speed, no flips, no
     card Heat, which a card that cannot pay it swaps for a flip, no slipstream, no
     Adrenaline): the cars race to the cap; the Legend gets home. (No scrap either: 80
-    cards scrapped a turn for 200 rounds is slow, and the previous test plays it.)"""
+    cards scrapped a turn for 200 rounds is slow, and the previous test plays it.) A Legend
+    crosses at most one corner line a round (no chevrons on these tracks): the race is 5 laps
+    of 30 corners, so that it can within the cap."""
     data = largest()
+    data["tracks"][0]["laps"] = 5
     for card in data["cards"]:
         card.update(speed=0 if card["type"] in ("speed", "upgrade") else None, flips=0)
         card["effects"] = [e for e in card.get("effects", []) if e["op"] not in ("slipstream", "heat", "scrap")]

@@ -54,7 +54,9 @@ class RuleTable:
     spin_out_stress: np.ndarray  # (gears + 1,) int8: Stress into hand on a spin-out, by gear; [0] unused
     max_rounds: int
     max_cars: int
-    aggressive_legends: bool  # a Legend may cross one extra corner line in a move
+    aggressive_legends: bool  # a Legend on a chevron space may cross one (double: two) more corner lines
+    pro_legends: int  # added to every helmet number
+    legend_colours: tuple[str, ...]  # the colours of the Legend cars, in grid order
     stress_supply: int  # Stress cards in the box (decks included); -1: unlimited
     upgrades_each: int  # Garage upgrades drafted per player
     draft_order: int  # index into vocabulary.DRAFT_ORDERS
@@ -102,6 +104,7 @@ class TrackTable:
     corner_at: np.ndarray  # (N,) int16: corner lines, in driving order, as positions on the lap
     limit: np.ndarray  # (N,) int8: speed limit of each corner
     legend_at: np.ndarray  # (N,) int16: each corner's Legend line as a position on the lap
+    chevron: np.ndarray  # (spaces,) int8: more corner lines an Aggressive Legend may cross from each space (1, 2)
     next_corner: np.ndarray  # (spaces,) int8: from each space, the next corner line ahead
     to_corner: np.ndarray  # (spaces,) int16: from each space, spaces to that line (moving this many crosses it)
 
@@ -113,8 +116,8 @@ class TrackTable:
 
 @dataclass(frozen=True)
 class LegendTable:
-    speed: np.ndarray  # (L,) int8: spaces on a straight
-    corner_bonus: np.ndarray  # (L,) int8: added to the corner's limit within its Legend line
+    helmet: np.ndarray  # (L, colours) int8: each colour's helmet number (spaces on a straight), rules.legend_colours
+    diamond: np.ndarray  # (L, colours) int8: its diamond column (added to a corner's limit past its Legend line)
 
 
 SECTOR_COLUMNS = ("cooldown", "no_cooldown", "slipstream", "no_slipstream_start", "free_boost", "weather")
@@ -183,8 +186,8 @@ def compile_database(db: Database) -> Tables:
         cards=cards,
         tracks=tuple(_track_table(t) for t in db.tracks),
         legends=LegendTable(
-            speed=_frozen(np.array([g.speed for g in db.legends], dtype=np.int8)),
-            corner_bonus=_frozen(np.array([g.corner_bonus for g in db.legends], dtype=np.int8)),
+            helmet=_frozen(np.array([[g.helmet[c] for c in db.rules.legend_colours] for g in db.legends], np.int8)),
+            diamond=_frozen(np.array([[g.diamond[c] for c in db.rules.legend_colours] for g in db.legends], np.int8)),
         ),
         heat_card=int(np.flatnonzero(cards.type == V.CARD_TYPES.index("heat"))[0]),
         stress_card=int(np.flatnonzero(cards.type == V.CARD_TYPES.index("stress"))[0]),
@@ -250,6 +253,8 @@ def _rule_table(db: Database) -> RuleTable:
         max_rounds=r.max_rounds,
         max_cars=r.max_cars,
         aggressive_legends=r.aggressive_legends,
+        pro_legends=r.pro_legends,
+        legend_colours=tuple(r.legend_colours),
         stress_supply=-1 if r.stress_supply == "unlimited" else r.stress_supply,
         upgrades_each=r.garage_draft.upgrades_each,
         draft_order=V.DRAFT_ORDERS.index(r.garage_draft.order),
@@ -305,6 +310,10 @@ def _track_table(track: Track) -> TrackTable:
     legend_at = (corner_at - [c.legend_line for c in track.corners]) % track.spaces
     spaces = np.arange(track.spaces)
     next_corner = np.searchsorted(corner_at, spaces, side="right") % len(corner_at)
+    chevron = np.zeros(track.spaces, np.int8)
+    for at, corner in zip(legend_at, track.corners, strict=True):  # the spaces right before the Legend line
+        for j in range(corner.chevrons):
+            chevron[(at - 1 - j) % track.spaces] = 2 if j < corner.double_chevrons else 1
     to_corner = (corner_at[next_corner] - spaces - 1) % track.spaces + 1  # 1..spaces, a full lap if on a line
     return TrackTable(
         id=track.id,
@@ -316,6 +325,7 @@ def _track_table(track: Track) -> TrackTable:
         corner_at=_frozen(corner_at.astype(np.int16)),
         limit=_frozen(np.array([c.limit for c in track.corners], dtype=np.int8)),
         legend_at=_frozen(legend_at.astype(np.int16)),
+        chevron=_frozen(chevron),
         next_corner=_frozen(next_corner.astype(np.int8)),
         to_corner=_frozen(to_corner.astype(np.int16)),
     )

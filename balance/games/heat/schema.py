@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, create_model
+from pydantic import AfterValidator, Field, RootModel, create_model
 from pydantic_core import PydanticCustomError
 
 from ...errors import Problem, did_you_mean, raise_first
@@ -50,6 +50,8 @@ MAX_DRAFT = 20  # Garage upgrades each and extra cards revealed: the pick number
 MAX_STRESS_SUPPLY = 1_000  # Stress in the box (int16)
 MAX_TRACKS = 50
 MAX_LEGEND_CARDS = 100
+MAX_DIAMONDS = 10  # diamond columns of a Legend card (the published cards have 4)
+MAX_COLOURS = 6  # the box's car colours: every Legend card gives each a helmet number
 MAX_WEATHER = 50  # Weather tokens, and Road Conditions token kinds (int8 codes)
 
 RuleNumber = Annotated[int, Field(ge=0, le=MAX_RULE)]
@@ -193,7 +195,10 @@ class Rules(Strict):
     max_rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)]  # a scenario's max_rounds: lands here too
     max_cars: Annotated[int, Field(ge=2, le=6)]  # adrenaline only knows "up to 4" and "5 or 6"
     # Readings the excerpt leaves open (docs/rules.md); the defaults are ours.
-    aggressive_legends: bool = False  # Legends may cross one extra corner line a move (Aggressive Legends)
+    aggressive_legends: bool = False  # a Legend on a chevron space may cross one more corner line (two: double)
+    pro_legends: RuleNumber = 0  # Pro Legends: added to every helmet number
+    # the colours the Legend cars take, in grid order (each Legend card gives each its number and column)
+    legend_colours: Annotated[list[Id], Field(min_length=1, max_length=MAX_COLOURS)]
     stress_supply: Annotated[Any, AfterValidator(_stress_supply)] = "unlimited"  # in the box (37 published)
     garage_draft: GarageDraft
     grid: Grid
@@ -219,6 +224,8 @@ class CornerModel(Strict):
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)]
     gap: Annotated[int, Field(ge=1, le=MAX_SPACES)]
     legend_line: Annotated[int, Field(ge=1, le=MAX_SPACES)]  # and less than the previous corner's gap (cross-checked)
+    chevrons: Annotated[int, Field(ge=0, le=MAX_SPACES)] = 0  # spaces with a chevron right before the Legend line
+    double_chevrons: Annotated[int, Field(ge=0, le=MAX_SPACES)] = 0  # of those, the last ones double (cross-checked)
 
 
 class TrackModel(Strict):
@@ -268,9 +275,12 @@ class RoadModel(Strict):
     sector: SectorModel | None = None  # a sector token: every space from its corner line to the next
 
 
-class LegendModel(Strict):
-    speed: Annotated[int, Field(ge=1, le=MAX_LIMIT)]
-    corner_bonus: Annotated[int, Field(ge=0, le=MAX_LIMIT)]
+Helmet = Annotated[int, Field(ge=1, le=MAX_LIMIT)]
+
+
+class LegendModel(RootModel[Annotated[list[dict[Id, Helmet]], Field(min_length=1, max_length=MAX_DIAMONDS)]]):
+    """A Legend card as printed: its diamond columns left to right (column d = its index), each holding the
+    helmet numbers of some colours ({yellow: 11}); every colour appears once on a card (cross-checked)."""
 
 
 class DatabaseModel(Strict):
@@ -327,6 +337,8 @@ class Corner:
     limit: int
     gap: int  # spaces to the next corner's line
     legend_line: int  # spaces before this corner's line where Legends slow down
+    chevrons: int = 0  # spaces with a chevron right before the Legend line (Aggressive Legends)
+    double_chevrons: int = 0  # of those, the last ones (nearest the Legend line) double
 
 
 @dataclass(frozen=True)
@@ -374,8 +386,8 @@ class Road:
 
 @dataclass(frozen=True)
 class LegendCard:
-    speed: int  # spaces on a straight
-    corner_bonus: int  # added to the corner's limit within its legend line
+    helmet: dict[str, int]  # each colour's helmet number: spaces on a straight
+    diamond: dict[str, int]  # each colour's diamond column: added to a corner's limit past its Legend line
 
 
 @dataclass(frozen=True)
@@ -440,19 +452,75 @@ def validate_database(doc: YamlDoc) -> Database:
     problems += _garage_checks(cards, rules, doc)
     if not legends:  # what the Legend cars draw from, one card a round
         problems.append(doc.problem(("legends",), "no Legend cards: a Legend car draws one every round"))
+    problems += _legend_checks(legends, rules, doc)
+    problems += _legend_line_checks(legends, tracks, doc, label)
     raise_first(problems)
     db = Database(
         source=doc.source,
         rules=rules,
         cards=tuple(_card(c, effects) for _, c, effects in cards),
         tracks=tuple(_track(t) for _, t in tracks),
-        legends=tuple(LegendCard(g.speed, g.corner_bonus) for _, g in legends),
+        legends=tuple(_legend(g) for _, g in legends),
         weather=tuple(_weather(w) for _, w in weather),
         road_conditions=tuple(_road(r) for _, r in roads),
     )
     return Database(
         db.source, db.rules, db.cards, db.tracks, db.legends, tuple(_warnings(db, doc)), db.weather, db.road_conditions
     )
+
+
+def _legend(card: LegendModel) -> LegendCard:
+    columns = card.root
+    helmet = {colour: number for column in columns for colour, number in column.items()}
+    diamond = {colour: d for d, column in enumerate(columns) for colour in column}
+    return LegendCard(helmet, diamond)
+
+
+def _legend_checks(legends, rules: Rules, doc: YamlDoc) -> list[Problem]:
+    """Every Legend card gives each of rules.legend_colours exactly one helmet number; the colours are enough
+    for a grid of Legends and one player; no colour is listed twice."""
+    problems = []
+    colours = rules.legend_colours
+    if len(set(colours)) < len(colours):
+        problems.append(doc.problem(("rules", "legend_colours"), "a colour is listed twice"))
+    if len(colours) < rules.max_cars - 1:
+        problems.append(
+            doc.problem(
+                ("rules", "legend_colours"),
+                f"{len(colours)} colours for up to {rules.max_cars - 1} Legend cars (rules.max_cars less one player)",
+            )
+        )
+    for i, card in legends:
+        seen = [colour for column in card.root for colour in column]
+        missing = [c for c in colours if c not in seen]
+        twice = sorted({c for c in seen if seen.count(c) > 1})
+        unknown = [c for c in seen if c not in colours]
+        for what, names in (
+            ("has no number for", missing),
+            ("gives twice", twice),
+            ("names no colour of rules.legend_colours:", unknown),
+        ):
+            if names:
+                problems.append(doc.problem(("legends", i), f"this Legend card {what} {', '.join(names)}"))
+    return problems
+
+
+def _legend_line_checks(legends, tracks, doc: YamlDoc, label) -> list[Problem]:
+    """A Legend stopped short of a corner stands d spaces before the space before its line (d its diamond
+    column): past the Legend line, where it drives at the limit next round, only if every Legend line is at
+    least the widest column's d + 1 spaces from its corner (4 with the published cards); else it stalls."""
+    widest = max((d for _, card in legends for d, column in enumerate(card.root) if column), default=0)
+    problems = []
+    for i, track in tracks:
+        for k, corner in enumerate(track.corners):
+            if corner.legend_line < widest + 1:
+                path = ("tracks", i, "corners", k, "legend_line")
+                message = (
+                    f"{corner.legend_line} spaces: a Legend stopped short of this corner (diamond column {widest}) "
+                    f"would stand before its Legend line; at least {widest + 1}"
+                )
+                problems.append(doc.problem(path, message, label(path)))
+    return problems
 
 
 def _sector(m: SectorModel) -> Sector:
@@ -473,7 +541,7 @@ def _card(c: CardModel, effects: tuple[Effect, ...]) -> Card:
 
 
 def _track(t: TrackModel) -> Track:
-    corners = tuple(Corner(c.limit, c.gap, c.legend_line) for c in t.corners)
+    corners = tuple(Corner(c.limit, c.gap, c.legend_line, c.chevrons, c.double_chevrons) for c in t.corners)
     return Track(t.id, t.name, t.laps, t.spaces, t.heat, t.stress, t.finish_line, corners)
 
 
@@ -648,6 +716,21 @@ def _track_shape(track: TrackModel, grid_back: int) -> list[tuple[tuple[Any, ...
         )
     for k, corner in enumerate(track.corners):
         previous = gaps[k - 1]  # k = 0 wraps to the last corner's gap
+        if corner.double_chevrons > corner.chevrons:
+            out.append(
+                (
+                    ("corners", k, "double_chevrons"),
+                    f"{corner.double_chevrons} double chevrons on {corner.chevrons} chevron spaces",
+                )
+            )
+        elif corner.legend_line < previous and corner.legend_line + corner.chevrons >= previous:
+            out.append(
+                (
+                    ("corners", k, "chevrons"),
+                    f"{corner.chevrons} chevron spaces before the Legend line reach back past the previous corner "
+                    f"(at most {previous - 1 - corner.legend_line})",
+                )
+            )
         if corner.legend_line >= previous:
             out.append(
                 (

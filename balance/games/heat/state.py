@@ -40,6 +40,7 @@ class State:
     # --- bookkeeping ---
     bots: np.ndarray  # (G, P) int16: profile index of each car's bot
     is_legend: np.ndarray  # (G, P) bool
+    colour: np.ndarray  # (G, P) int8: a Legend car's colour (index into rules.legend_colours), -1 a player's car
     round: np.ndarray  # (G,) int16: rounds started
     running: np.ndarray  # (G,) bool: some car still racing and under the round cap
     # --- tallies for the logs and the checker ---
@@ -98,6 +99,7 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1, sec
         target=z16(G, P),
         bots=z16(G, P),
         is_legend=np.zeros((G, P), bool),
+        colour=np.full((G, P), -1, i8),
         round=np.zeros(G, i16),
         running=np.ones(G, bool),
         lap_round=z16(G, P, laps),

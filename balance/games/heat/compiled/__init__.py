@@ -50,7 +50,7 @@ tables_for = TABLES.get  # the compiled tables of (tables, bots, players), built
 def new_state(tables: Tables, G: int, P: int) -> State:
     track = tables.tracks[tables.rules.track]
     return empty_state(
-        G, P, len(tables.cards.ids), len(tables.legends.speed), track.laps, len(track.limit), len(SECTOR_COLUMNS)
+        G, P, len(tables.cards.ids), len(tables.legends.helmet), track.laps, len(track.limit), len(SECTOR_COLUMNS)
     )
 
 

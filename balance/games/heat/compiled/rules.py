@@ -273,10 +273,13 @@ def setup(T, S, X, g, bonus_card, bonus_who):
     stress_card, heat_card = T.stress_card, T.heat_card
     stress = max(T.starting_deck[stress_card] + S.weather_stress[g], 0)
     S.weather_stress[g] = stress - T.starting_deck[stress_card]  # what the decks hold less the track's
-    players = 0
+    players, legends = 0, 0
     for p in range(P):
         q = S.bots[g, p]
         S.is_legend[g, p] = T.legend[q]
+        if T.legend[q]:  # the Legend cars take the colours in grid order
+            S.colour[g, p] = legends
+            legends += 1
         S.pos[g, p] = T.grid_space[p]
         S.lane[g, p] = T.grid_lane[p]
         S.gear[g, p] = T.starting_gear
@@ -629,25 +632,34 @@ def laps_done(T, S, g, p):
 
 @inline
 def legend_turn(T, S, X, g, p, card):
-    """A Legend moves by the round's Legend card, using no Heat: within a
-    corner's Legend line at the limit plus the card's bonus; before it, the
-    straight speed but short of the corner; at most one corner line a move
-    (Aggressive Legends: two)."""
+    """A Legend moves by the round's Legend card, its colour's helmet number
+    and diamond column d, using no Heat: past the next corner's Legend line,
+    the corner's limit plus d; before it, the helmet number (Pro Legends: plus
+    N), unless that crosses the corner line: then to d spaces short of the
+    space before the line. At most one corner line a move; Aggressive Legends:
+    from a chevron space one more (a double chevron: two more), and the
+    helmet number may then carry it over the corner."""
     pos = np.int64(S.pos[g, p])
     nxt = next_corner(T.corner_at, pos)
-    to_line = T.corner_at[nxt] - pos
-    straight = T.legend_speed[card]
-    near = pos >= T.legend_at[nxt]  # within the corner's Legend line
-    move = np.int64(S.limit[g, nxt]) + T.legend_bonus[card] if near else min(straight, to_line - 1)
-    if T.finish - pos <= to_line:
-        move = straight
-    extra = 1 if T.aggressive_legends else 0
+    line = T.corner_at[nxt]
+    colour = S.colour[g, p]
+    helmet = T.legend_helmet[card, colour] + T.pro_legends
+    d = T.legend_diamond[card, colour]
+    extra = T.chevron[pos % T.spaces] if T.aggressive_legends else 0
+    if T.finish - pos <= line - pos:  # no corner before the finish
+        move = helmet
+    elif pos >= T.legend_at[nxt]:  # within the corner's Legend line
+        move = np.int64(S.limit[g, nxt]) + d
+    elif pos + helmet < line or extra > 0:
+        move = helmet
+    else:
+        move = max(line - 1 - d - pos, 0)
     stop = T.corner_at[min(nxt + 1 + extra, T.corners)] - 1
     move = min(move, stop - pos)
     S.turns[g, p] += 1
     place(T, S, g, p, pos + move)
     laps_done(T, S, g, p)
-    say(X, SAY_LEGEND, p, straight, card, move, pos, S.pos[g, p], 0, 0, -1)
+    say(X, SAY_LEGEND, p, helmet, card, move, pos, S.pos[g, p], d, colour, -1)
 
 
 @inline

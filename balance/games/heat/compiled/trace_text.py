@@ -68,7 +68,6 @@ def weather_lines(w: int, road: list[int], tables: Tables) -> list[str]:
 
 def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTable, P: int) -> list[str]:
     names, ids = tables.cards.names, tables.cards.ids
-    legends = tables.legends
     K = len(names)
     lines = []
     for kind, a, b, c, d, e, f, h, i, row in trace.tolist():
@@ -88,9 +87,10 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             shifted = f"gear {c} -> {d}" + (f" (pays {e} Heat)" if e else "")
             head = f"  car {a} ({bots.names[b]}): {shifted}, Engine {f} Heat, aims at speed {h}, plays {cards}"
             lines.append(head + (" (too few playable cards: overheats)" if i else ""))
-        elif kind == R.SAY_LEGEND:  # car, straight, card, move, from, to
+        elif kind == R.SAY_LEGEND:  # car, helmet number, card, move, from, to, diamond column, colour
+            colour = tables.rules.legend_colours[i]
             lines.append(
-                f"  car {a} (Legend; its card: straight {b}, corners +{legends.corner_bonus[c]}): speed {d}, {e} -> {f}"
+                f"  car {a} (Legend, {colour}; Legend card {c + 1}: helmet {b}, diamond {h}): speed {d}, {e} -> {f}"
             )
         elif kind == R.SAY_OVERHEATED:
             lines.append(f"  car {a}: overheated, does not move; back to gear 1")
