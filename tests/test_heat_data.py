@@ -49,8 +49,8 @@ def test_shipped_file_loads_without_warnings(db):
     assert db.counts() == {
         "basic speed cards": 12,
         "starting upgrades": 3,
-        "garage upgrades": 44,
-        "tracks": 4,
+        "garage upgrades": 68,  # 44 of the base game, 24 of the expansions (in the pool only with them)
+        "tracks": 8,
         "Legend cards": 10,
     }
 
@@ -121,7 +121,10 @@ def test_rules_by_gear_and_grid(tables):
 def test_unknown_track_lists_the_known_ones(tables):
     with pytest.raises(UserError) as info:
         tables.track_index("monaco")
-    assert str(info.value) == "track: track: unknown track 'monaco' (known: usa, italia, france, great_britain)"
+    assert (
+        str(info.value)
+        == "track: track: unknown track 'monaco' (known: usa, italia, france, great_britain, japan, mexico, nederland, espana)"
+    )
 
 
 def test_summary_for_validate(db):
@@ -150,7 +153,7 @@ def test_unknown_op(broken):
     )
     assert error_of(path) == (
         f"{path}:{line + 2}: cards.brakes_1.effects.0.op: unknown op 'warp' "
-        "(known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit)"
+        "(known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit, super_cool, draft)"
     )
 
 
@@ -197,7 +200,7 @@ def test_unknown_key(broken):
     path, line = broken("  - id: turbocharger_1\n", "  - id: turbocharger_1\n    colour: red\n")
     assert error_of(path) == (
         f"{path}:{line + 1}: cards.turbocharger_1.colour: unknown field 'colour' "
-        "(known: id, name, type, tier, group, count, speed, flips, effects, approximate)"
+        "(known: id, name, type, tier, group, count, speed, flips, effects, approximate, expansion)"
     )
 
 
@@ -221,11 +224,14 @@ def test_finish_line_beyond_the_last_corner(broken):
     )
 
 
-def test_legend_line_past_the_previous_corner(broken):
-    path, line = broken("      - {limit: 3, gap: 30, legend_line: 4}", "      - {limit: 3, gap: 30, legend_line: 5}")
+def test_a_legend_line_a_stopped_legend_cannot_reach_is_refused(broken):
+    """A Legend stopped short of a corner stands up to 3 spaces (the widest diamond column) before the space
+    before its line: a Legend line nearer the corner than 4 would leave it before the line, moving 0 for ever.
+    A Legend line at or behind the previous corner's line is the expansions' chicanes' (Japan's exit: 2)."""
+    path, line = broken("      - {limit: 3, gap: 30, legend_line: 4}", "      - {limit: 3, gap: 30, legend_line: 3}")
     assert error_of(path) == (
-        f"{path}:{line}: tracks.great_britain.corners.4.legend_line: 5 spaces reaches back past the previous corner "
-        "(at most 4)"
+        f"{path}:{line}: tracks.great_britain.corners.4.legend_line: 3 spaces: a Legend stopped short of this "
+        "corner (diamond column 3) would stand before its Legend line; at least 4"
     )
 
 
@@ -247,7 +253,7 @@ def test_counts_differing_from_the_facts_are_warnings(broken, heat_text):
 
 def test_docs_name_every_word():
     doc = (ROOT / "docs" / "heat.md").read_text()
-    for word in [*V.CARD_TYPES, *V.TIERS, *V.OPS, *V.ADRENALINE_MODES, *V.DRAFT_ORDERS]:
+    for word in [*V.CARD_TYPES, *V.TIERS, *V.OPS, *V.ADRENALINE_MODES, *V.DRAFT_ORDERS, *V.EXPANSIONS]:
         assert f"`{word}`" in doc, word
 
 
@@ -260,6 +266,7 @@ def test_overrides_name_tracks_by_id():
     tables = compile_database(validate_database(apply_overrides(doc, {"tracks.usa.heat": 8}, doc)))
     assert tables.tracks[0].heat == 8 and tables.tracks[1].heat == 6
     with pytest.raises(
-        UserError, match=r"no tracks item with id 'monza' \(known: usa, italia, france, great_britain\)"
+        UserError,
+        match=r"no tracks item with id 'monza' \(known: usa, italia, france, great_britain, japan, mexico, nederland, espana\)",
     ):
         apply_overrides(doc, {"tracks.monza.heat": 8}, doc)

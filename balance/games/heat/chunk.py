@@ -24,7 +24,7 @@ from ..recorder import NULL, Recorder
 from . import compiled
 from . import vocabulary as V
 from .bots import bot_table, resolve_profiles
-from .compile import Tables, compile_database
+from .compile import Tables, compile_database, in_pool
 from .schema import validate_database
 from .state import State
 
@@ -75,15 +75,16 @@ def strength_items(catalog: dict) -> list[dict[str, str]]:
 
 def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     """Every card of the database as raced; `studied` marks the ones the
-    reports tabulate: the Garage upgrades with the Garage module, else every
-    card a deck holds. `tracks`: the track raced, with each corner's line as a
+    reports tabulate: the Garage upgrades in the pool with the Garage module
+    (an expansion's only with rules.expansions), else every card a deck
+    holds. `tracks`: the track raced, with each corner's line as a
     position on the lap (compile.TrackTable.corner_at) and its speed limit, in
     driving order: what the report's track chart draws."""
     garage = prep.tables.rules.garage_module
     cards = []
     for c in prep.database.cards:
         in_garage = c.tier in V.GARAGE_TIERS
-        studied = in_garage if garage else not in_garage and c.type != "heat"
+        studied = in_pool(c, prep.database.rules.expansions) if garage else not in_garage and c.type != "heat"
         cards.append(
             {
                 "id": c.id,

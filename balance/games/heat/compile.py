@@ -55,6 +55,7 @@ class RuleTable:
     max_rounds: int
     max_cars: int
     aggressive_legends: bool  # a Legend on a chevron space may cross one (double: two) more corner lines
+    flooded_heat: int  # Heat per gear down, starting a round on a flooded space
     pro_legends: int  # added to every helmet number
     legend_colours: tuple[str, ...]  # the colours of the Legend cars, in grid order
     stress_supply: int  # Stress cards in the box (decks included); -1: unlimited
@@ -105,6 +106,9 @@ class TrackTable:
     limit: np.ndarray  # (N,) int8: speed limit of each corner
     legend_at: np.ndarray  # (N,) int16: each corner's Legend line as a position on the lap
     chevron: np.ndarray  # (spaces,) int8: more corner lines an Aggressive Legend may cross from each space (1, 2)
+    flooded: np.ndarray  # (spaces,) bool: a downshift from here costs Heat (Heavy Rain)
+    tunnel: np.ndarray  # (spaces,) bool: no card may be discarded here (Tunnel Vision)
+    chicane: np.ndarray  # (N,) bool: the line is a chicane's exit (its entry the line before)
     next_corner: np.ndarray  # (spaces,) int8: from each space, the next corner line ahead
     to_corner: np.ndarray  # (spaces,) int16: from each space, spaces to that line (moving this many crosses it)
 
@@ -253,6 +257,7 @@ def _rule_table(db: Database) -> RuleTable:
         max_rounds=r.max_rounds,
         max_cars=r.max_cars,
         aggressive_legends=r.aggressive_legends,
+        flooded_heat=r.flooded_heat,
         pro_legends=r.pro_legends,
         legend_colours=tuple(r.legend_colours),
         stress_supply=-1 if r.stress_supply == "unlimited" else r.stress_supply,
@@ -268,6 +273,11 @@ def _rule_table(db: Database) -> RuleTable:
         if r.road_conditions == "random"
         else tuple([x.id for x in db.road_conditions].index(t) for t in r.road_conditions),
     )
+
+
+def in_pool(card, expansions) -> bool:
+    """A Garage upgrade of the base game, or of an expansion the rules put in (rules.expansions)."""
+    return card.tier in V.GARAGE_TIERS and (card.expansion is None or card.expansion in expansions)
 
 
 def _card_table(db: Database) -> CardTable:
@@ -299,7 +309,7 @@ def _card_table(db: Database) -> CardTable:
         is_basic=column([c.type == "speed" for c in db.cards], bool),
         approximate=column([c.approximate for c in db.cards], bool),
         deck=column([c.count if c.tier in in_deck else 0 for c in db.cards], np.int16),
-        pool=column([c.count if c.tier in V.GARAGE_TIERS else 0 for c in db.cards], np.int16),
+        pool=column([c.count if in_pool(c, db.rules.expansions) else 0 for c in db.cards], np.int16),
     )
 
 
@@ -326,9 +336,19 @@ def _track_table(track: Track) -> TrackTable:
         limit=_frozen(np.array([c.limit for c in track.corners], dtype=np.int8)),
         legend_at=_frozen(legend_at.astype(np.int16)),
         chevron=_frozen(chevron),
+        flooded=_frozen(_spaces(track.spaces, track.flooded)),
+        tunnel=_frozen(_spaces(track.spaces, track.tunnels)),
+        chicane=_frozen(np.array([c.chicane for c in track.corners], dtype=bool)),
         next_corner=_frozen(next_corner.astype(np.int8)),
         to_corner=_frozen(to_corner.astype(np.int16)),
     )
+
+
+def _spaces(spaces: int, ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
+    marked = np.zeros(spaces, dtype=bool)
+    for first, last in ranges:
+        marked[first : last + 1] = True
+    return marked
 
 
 def summarize(db: Database) -> Summary:

@@ -179,6 +179,8 @@ class Rules(Strict):
     track: Id = "usa"  # the track raced (an id under tracks)
     garage_module: bool = False  # draft Garage upgrades instead of the starting upgrades
     weather_module: bool = False  # Weather and Road Conditions: a Weather token and a Road token per corner
+    expansions: list[Literal[V.EXPANSIONS]] = []  # type: ignore[valid-type]  # their Garage upgrades join the pool
+    flooded_heat: RuleNumber = 1  # Heavy Rain: Heat per gear down, starting the round on a flooded space
     weather: Annotated[Any, AfterValidator(_weather_choice)] = "random"  # or a token's id: fixed for every race
     road_conditions: Annotated[Any, AfterValidator(_road_choice)] = "random"  # or token ids, one per corner
     hand_size: Annotated[int, Field(ge=1, le=MAX_HAND)]
@@ -218,14 +220,19 @@ class CardModel(Strict):
     flips: Annotated[int, Field(ge=0, le=MAX_FLIPS)] = 0
     effects: list[dict[Any, Any]] = []
     approximate: bool = False
+    expansion: Literal[V.EXPANSIONS] | None = None  # type: ignore[valid-type]  # in the pool only with it on
 
 
 class CornerModel(Strict):
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)]
     gap: Annotated[int, Field(ge=1, le=MAX_SPACES)]
     legend_line: Annotated[int, Field(ge=1, le=MAX_SPACES)]  # and less than the previous corner's gap (cross-checked)
+    chicane: bool = False  # this line is a chicane's exit, the line before it its entry (one Road token for both)
     chevrons: Annotated[int, Field(ge=0, le=MAX_SPACES)] = 0  # spaces with a chevron right before the Legend line
     double_chevrons: Annotated[int, Field(ge=0, le=MAX_SPACES)] = 0  # of those, the last ones double (cross-checked)
+
+
+SpaceRange = Annotated[list[Annotated[int, Field(ge=0, le=MAX_SPACES - 1)]], Field(min_length=2, max_length=2)]
 
 
 class TrackModel(Strict):
@@ -237,6 +244,8 @@ class TrackModel(Strict):
     stress: Annotated[int, Field(ge=0, le=MAX_TRACK_CARDS)]
     finish_line: Annotated[int, Field(ge=1, le=MAX_SPACES)]  # and before the last corner (cross-checked)
     corners: Annotated[list[CornerModel], Field(min_length=1, max_length=MAX_CORNERS)]
+    flooded: list[SpaceRange] = []  # Heavy Rain: [first, last] spaces where a downshift costs Heat
+    tunnels: list[SpaceRange] = []  # Tunnel Vision: [first, last] spaces where no card may be discarded
 
 
 class SectorModel(Strict):
@@ -330,6 +339,7 @@ class Card:
     flips: int  # "+" symbols: draw until a basic speed card, add its value
     effects: tuple[Effect, ...]
     approximate: bool  # effects unclear in the facts; only the speed is trusted
+    expansion: str | None = None  # heavy_rain, tunnel_vision: in the Garage pool only with rules.expansions
 
 
 @dataclass(frozen=True)
@@ -339,6 +349,7 @@ class Corner:
     legend_line: int  # spaces before this corner's line where Legends slow down
     chevrons: int = 0  # spaces with a chevron right before the Legend line (Aggressive Legends)
     double_chevrons: int = 0  # of those, the last ones (nearest the Legend line) double
+    chicane: bool = False  # a chicane's exit line (its entry: the line before)
 
 
 @dataclass(frozen=True)
@@ -351,6 +362,8 @@ class Track:
     stress: int  # Stress cards in each deck
     finish_line: int  # spaces from the start/finish line to the first corner's line
     corners: tuple[Corner, ...]
+    flooded: tuple[tuple[int, int], ...] = ()  # [first, last] spaces, Heavy Rain
+    tunnels: tuple[tuple[int, int], ...] = ()  # [first, last] spaces, Tunnel Vision
 
 
 @dataclass(frozen=True)
@@ -513,7 +526,9 @@ def _legend_line_checks(legends, tracks, doc: YamlDoc, label) -> list[Problem]:
     problems = []
     for i, track in tracks:
         for k, corner in enumerate(track.corners):
-            if corner.legend_line < widest + 1:
+            previous = track.corners[k - 1].gap  # a Legend line at or behind the previous corner's line: the zone
+            # starts there, and a Legend with this corner next always stands in it
+            if corner.legend_line < widest + 1 and corner.legend_line < previous:
                 path = ("tracks", i, "corners", k, "legend_line")
                 message = (
                     f"{corner.legend_line} spaces: a Legend stopped short of this corner (diamond column {widest}) "
@@ -537,12 +552,14 @@ def _road(r: RoadModel) -> Road:
 
 
 def _card(c: CardModel, effects: tuple[Effect, ...]) -> Card:
-    return Card(c.id, c.name, c.type, c.tier, c.group, c.count, c.speed, c.flips, effects, c.approximate)
+    return Card(c.id, c.name, c.type, c.tier, c.group, c.count, c.speed, c.flips, effects, c.approximate, c.expansion)
 
 
 def _track(t: TrackModel) -> Track:
-    corners = tuple(Corner(c.limit, c.gap, c.legend_line, c.chevrons, c.double_chevrons) for c in t.corners)
-    return Track(t.id, t.name, t.laps, t.spaces, t.heat, t.stress, t.finish_line, corners)
+    corners = tuple(Corner(c.limit, c.gap, c.legend_line, c.chevrons, c.double_chevrons, c.chicane) for c in t.corners)
+    flooded = tuple((a, b) for a, b in t.flooded)
+    tunnels = tuple((a, b) for a, b in t.tunnels)
+    return Track(t.id, t.name, t.laps, t.spaces, t.heat, t.stress, t.finish_line, corners, flooded, tunnels)
 
 
 def _effects(card: CardModel, doc: YamlDoc, where, label) -> tuple[tuple[Effect, ...], list[Problem]]:
@@ -715,27 +732,26 @@ def _track_shape(track: TrackModel, grid_back: int) -> list[tuple[tuple[Any, ...
             )
         )
     for k, corner in enumerate(track.corners):
-        previous = gaps[k - 1]  # k = 0 wraps to the last corner's gap
+        if corner.legend_line >= track.spaces:
+            out.append(
+                (("corners", k, "legend_line"), f"{corner.legend_line} spaces is a whole lap or more ({track.spaces})")
+            )
+        if corner.chicane and (k == 0 or track.corners[k - 1].limit != corner.limit):
+            what = (
+                "the first corner has no line before it" if k == 0 else "its entry (the line before) has another limit"
+            )
+            out.append(
+                (("corners", k, "chicane"), f"a chicane's exit pairs with the line before it of the same limit: {what}")
+            )
+        for name in ("flooded", "tunnels"):
+            for r, (first, last) in enumerate(getattr(track, name)):
+                if first > last or last >= track.spaces:
+                    out.append(((name, r), f"[{first}, {last}] is no range of spaces 0 to {track.spaces - 1}"))
         if corner.double_chevrons > corner.chevrons:
             out.append(
                 (
                     ("corners", k, "double_chevrons"),
                     f"{corner.double_chevrons} double chevrons on {corner.chevrons} chevron spaces",
-                )
-            )
-        elif corner.legend_line < previous and corner.legend_line + corner.chevrons >= previous:
-            out.append(
-                (
-                    ("corners", k, "chevrons"),
-                    f"{corner.chevrons} chevron spaces before the Legend line reach back past the previous corner "
-                    f"(at most {previous - 1 - corner.legend_line})",
-                )
-            )
-        if corner.legend_line >= previous:
-            out.append(
-                (
-                    ("corners", k, "legend_line"),
-                    f"{corner.legend_line} spaces reaches back past the previous corner (at most {previous - 1})",
                 )
             )
     return out
@@ -768,7 +784,7 @@ def _weather_checks(weather, roads, rules: Rules, tracks, doc: YamlDoc, label) -
             )
         )
     track = next((t for _, t in tracks if t.id == rules.track), None)
-    corners = len(track.corners) if track is not None else 0
+    corners = sum(not c.chicane for c in track.corners) if track is not None else 0  # a chicane takes one token
     if rules.road_conditions != "random":
         for k, token in enumerate(rules.road_conditions):
             if token not in road_ids:
@@ -783,7 +799,8 @@ def _weather_checks(weather, roads, rules: Rules, tracks, doc: YamlDoc, label) -
             problems.append(
                 doc.problem(
                     ("rules", "road_conditions"),
-                    f"{len(rules.road_conditions)} tokens for {track.name}'s {corners} corners (one per corner, in driving order)",
+                    f"{len(rules.road_conditions)} tokens for {track.name}'s {corners} corners (one per corner, in driving order; "
+                    "a chicane takes one)",
                 )
             )
     if rules.weather_module:
@@ -806,7 +823,9 @@ def _weather_checks(weather, roads, rules: Rules, tracks, doc: YamlDoc, label) -
 
 
 def _garage_checks(cards, rules: Rules, doc: YamlDoc) -> list[Problem]:
-    pool = sum(c.count or 0 for _, c, _ in cards if c.tier in V.GARAGE_TIERS)
+    pool = sum(
+        c.count or 0 for _, c, _ in cards if c.tier in V.GARAGE_TIERS and c.expansion in (None, *rules.expansions)
+    )
     need = rules.garage_draft.upgrades_each * rules.max_cars
     if pool < need:
         return [

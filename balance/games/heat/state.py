@@ -36,6 +36,8 @@ class State:
     corner_mod: np.ndarray  # (G, P) int8: this round's change to corner limits (upgrade cards)
     slip_bonus: np.ndarray  # (G, P) int8: extra slipstream spaces this round (upgrade cards)
     cooldown_bonus: np.ndarray  # (G, P) int8: Cooldown from cards played this round
+    super_cool: np.ndarray  # (G, P) int8: Super Cool from cards played this round (Heavy Rain)
+    draft: np.ndarray  # (G, P) int8: Draft from cards played this round (Tunnel Vision)
     target: np.ndarray  # (G, P) int16: the speed the car's bot aimed at when it chose its cards
     # --- bookkeeping ---
     bots: np.ndarray  # (G, P) int16: profile index of each car's bot
@@ -96,6 +98,8 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1, sec
         corner_mod=np.zeros((G, P), i8),
         slip_bonus=np.zeros((G, P), i8),
         cooldown_bonus=np.zeros((G, P), i8),
+        super_cool=np.zeros((G, P), i8),
+        draft=np.zeros((G, P), i8),
         target=z16(G, P),
         bots=z16(G, P),
         is_legend=np.zeros((G, P), bool),

@@ -58,5 +58,20 @@ OPS: dict[str, OpSpec] = {
         OpSpec("discard_stress", False, "Discard up to `amount` Stress cards from your hand."),
         OpSpec("slipstream", False, "Add `amount` spaces to this turn's slipstream move."),
         OpSpec("corner_limit", True, "Raise (or lower, if negative) this round's corner limits for this car."),
+        OpSpec(
+            "super_cool",
+            False,
+            "Super Cool (Heavy Rain): in the React step, return up to `amount` Heat cards from your discard pile "
+            "to the Engine.",
+        ),
+        OpSpec(
+            "draft",
+            False,
+            "Draft (Tunnel Vision): in the React step, move up to `amount` spaces (a card's Draft adds up) onto the "
+            "space right behind the next car ahead, through empty spaces only; not Speed.",
+        ),
     )
 }
+
+# The expansions whose Garage upgrades a database may hold (rules.expansions puts them in the pool).
+EXPANSIONS: tuple[str, ...] = ("heavy_rain", "tunnel_vision")

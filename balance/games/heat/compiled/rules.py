@@ -75,7 +75,9 @@ EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
     SAY_CORNER,
     SAY_FINISHED,
     SAY_WEATHER,
-) = range(17)
+    SAY_SUPER_COOL,
+    SAY_DRAFTING,
+) = range(19)
 
 
 @inline
@@ -348,17 +350,29 @@ def lay_course(T, S, X, g):
     box = T.r_count.copy()
     LC = T.lap_corners
     row = new_row(X) if X.tracing else -1
+    drawn = 0
     for c in range(LC):
-        t = T.road_fixed[c] if T.road_fixed.shape[0] > 0 else chance.draw_one(key(X, ROAD_CONDITIONS, NO_SEAT), box)
+        if T.chicane[c]:  # a chicane's exit takes its entry's token: a sector one lies after the exit only
+            t = S.road[g, c - 1]
+            if T.r_is_sector[t]:
+                for e in range(S.sector.shape[2]):
+                    S.sector[g, c, e] = S.sector[g, c - 1, e]
+                    S.sector[g, c - 1, e] = 0
+        elif T.road_fixed.shape[0] > 0:
+            t = T.road_fixed[drawn]
+            drawn += 1
+        else:
+            t = chance.draw_one(key(X, ROAD_CONDITIONS, NO_SEAT), box)
         S.road[g, c] = t
         if row >= 0:
             put(X, row, c, t)
         if T.r_is_sector[t]:
-            for e in range(T.r_sector.shape[1]):
-                S.sector[g, c, e] = T.r_sector[t, e]
-            if T.r_sector[t, SEC_WEATHER]:
-                for e in range(T.w_sector.shape[1]):
-                    S.sector[g, c, e] += T.w_sector[w, e]
+            if not T.chicane[c]:
+                for e in range(T.r_sector.shape[1]):
+                    S.sector[g, c, e] = T.r_sector[t, e]
+                if T.r_sector[t, SEC_WEATHER]:
+                    for e in range(T.w_sector.shape[1]):
+                        S.sector[g, c, e] += T.w_sector[w, e]
         else:
             for lap in range(T.laps):
                 at = lap * LC + c
@@ -478,6 +492,17 @@ def choose_cards(cards, hand, held, n_held, left, gear, target, budget, span, ji
 
 
 @inline
+def shift_cost(T, gear, new, flooded):
+    """Heat to shift from `gear` to `new`: two gears at once cost shift_two_heat; on a flooded space
+    every gear down costs flooded_heat more (Heavy Rain)."""
+    shift = abs(new - gear)
+    cost = T.shift_two_heat if shift == 2 else 0
+    if flooded and new < gear:
+        cost += (gear - new) * T.flooded_heat
+    return cost
+
+
+@inline
 def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, left):
     """One car shifts and chooses its cards face down: every gear within reach
     scored (and, with cards that raise corner limits in hand, plans built
@@ -498,8 +523,9 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
     cards = (T.value, T.is_choice, T.choices, heat_cost, flips_f32, f32(T.flip_mean), T.spread)
     corner_at, limit, overheat, corners, finish = T.corner_at, S.limit[g], S.overheat[g], T.corners, T.finish
     reserve, risk, heat_value, cooldown_value = T.reserve[q], T.risk[q], T.heat_value[q], T.cooldown_value[q]
-    cooldown, spread, shift_two_heat = T.cooldown, T.spread, T.shift_two_heat
+    cooldown, spread = T.cooldown, T.spread
     to_line = corner_at[next_corner(corner_at, pos)] - pos
+    flooded = T.flooded[pos % T.spaces]  # the round started on a flooded space: a downshift costs Heat
     raised, n_held = 0, 0
     for k in range(K):
         if hand[k] > 0 and playable[k]:
@@ -517,7 +543,7 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
         for i in range(G4):
             new = i + 1
             shift = abs(new - gear)
-            cost = shift_two_heat if shift == 2 else 0
+            cost = shift_cost(T, gear, new, flooded)
             budget = engine - cost
             aim = target_speed(corner_at, limit, corners, finish, pos, budget, reserve, risk, raise_by)
             j = v * G4 + i
@@ -554,14 +580,19 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
     for j in range(variants * G4):
         new = j % G4 + 1
         shift = abs(new - gear)
-        legal = shift <= 1 or (shift == 2 and engine >= T.shift_two_heat)
+        legal = (
+            shift <= 1
+            and shift_cost(T, gear, new, flooded) == 0
+            or shift <= 2
+            and engine >= shift_cost(T, gear, new, flooded)
+        )
         if not legal:
             continue
         s = f32(np.float64(scores[j]) + np.float64(f32(np.float64(span) * np.float64(chance.noise_of(hashed, j)))))
         if s > best:
             best, b = s, j
     new_gear = b % G4 + 1
-    paid = T.shift_two_heat if abs(new_gear - gear) == 2 else 0
+    paid = shift_cost(T, gear, new_gear, flooded)
     pay_heat(T, S, g, p, paid)
     chosen = plans[b]
     played = 0
@@ -733,8 +764,10 @@ def reveal(T, S, X, g, p):
                     if option <= room:
                         fit = max(fit, option)
             speed += fit if fit >= 0 else low
-    flips, cool, slip, corner, scrap_n, stress = swapped, 0, 0, 0, 0, 0
-    effects = T.card_effects  # (K, 6): flips, cooldown, slipstream, corner limit, scrap, discard Stress
+    flips, cool, slip, corner, scrap_n, stress, super_cool, draft_n = swapped, 0, 0, 0, 0, 0, 0, 0
+    effects = (
+        T.card_effects
+    )  # (K, 8): flips, cooldown, slipstream, corner limit, scrap, discard Stress, Super Cool, Draft
     for k in range(K):
         c = play[k]
         if c:
@@ -744,10 +777,16 @@ def reveal(T, S, X, g, p):
             corner += c * effects[k, 3]
             scrap_n += c * effects[k, 4]
             stress += c * effects[k, 5]
+            super_cool += c * effects[k, 6]
+            draft_n += c * effects[k, 7]
     speed += flip(T, S, X, g, p, flips, FLIP_PLAYED)
     S.cooldown_bonus[g, p] = cool
     S.slip_bonus[g, p] = slip
     S.corner_mod[g, p] = corner
+    S.super_cool[g, p] = super_cool
+    S.draft[g, p] = draft_n
+    if T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # in a tunnel no card is discarded, Stress neither
+        stress = 0
     discard, hand, played = S.discard[g, p], S.hand[g, p], S.played[g, p]
     if scrap_n > 0:  # cards from the top of the deck to the discard
         drawn = np.zeros(K, np.int64)
@@ -806,7 +845,36 @@ def react(T, S, X, g, p, start, speed, cool_more):
         speed += more
         place(T, S, g, p, np.int64(S.pos[g, p]) + more)
         say(X, SAY_BOOST, p, more, S.pos[g, p], 0, 0, 0, 0, 0, -1)
+    back = min(np.int64(S.super_cool[g, p]), np.int64(S.discard[g, p, heat]))  # Super Cool: from the discard
+    if back > 0:
+        S.discard[g, p, heat] -= back
+        S.engine[g, p] += back
+        S.cooled[g, p] += back
+        say(X, SAY_SUPER_COOL, p, back, 0, 0, 0, 0, 0, 0, -1)
+    drafting(T, S, X, g, p, start, speed)
     return speed
+
+
+@inline
+def drafting(T, S, X, g, p, start, speed):
+    """Draft: onto the space right behind the next car ahead, every space on the
+    way empty (the next car ahead is the nearest, so they are), when the Draft
+    reaches it and the corners stay payable; allowed over the finish line."""
+    reach = np.int64(S.draft[g, p])
+    if reach <= 0:
+        return
+    P = S.pos.shape[1]
+    pos = np.int64(S.pos[g, p])
+    ahead = np.int64(1 << 30)
+    for o in range(P):
+        if o != p and not S.finished[g, o] and S.pos[g, o] > pos:
+            ahead = min(ahead, np.int64(S.pos[g, o]))
+    land = ahead - 1
+    if ahead == 1 << 30 or land <= pos or land - pos > reach:
+        return
+    if fits(T, S, g, p, start, speed, land, speed, 0, land - pos, True):
+        place(T, S, g, p, land)
+        say(X, SAY_DRAFTING, p, land - pos, S.pos[g, p], 0, 0, 0, 0, 0, -1)
 
 
 @inline
@@ -886,6 +954,8 @@ def check_corners(T, S, X, g, p, start, speed):
 def discard_step(T, S, g, p):
     """Optional discard: playable cards worth less than the bot's `discard_below`
     (never Stress or Heat)."""
+    if T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # no discarding in a tunnel
+        return
     below = T.discard_below[S.bots[g, p]]
     playable, value, stress_card = T.playable, T.value, T.stress_card
     hand, discard = S.hand[g, p], S.discard[g, p]
@@ -966,6 +1036,8 @@ def play_round(T, S, X, g, order):
         S.corner_mod[g, p] = 0
         S.slip_bonus[g, p] = 0
         S.cooldown_bonus[g, p] = 0
+        S.super_cool[g, p] = 0
+        S.draft[g, p] = 0
         S.overheated[g, p] = False
     card = legend_card(S, X, g)
     say(X, SAY_ROUND, S.round[g], 0, 0, 0, 0, 0, 0, 0, -1)

@@ -83,6 +83,8 @@ Tab = namedtuple(
         "op_corner",
         "op_scrap",
         "op_discard_stress",
+        "op_super_cool",
+        "op_draft",
         "card_effects",
         "starting_deck",
         "pool",
@@ -103,6 +105,10 @@ Tab = namedtuple(
         "legend_diamond",
         "pro_legends",
         "chevron",
+        "flooded",
+        "tunnel",
+        "chicane",
+        "flooded_heat",
         # Weather and Road Conditions
         "weather_module",
         "weather_fixed",
@@ -194,10 +200,23 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         op_corner=op("corner_limit"),
         op_scrap=op("scrap"),
         op_discard_stress=op("discard_stress"),
+        op_super_cool=op("super_cool"),
+        op_draft=op("draft"),
         card_effects=np.ascontiguousarray(
             np.stack(
                 [_i64(c.flips)]
-                + [op(n) for n in ("cooldown", "slipstream", "corner_limit", "scrap", "discard_stress")],
+                + [
+                    op(n)
+                    for n in (
+                        "cooldown",
+                        "slipstream",
+                        "corner_limit",
+                        "scrap",
+                        "discard_stress",
+                        "super_cool",
+                        "draft",
+                    )
+                ],
                 axis=1,
             )
         ),
@@ -219,6 +238,10 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         legend_diamond=_i64(tables.legends.diamond),
         pro_legends=int(r.pro_legends),
         chevron=_i64(track.chevron),
+        flooded=np.ascontiguousarray(track.flooded, dtype=np.bool_),
+        tunnel=np.ascontiguousarray(track.tunnel, dtype=np.bool_),
+        chicane=np.ascontiguousarray(track.chicane, dtype=np.bool_),
+        flooded_heat=int(r.flooded_heat),
         weather_module=bool(r.weather_module),
         weather_fixed=int(r.weather),
         road_fixed=_i64(r.road),

@@ -51,6 +51,9 @@ def weather_lines(w: int, road: list[int], tables: Tables) -> list[str]:
     ]
     for c, t in enumerate(road):
         limit = int(track.limit[c])
+        if track.chicane[c]:
+            lines.append(f"  corner {c + 1} (limit {limit}): the chicane's exit: corner {c}'s token ({roads.names[t]})")
+            continue
         if roads.is_sector[t]:
             effect = weather.sector[w] if roads.sector[t, -1] else roads.sector[t]
             after = f"{c + 2}" if c + 1 < len(road) else "1"
@@ -113,6 +116,10 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             lines.append(f"  car {a}: corner (limit {b}) at speed {c}: " + result + hot)
         elif kind == R.SAY_WEATHER:  # Weather token, corners a lap; the row: each corner's Road token
             lines.extend(weather_lines(a, rows[row, :b].tolist(), tables))
+        elif kind == R.SAY_SUPER_COOL:
+            lines.append(f"  car {a}: Super Cool {b} (Heat from the discard to the Engine)")
+        elif kind == R.SAY_DRAFTING:
+            lines.append(f"  car {a}: drafts {b} spaces to {c}")
         elif kind == R.SAY_FINISHED:
             lines.append("  finished: " + ", ".join(f"car {int(x)}" for x in rows[row, :a]))
     return lines
