@@ -135,6 +135,14 @@ def hand_of(t: Tables, st: State, car: int, cards: dict[str, int], deck: dict[st
     st.discard[:, car] = np.maximum(owned - hand - deck_counts, 0)
 
 
+def played(t: Tables, st: State, car: int, cards: dict[str, int], gear: int, target: int = 40) -> None:
+    """Car `car` has these cards face down in its play area in every race, in `gear`, aiming at `target`."""
+    for cid, n in cards.items():
+        st.play[:, car, card(t, cid)] = n
+    st.gear[:, car] = gear
+    st.target[:, car] = target
+
+
 # --- the phases, race by race ---------------------------------------------------------------
 
 

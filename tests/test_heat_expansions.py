@@ -15,19 +15,12 @@ from balance.games.heat.compiled import tables as compiled_tables
 from balance.games.heat.course import course
 
 from . import heat
-from .heat import car_turn, plan_round
+from .heat import car_turn, plan_round, played
 from .test_heat_rules import _cars_on
 
 JAPAN = heat.tables(track="japan", expansions=["heavy_rain"])
 ESPANA = heat.tables(track="espana", expansions=["tunnel_vision"])
 ROBOT = {"robot": {"noise": 0.0, "boost": 0.0}}
-
-
-def played(T, st, car: int, cards: dict[str, int], gear: int, target: int = 40) -> None:
-    for cid, n in cards.items():
-        st.play[:, car, heat.card(T, cid)] = n
-    st.gear[:, car] = gear
-    st.target[:, car] = target
 
 
 def test_a_chicane_is_two_corner_lines_each_checked_and_paid():

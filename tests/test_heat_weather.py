@@ -15,7 +15,7 @@ from balance.errors import UserError
 
 from . import heat
 from .conftest import ROOT
-from .heat import car_turn, legend_turn
+from .heat import car_turn, legend_turn, played
 from .test_heat_rules import _cars_on
 
 PLAIN = ["fast_corner", "slow_corner", "fast_corner", "slow_corner"]  # no sector token: only limits change
@@ -23,14 +23,6 @@ PLAIN = ["fast_corner", "slow_corner", "fast_corner", "slow_corner"]  # no secto
 
 def weather(name: str = "cloudy", road: list[str] | None = None):
     return heat.tables(weather_module=True, weather=name, road_conditions=road or PLAIN)
-
-
-def played(T, st, car: int, cards: dict[str, int], gear: int, target: int = 40) -> None:
-    """Car `car` has these cards face down in its play area, in `gear`, aiming at `target`."""
-    for cid, n in cards.items():
-        st.play[:, car, heat.card(T, cid)] = n
-    st.gear[:, car] = gear
-    st.target[:, car] = target
 
 
 def test_weather_and_road_tokens_are_drawn_per_race_one_per_corner_from_the_twelve():
