@@ -276,3 +276,18 @@ def test_a_threshold_is_probed_both_ways_before_it_is_called_flat():
     _probe(lever, {path: 3}, row, read, game, scenario, 1)
     assert [v for v, _, _ in lever.reads] == [3, 4, 2]
     assert lever.slope(3) < 0, "the item weakens as its threshold grows"
+
+
+def test_an_item_stuck_where_the_others_steps_moved_it_is_read_afresh():
+    """V8 Block read +3.1 at 3 Drive and +2.1 at 2 (called flat: within noise); when Twin Turbo came down the
+    field read it at +9.9 at 3: its reads no longer hold, so it is stepped again; a read within both noises of
+    the old one keeps it where it is."""
+    from balance.experiments.rebalance import Lever, _moved_by_the_field
+
+    path = "cards.v8_block.effects.0.amount"
+    lever = Lever("v8_block", path, True, reads=[(3, 0.031, 0.009), (2, 0.021, 0.014)], today=3)
+    moved = {"change": 0.099, "ci_low": 0.089, "ci_high": 0.109}
+    same = {"change": 0.045, "ci_low": 0.035, "ci_high": 0.055}
+    assert _moved_by_the_field(lever, {path: 3}, moved)
+    assert not _moved_by_the_field(lever, {path: 3}, same)
+    assert not _moved_by_the_field(None, {path: 3}, moved), "a figure with no lever (a held item) stays as said"
