@@ -12,17 +12,31 @@ from .chunk import play_chunk, prepare
 from .log import finish_order
 
 
+def spans(marked: np.ndarray) -> str:
+    """The marked spaces as ranges: "4-9, 37-43"."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], marked.astype(np.int8), [0]))))
+    return ", ".join(f"{a}-{b - 1}" if b - 1 > a else f"{a}" for a, b in zip(edges[::2], edges[1::2], strict=True))
+
+
 def trace_game(scenario: ScenarioView, seed: int, game: int, verbose: bool = False) -> str:
     m = scenario.model
     t = traced_game(scenario, seed, game, prepare, play_chunk, noun="race", verbose=verbose)
     st, names, tables = t.st, t.names, t.prep.tables
     row = 0  # the traced game is its batch's only row
     track = tables.tracks[tables.rules.track]
-    corners = ", ".join(f"{at} (limit {limit})" for at, limit in zip(track.corner_at, track.limit, strict=True))
+    corners = ", ".join(
+        f"{at} (limit {limit}{', a chicane exit' if chicane else ''})"
+        for at, limit, chicane in zip(track.corner_at, track.limit, track.chicane, strict=True)
+    )
     head = [
         f"Heat: scenario {m.name}, seed {seed}, race {game}",
         f"track {track.name}: {track.laps} laps of {track.spaces} spaces, corner lines at {corners}; "
         f"the race ends at space {track.laps * track.spaces}",
+        *(
+            f"{what}: {spans(marked)}"
+            for what, marked in (("flooded", track.flooded), ("tunnels", track.tunnel))
+            if marked.any()
+        ),
         "grid (slot 0 on pole): " + ", ".join(f"{i}={n}" for i, n in enumerate(names)),
     ]
     position = finish_order(st)[row]

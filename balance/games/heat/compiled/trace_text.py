@@ -56,8 +56,11 @@ def weather_lines(w: int, road: list[int], tables: Tables) -> list[str]:
             continue
         if roads.is_sector[t]:
             effect = weather.sector[w] if roads.sector[t, -1] else roads.sector[t]
-            after = f"{c + 2}" if c + 1 < len(road) else "1"
-            text = f"sector to corner {after}: {sector_text(effect)}"
+            exit_next = c + 1 < len(road) and track.chicane[c + 1]  # a chicane's sector lies after its exit
+            after = f"{(c + 3 if exit_next else c + 2) % len(road) or len(road)}"
+            text = (
+                "after the chicane's exit, " if exit_next else ""
+            ) + f"sector to corner {after}: {sector_text(effect)}"
         else:
             parts = []
             if roads.limit[t]:
