@@ -291,3 +291,19 @@ def test_an_item_stuck_where_the_others_steps_moved_it_is_read_afresh():
     assert _moved_by_the_field(lever, {path: 3}, moved)
     assert not _moved_by_the_field(lever, {path: 3}, same)
     assert not _moved_by_the_field(None, {path: 3}, moved), "a figure with no lever (a held item) stays as said"
+
+
+def test_a_long_step_goes_half_the_way_and_the_best_round_is_the_proposal():
+    """V8 Block at 3 Drive reads +11.6, at 2 +6.6: its line crosses 0 near 0.7, two units down, so it steps
+    one (to 2): a long step of one item moves every other of its kind. Of rounds with 19, 27 and 19 figures
+    outside, the third is kept (the later of equals), and a worse fourth does not replace it."""
+    from balance.experiments.rebalance import Lever, _best_round, _step
+
+    game, scenario = _first_draft()
+    path = "cards.v8_block.effects.0.amount"
+    lever = Lever("v8_block", path, True, reads=[(3, 0.116, 0.015), (2, 0.066, 0.015)], today=3)
+    assert _step(lever, 3, game, scenario, {path: 3}) == 2
+    best = None
+    for r, outside in enumerate([19, 27, 19, 23], start=1):
+        best = _best_round(best, r, {path: 3 - r}, outside)
+    assert best == {"round": 3, "values": {path: 0}, "outside": 19}

@@ -20,13 +20,16 @@ rest. Rebalance moves them together, measure -> step -> measure:
 3. **Step** every item outside the band at once to where its line crosses
    0, whole numbers rounded, at most REACH units a round, never to a value
    the database refuses, and only where the line says it lands clearly
-   nearer 0 (a unit's step from +2 to -2 is noise's to undo). Items inside
-   the band are not touched (the least change); `--fix` holds items or
-   numbers that must not move.
+   nearer 0 (a unit's step from +2 to -2 is noise's to undo); a step of
+   more than one unit goes half the way (every figure is against the
+   others', so a long step moves its whole kind). Items inside the band are
+   not touched (the least change); `--fix` holds items or numbers that must
+   not move.
 4. Until every item is inside the band (`ended: fair`), or none that is
    outside can move (`stuck`: each says why in one sentence: at the end of
    what its number allows, or not answering it, and so needing a new effect),
-   or the rounds run out.
+   or the rounds run out. The proposal is the round with the fewest figures
+   outside (the search need not settle).
 
 Then today's values and the proposal are played again on held-out seeds,
 the whole field each, in the scenario's field, the tuned field and each
@@ -244,6 +247,7 @@ def rebalance(
         state.pop("result", None)
         rounds.pop()  # its last round is measured again, and stepped this time
     why: dict[str, str] = dict(state.get("why", {}))
+    kept_round: dict[str, Any] | None = state.get("best")  # the round with the fewest figures outside: the proposal
     stuck: list[str] = list(state.get("stuck", []))  # items their number cannot bring into the band: not stepped again
     used = int(state.get("games", 0))
     planned = [(5 + 2 * len(fields)) * budget]  # a guess (three rounds, two held-out measures a field): grows past
@@ -317,7 +321,7 @@ def rebalance(
             out,
             STATE,
             {"settings": settings, "rounds": rounds, "values": values, "levers": kept, "ended": ended, "why": why}
-            | {"stuck": stuck, "games": used},
+            | {"stuck": stuck, "games": used, "best": kept_round},
         )
 
     while ended is None:
@@ -353,6 +357,7 @@ def rebalance(
             "changes": {i: rows[i]["change"] for i in figures},
             "games": used,
         }
+        kept_round = _best_round(kept_round, r + 1, values, sum(_outside(rows[i]) for i in figures))
         if not outside:
             rounds.append(record)
             verdicts = {rows[i]["verdict"] for i in figures}
@@ -398,6 +403,8 @@ def rebalance(
         if not moved and not switched:
             ended = "stuck"
         save()
+    if kept_round is not None:  # the search need not settle: its best round is the proposal, held out below
+        values = {p: kept_round["values"].get(p, start[p]) for p in values}
     proposal = {p: v for p, v in values.items() if v != start[p]}
     held = held_out_seed(m.seed)
     if "result" in state:
@@ -595,6 +602,14 @@ def _position_rows(run_dir: Path, positions: dict[str, Lever], tol: float) -> pl
     )
 
 
+def _best_round(best: dict[str, Any] | None, round_: int, values: dict[str, Any], outside: int) -> dict[str, Any]:
+    """The round with the fewest figures outside the band so far, the later of equals (every round plays the
+    same deals, so the counts compare): a search that does not settle proposes its best round, not its last."""
+    if best is None or outside <= best["outside"]:
+        return {"round": round_, "values": dict(values), "outside": outside}
+    return best
+
+
 def _moved_by_the_field(lv: Lever | None, values: dict[str, Any], row: dict[str, Any]) -> bool:
     """The item reads now, at its number's value, other than it read there before by more than both reads'
     noise: the other items' steps moved it (V8 Block, called flat at +3.1 in round 1 of a search, stood at
@@ -686,6 +701,11 @@ def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any
     goal = value - now / slope
     reach = REACH * unit
     goal = min(max(goal, value - reach), value + reach)
+    steps = round((goal - value) / unit)
+    if abs(steps) > 1 and not lv.position:  # half the way, a unit at least: an item's figure is against the
+        # others' of its kind, and a long step of one (Twin Turbo's 6 Drive to 2) moves them all (the searches
+        # overshot); a seat's or draft position's coins move no item's figure
+        goal = value + math.copysign(math.ceil(abs(steps) / 2), steps) * unit
     goal = int(round(goal)) if lv.whole else round(goal, 4)
     if goal == value:  # the line crosses within half a unit: no whole value is nearer fair
         return AT_NEAREST
