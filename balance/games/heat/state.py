@@ -66,8 +66,8 @@ class State:
     stress_supply: np.ndarray  # (G,) int16: Stress left in the box (rules.stress_supply); -1 unlimited
     stress_short: np.ndarray  # (G,) int16: Stress a spin-out owed that the empty box could not give
     # --- the race's course after Weather and Road Conditions (the track's own without the module) ---
-    limit: np.ndarray  # (G, laps * corners + 1) int16: each corner line's speed limit over the race, then the pad
-    overheat: np.ndarray  # (G, laps * corners + 1) int8: Heat paid on top of the excess at each line (Overheat)
+    limit: np.ndarray  # (G, laps * corners + 1) int64: each corner line's speed limit over the race, then the pad
+    overheat: np.ndarray  # (G, laps * corners + 1) int64: Heat paid on top of the excess at each line (Overheat)
     sector: np.ndarray  # (G, corners, len(compile.SECTOR_COLUMNS)) int8: each sector's effect (from its corner line)
     weather: np.ndarray  # (G,) int8: the race's Weather token, -1 none
     road: np.ndarray  # (G, corners) int8: each corner's Road Conditions token, -1 none
@@ -125,8 +125,8 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1, sec
         corner_paid=z16(G, corners),
         stress_supply=np.full(G, -1, i16),
         stress_short=z16(G),
-        limit=z16(G, laps * corners + 1),
-        overheat=np.zeros((G, laps * corners + 1), i8),
+        limit=np.zeros((G, laps * corners + 1), np.int64),  # int64, as the tables' limits: one type for the rules
+        overheat=np.zeros((G, laps * corners + 1), np.int64),
         sector=np.zeros((G, corners, sector_columns), i8),
         weather=np.full(G, -1, i8),
         road=np.full((G, corners), -1, i8),

@@ -150,6 +150,8 @@ def next_corner(corner_at, pos):
 @inline
 def heat_due(T, S, g, start, end, speed, mod):
     """Course.heat_due: Heat owed for the corners checked moving start -> end at `speed`."""
+    if not T.weather_module:  # the track's own limits, no Overheat: no slices of the race's arrays to take
+        return owed(T.corner_at, T.limit, T.no_overheat, T.finish, start, end, speed, mod)
     return owed(T.corner_at, S.limit[g], S.overheat[g], T.finish, start, end, speed, mod)
 
 
@@ -521,11 +523,12 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
     hashed = chance.light(key(X, NOISE_CARD_CHOICE, p))
     heat_cost, op_corner, flips_f32, playable = T.heat_cost, T.op_corner, T.flips_f32, T.playable
     cards = (T.value, T.is_choice, T.choices, heat_cost, flips_f32, f32(T.flip_mean), T.spread)
-    corner_at, limit, overheat, corners, finish = T.corner_at, S.limit[g], S.overheat[g], T.corners, T.finish
+    corner_at, corners, finish = T.corner_at, T.corners, T.finish
+    limit, overheat = (S.limit[g], S.overheat[g]) if T.weather_module else (T.limit, T.no_overheat)
     reserve, risk, heat_value, cooldown_value = T.reserve[q], T.risk[q], T.heat_value[q], T.cooldown_value[q]
     cooldown, spread = T.cooldown, T.spread
     to_line = corner_at[next_corner(corner_at, pos)] - pos
-    flooded = T.flooded[pos % T.spaces]  # the round started on a flooded space: a downshift costs Heat
+    flooded = T.any_flooded and T.flooded[pos % T.spaces]  # the round started on a flooded space: downshifts cost
     raised, n_held = 0, 0
     for k in range(K):
         if hand[k] > 0 and playable[k]:
@@ -785,7 +788,7 @@ def reveal(T, S, X, g, p):
     S.corner_mod[g, p] = corner
     S.super_cool[g, p] = super_cool
     S.draft[g, p] = draft_n
-    if T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # in a tunnel no card is discarded, Stress neither
+    if T.any_tunnel and T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # in a tunnel no discard, Stress neither
         stress = 0
     discard, hand, played = S.discard[g, p], S.hand[g, p], S.played[g, p]
     if scrap_n > 0:  # cards from the top of the deck to the discard
@@ -812,9 +815,14 @@ def react(T, S, X, g, p, start, speed, cool_more):
     then Boost, once, when even the highest flip keeps the corners payable."""
     gear = S.gear[g, p]
     heat = T.heat_card
-    here = S.sector[g, sector_of(T, np.int64(S.pos[g, p]))]  # the sector the car is in after its move
-    cool = T.cooldown[gear] + S.cooldown_bonus[g, p] + cool_more + here[SEC_COOLDOWN]
-    if here[SEC_NO_COOLDOWN]:  # no Cooldown at all, from any source
+    more_cool, no_cool, free_boost = 0, False, False
+    if T.weather_module:  # the sector the car is in after its move
+        here = sector_of(T, np.int64(S.pos[g, p]))
+        more_cool = np.int64(S.sector[g, here, SEC_COOLDOWN])
+        no_cool = S.sector[g, here, SEC_NO_COOLDOWN] != 0
+        free_boost = S.sector[g, here, SEC_FREE_BOOST] != 0
+    cool = T.cooldown[gear] + S.cooldown_bonus[g, p] + cool_more + more_cool
+    if no_cool:  # no Cooldown at all, from any source
         cool = 0
     cool = min(max(cool, 0), np.int64(S.hand[g, p, heat]))
     S.hand[g, p, heat] -= cool
@@ -823,7 +831,7 @@ def react(T, S, X, g, p, start, speed, cool_more):
     if cool:  # said as it happens: before a Boost, which may pay with the Heat just cooled
         say(X, SAY_COOLDOWN, p, cool, 0, 0, 0, 0, 0, 0, -1)
     q = S.bots[g, p]
-    cost = 0 if here[SEC_FREE_BOOST] else T.boost_heat  # a free-boost sector: Boost pays no Heat
+    cost = 0 if free_boost else T.boost_heat  # a free-boost sector: Boost pays no Heat
     may = T.boost_allowed[gear] and S.engine[g, p] >= cost
     top = T.top
     pos = np.int64(S.pos[g, p])
@@ -845,13 +853,14 @@ def react(T, S, X, g, p, start, speed, cool_more):
         speed += more
         place(T, S, g, p, np.int64(S.pos[g, p]) + more)
         say(X, SAY_BOOST, p, more, S.pos[g, p], 0, 0, 0, 0, 0, -1)
-    back = min(np.int64(S.super_cool[g, p]), np.int64(S.discard[g, p, heat]))  # Super Cool: from the discard
-    if back > 0:
+    back = min(np.int64(S.super_cool[g, p]), np.int64(S.discard[g, p, heat])) if T.any_react_ops else 0
+    if back > 0:  # Super Cool: from the discard
         S.discard[g, p, heat] -= back
         S.engine[g, p] += back
         S.cooled[g, p] += back
         say(X, SAY_SUPER_COOL, p, back, 0, 0, 0, 0, 0, 0, -1)
-    drafting(T, S, X, g, p, start, speed)
+    if T.any_react_ops:
+        drafting(T, S, X, g, p, start, speed)
     return speed
 
 
@@ -888,9 +897,13 @@ def slipstream(T, S, X, g, p, start, speed):
     for o in range(P):
         if o != p and not finished[o] and (at[o] == pos or at[o] == pos + 1):
             beside = True
-    here = S.sector[g, sector_of(T, pos)]  # a slipstream's sector: where it starts
-    distance = T.slipstream + np.int64(S.slip_bonus[g, p]) + here[SEC_SLIPSTREAM]
-    if not (beside and pos + distance < T.finish and distance > 0) or here[SEC_NO_SLIPSTREAM_START]:
+    distance = T.slipstream + np.int64(S.slip_bonus[g, p])
+    if T.weather_module:  # a slipstream's sector: where it starts
+        here = sector_of(T, pos)
+        if S.sector[g, here, SEC_NO_SLIPSTREAM_START]:
+            return
+        distance += S.sector[g, here, SEC_SLIPSTREAM]
+    if not (beside and pos + distance < T.finish and distance > 0):
         return
     q = S.bots[g, p]
     safe = fits(T, S, g, p, start, speed, pos + distance, speed, 0, distance, True)
@@ -954,7 +967,7 @@ def check_corners(T, S, X, g, p, start, speed):
 def discard_step(T, S, g, p):
     """Optional discard: playable cards worth less than the bot's `discard_below`
     (never Stress or Heat)."""
-    if T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # no discarding in a tunnel
+    if T.any_tunnel and T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # no discarding in a tunnel
         return
     below = T.discard_below[S.bots[g, p]]
     playable, value, stress_card = T.playable, T.value, T.stress_card

@@ -109,6 +109,10 @@ Tab = namedtuple(
         "tunnel",
         "chicane",
         "flooded_heat",
+        "any_flooded",
+        "any_tunnel",
+        "any_react_ops",
+        "no_overheat",
         # Weather and Road Conditions
         "weather_module",
         "weather_fixed",
@@ -242,6 +246,11 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         tunnel=np.ascontiguousarray(track.tunnel, dtype=np.bool_),
         chicane=np.ascontiguousarray(track.chicane, dtype=np.bool_),
         flooded_heat=int(r.flooded_heat),
+        # what the turn need not look at where nothing uses it (the hot path: scripts/bench_heat.py)
+        any_flooded=bool(track.flooded.any()),
+        any_tunnel=bool(track.tunnel.any()),
+        any_react_ops=bool((c.op("super_cool") != 0).any() or (c.op("draft") != 0).any()),
+        no_overheat=np.zeros(int(co.corners) + 1, np.int64),
         weather_module=bool(r.weather_module),
         weather_fixed=int(r.weather),
         road_fixed=_i64(r.road),
