@@ -62,9 +62,9 @@ def test_a_flooded_downshift_costs_a_heat_a_gear(engine, gears):
     """From gear 3 on a flooded space: down one costs 1 Heat, down two 1 (two gears) + 2 (flooded); no Heat,
     no downshift. Off the flooded spaces a gear down is free."""
     T = compiled_tables.build(JAPAN, heat.batch(JAPAN, ["robot"])[0].bots, 2)
-    cost = {new: rules.shift_cost(T, 3, new, True) for new in (1, 2, 3, 4)}
+    cost = {new: rules.shift_cost(T.shift_two_heat, T.flooded_heat, 3, new, True) for new in (1, 2, 3, 4)}
     assert cost == {1: 1 + 2, 2: 1, 3: 0, 4: 0}
-    assert rules.shift_cost(T, 3, 2, False) == 0
+    assert rules.shift_cost(T.shift_two_heat, T.flooded_heat, 3, 2, False) == 0
     race, st = heat.batch(JAPAN, ["robot", "robot"], races=40, seed=2, profiles={"robot": {"noise": 1.0}})
     heat.hand_of(JAPAN, st, 0, {"speed_1": 3, "speed_2": 4})
     st.gear[:, 0], st.engine[:, 0] = 3, engine

@@ -494,13 +494,14 @@ def choose_cards(cards, hand, held, n_held, left, gear, target, budget, span, ji
 
 
 @inline
-def shift_cost(T, gear, new, flooded):
-    """Heat to shift from `gear` to `new`: two gears at once cost shift_two_heat; on a flooded space
-    every gear down costs flooded_heat more (Heavy Rain)."""
+def shift_cost(two_heat, flood_heat, gear, new, flooded):
+    """Heat to shift from `gear` to `new`: two gears at once cost `two_heat` (rules.shift_two_heat); on a
+    flooded space every gear down costs `flood_heat` more (Heavy Rain). (The rules' numbers are passed in:
+    a field read of the tables in the planning's inner loop costs.)"""
     shift = abs(new - gear)
-    cost = T.shift_two_heat if shift == 2 else 0
+    cost = two_heat if shift == 2 else 0
     if flooded and new < gear:
-        cost += (gear - new) * T.flooded_heat
+        cost += (gear - new) * flood_heat
     return cost
 
 
@@ -529,6 +530,7 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
     cooldown, spread = T.cooldown, T.spread
     to_line = corner_at[next_corner(corner_at, pos)] - pos
     flooded = T.any_flooded and T.flooded[pos % T.spaces]  # the round started on a flooded space: downshifts cost
+    two_heat, flood_heat = T.shift_two_heat, T.flooded_heat
     raised, n_held = 0, 0
     for k in range(K):
         if hand[k] > 0 and playable[k]:
@@ -546,7 +548,7 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
         for i in range(G4):
             new = i + 1
             shift = abs(new - gear)
-            cost = shift_cost(T, gear, new, flooded)
+            cost = shift_cost(two_heat, flood_heat, gear, new, flooded)
             budget = engine - cost
             aim = target_speed(corner_at, limit, corners, finish, pos, budget, reserve, risk, raise_by)
             j = v * G4 + i
@@ -583,19 +585,15 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
     for j in range(variants * G4):
         new = j % G4 + 1
         shift = abs(new - gear)
-        legal = (
-            shift <= 1
-            and shift_cost(T, gear, new, flooded) == 0
-            or shift <= 2
-            and engine >= shift_cost(T, gear, new, flooded)
-        )
+        cost = shift_cost(two_heat, flood_heat, gear, new, flooded)
+        legal = shift <= 1 and cost == 0 or shift <= 2 and engine >= cost
         if not legal:
             continue
         s = f32(np.float64(scores[j]) + np.float64(f32(np.float64(span) * np.float64(chance.noise_of(hashed, j)))))
         if s > best:
             best, b = s, j
     new_gear = b % G4 + 1
-    paid = shift_cost(T, gear, new_gear, flooded)
+    paid = shift_cost(two_heat, flood_heat, gear, new_gear, flooded)
     pay_heat(T, S, g, p, paid)
     chosen = plans[b]
     played = 0
