@@ -36,11 +36,12 @@ from .conftest import ROOT
 from .digests import digest
 
 NAMES = ["balanced", "aggressive", "cautious", "random", "tuned", "legend", "noisy"]
-# the race's course after Weather and Road Conditions (issue 46): fields added after the proof, which races without
-# the module leave at the track's own values (checked below), so the digests are of the fields proven
-COURSE_FIELDS = ("limit", "overheat", "sector", "weather", "road", "weather_stress", "weather_heat", "colour")
-COURSE_FIELDS += ("super_cool", "draft")  # the expansions' React effects this round (issue 46)
-PROVEN_FIELDS = tuple(f for f in compiled.STATE_FIELDS if f not in COURSE_FIELDS)
+# fields added after the proof (issue 46: the race's course after Weather and Road Conditions, which races without
+# the module leave at the track's own values, checked below; a Legend's colour; the expansions' React effects this
+# round), so the digests are of the fields proven
+ADDED_FIELDS = ("limit", "overheat", "sector", "weather", "road", "weather_stress", "weather_heat", "colour")
+ADDED_FIELDS += ("super_cool", "draft")
+PROVEN_FIELDS = tuple(f for f in compiled.STATE_FIELDS if f not in ADDED_FIELDS)
 # the card kinds of the proof: the expansions' upgrades came after, at the end of heat.yaml's cards
 BASE_KINDS = sum("expansion" not in card for card in heat._BASE["cards"])
 

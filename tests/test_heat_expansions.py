@@ -23,28 +23,29 @@ ESPANA = heat.tables(track="espana", expansions=["tunnel_vision"])
 ROBOT = {"robot": {"noise": 0.0, "boost": 0.0}}
 
 
+def _through_japans_chicane(engine: int):
+    """A car on 5 at speed 8 (two Speed 4) with this much Heat in its Engine, its turn played."""
+    race, st = heat.batch(JAPAN, ["robot", "robot"], races=1, profiles=ROBOT)
+    heat.hand_of(JAPAN, st, 0, {"speed_1": 5})
+    played(JAPAN, st, 0, {"speed_4": 2}, gear=2, target=8)
+    st.engine[:, 0] = engine
+    _cars_on(st, 0, {0: (5, 0), 1: (-20, 0)})
+    car_turn(race, st, np.array([0]), np.array([0]), np.array([False]))
+    return st
+
+
 def test_a_chicane_is_two_corner_lines_each_checked_and_paid():
     """Speed 8 through Japan's 4/4 chicane (lines 9 and 11) costs 4 + 4 Heat."""
     c = course(JAPAN.tracks[JAPAN.rules.track])
     assert c.corner_at[:5].tolist() == [9, 11, 17, 44, 52] and c.limit[:2].tolist() == [4, 4]
     assert c.heat_due(np.array([5]), np.array([13]), np.array([8])).tolist() == [4 + 4]
-    race, st = heat.batch(JAPAN, ["robot", "robot"], races=1, profiles=ROBOT)
-    heat.hand_of(JAPAN, st, 0, {"speed_1": 5})
-    played(JAPAN, st, 0, {"speed_4": 2}, gear=2, target=8)
-    st.engine[:, 0] = 9
-    _cars_on(st, 0, {0: (5, 0), 1: (-20, 0)})
-    car_turn(race, st, np.array([0]), np.array([0]), np.array([False]))
+    st = _through_japans_chicane(engine=9)
     assert st.corner_heat[0, 0] == 8 and st.spin_outs[0, 0] == 0
 
 
 def test_a_spin_out_at_a_chicanes_exit_stops_before_the_exit_line():
     """Engine 5: the entry's 4 is paid, the exit's 4 is not: back before the exit line (11), on 10."""
-    race, st = heat.batch(JAPAN, ["robot", "robot"], races=1, profiles=ROBOT)
-    heat.hand_of(JAPAN, st, 0, {"speed_1": 5})
-    played(JAPAN, st, 0, {"speed_4": 2}, gear=2, target=8)
-    st.engine[:, 0] = 5
-    _cars_on(st, 0, {0: (5, 0), 1: (-20, 0)})
-    car_turn(race, st, np.array([0]), np.array([0]), np.array([False]))
+    st = _through_japans_chicane(engine=5)
     assert st.spin_outs[0, 0] == 1 and st.pos[0, 0] == 10 and st.corner_heat[0, 0] == 4
 
 
