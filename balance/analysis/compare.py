@@ -41,34 +41,65 @@ def _paired(
     """Paired comparison of the column `value` (the 0/1 `won`, or a count), by
     `keys`, pairing rows on `pair`; pairs where either value is null are left out."""
     joined = base.join(var, on=pair, suffix="_v").drop_nulls([value, f"{value}_v"])
-    if value == "won":
-        d = (pl.col("won_v").cast(pl.Int8) - pl.col("won").cast(pl.Int8)).cast(pl.Float64)
-    else:
-        d = pl.col(f"{value}_v").cast(pl.Float64) - pl.col(value).cast(pl.Float64)
+    whole = _whole(joined, value)
+    if not whole:
+        joined = joined.sort(pair)
+    cast = pl.Int64 if whole else pl.Float64
+    d = pl.col(f"{value}_v").cast(cast) - pl.col(value).cast(cast)
     table = (
         joined.group_by(keys)
         .agg(
             pl.len().alias("n"),
-            pl.col(value).mean().alias("baseline"),
-            pl.col(f"{value}_v").mean().alias("value"),
-            d.mean().alias("diff"),
-            d.std(ddof=1).fill_null(0).alias("sd"),
+            pl.col(value).cast(pl.Float64).mean().alias("baseline"),
+            pl.col(f"{value}_v").cast(pl.Float64).mean().alias("value"),
+            *_sums(d),
         )
         .sort(keys)
     )
-    se = (table["sd"] / table["n"].cast(pl.Float64).sqrt()).to_numpy()
-    diff = table["diff"].to_numpy()
+    diff, sd = _mean_and_sd(table)
+    se = sd / np.sqrt(table["n"].cast(pl.Float64).to_numpy())
     return table.select(
         pl.lit(metric).alias("metric"),
         pl.concat_str([pl.col(k).cast(pl.String) for k in keys], separator="/").alias("key"),
         "n",
         "baseline",
         "value",
-        "diff",
+        pl.Series("diff", diff),
         pl.Series("ci_low", diff - Z95 * se),
         pl.Series("ci_high", diff + Z95 * se),
         pl.Series("p_value", _normal_p(diff, se)),
     )
+
+
+# A run's rows come in the order of its parts, which a resumed or re-chunked
+# run lays out differently; a sum of floats depends on that order in its last
+# digit. So every mean and deviation here comes from sums that do not: whole
+# numbers (wins, tallies, turns) summed exactly, other values after sorting.
+
+
+def _whole(frame: pl.DataFrame | pl.LazyFrame, column: str) -> bool:
+    dtype = frame.collect_schema()[column]
+    return dtype == pl.Boolean or dtype.is_integer()
+
+
+def _sums(x: pl.Expr) -> list[pl.Expr]:
+    """The sum and the sum of squares of `x` by group, for _mean_and_sd."""
+    return [x.sum().alias("sum"), (x * x).sum().alias("sum_sq")]
+
+
+def _mean_and_sd(table: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's mean and sample standard deviation (0 below 2 values) from
+    its n, sum and sum_sq; Python's integers where the sums are whole, so the
+    figures are the same to the last digit whatever order the rows were summed in."""
+    means, sds = [], []
+    for n, total, total_sq in zip(table["n"], table["sum"], table["sum_sq"], strict=True):
+        means.append(total / n)
+        if n < 2:
+            sds.append(0.0)
+        else:
+            spread = max(n * total_sq - total * total, 0)  # floats may round a constant's spread below 0
+            sds.append(float(np.sqrt(spread / (n * (n - 1)))))
+    return np.array(means, float), np.array(sds, float)
 
 
 def _unpaired(base: pl.DataFrame, var: pl.DataFrame, keys: list[str], metric: str, value: str = "won") -> pl.DataFrame:
@@ -76,12 +107,13 @@ def _unpaired(base: pl.DataFrame, var: pl.DataFrame, keys: list[str], metric: st
     seed or chunk plan): the two means by `keys` as independent samples."""
 
     def summary(frame: pl.DataFrame) -> pl.DataFrame:
-        x = pl.col(value).cast(pl.Float64)
-        return (
-            frame.drop_nulls(value)
-            .group_by(keys)
-            .agg(pl.len().alias("n"), x.mean().alias("m"), x.std(ddof=1).fill_null(0).alias("s"))
-        )
+        frame, whole = frame.drop_nulls(value), _whole(frame, value)
+        if not whole:
+            frame = frame.sort(frame.columns)
+        x = pl.col(value).cast(pl.Int64 if whole else pl.Float64)
+        table = frame.group_by(keys).agg(pl.len().alias("n"), *_sums(x))
+        m, s = _mean_and_sd(table)
+        return table.select(*keys, "n", pl.Series("m", m), pl.Series("s", s))
 
     joined = summary(base).join(summary(var), on=keys, suffix="_v").sort(keys)
     key = joined.select(pl.concat_str([pl.col(k).cast(pl.String) for k in keys], separator="/"))
@@ -123,14 +155,10 @@ def _half_width_se(low: np.ndarray, high: np.ndarray) -> np.ndarray:
 
 def _lap_means(run: Run) -> pl.DataFrame:
     """Completed laps by lap number: n, mean turns (m) and their standard deviation (s)."""
-    turns = pl.col("turns")
-    return (
-        lap_times(run)
-        .group_by("lap")
-        .agg(pl.len().alias("n"), turns.mean().alias("m"), turns.std().alias("s"))
-        .sort("lap")
-        .collect()
-    )
+    table = lap_times(run).group_by("lap").agg(pl.len().alias("n"), *_sums(pl.col("turns").cast(pl.Int64)))
+    table = table.sort("lap").collect()
+    m, s = _mean_and_sd(table)
+    return table.select("lap", "n", pl.Series("m", m), pl.Series("s", s))
 
 
 def _rate_rows(metric: str, joined: pl.DataFrame, key: str, how: str) -> pl.DataFrame:
