@@ -19,7 +19,7 @@ from .heat import car_turn, plan_round, played
 from .test_heat_rules import _cars_on
 
 JAPAN = heat.tables(track="japan", expansions=["heavy_rain"])
-ESPANA = heat.tables(track="espana", expansions=["tunnel_vision"])
+ESPANA = heat.tables(track="espana", expansions=["tunnel_vision", "heavy_rain"])  # Air Intake 2's discard
 ROBOT = {"robot": {"noise": 0.0, "boost": 0.0}}
 
 
@@ -115,11 +115,13 @@ def test_super_cool_returns_heat_from_the_discard_to_the_engine():
 
 
 def test_expansion_upgrades_join_the_pool_only_with_their_expansion():
+    """Without their expansion they are not in the race at all (nor in the engine's tables: every kind there
+    costs the hot path); a strength run naming one says which expansion it needs."""
     plain = heat.tables(garage_module=True)
     both = heat.tables(garage_module=True, expansions=["heavy_rain", "tunnel_vision"])
-    wing = heat.card(plain, "front_wing_1")
-    assert plain.cards.pool[wing] == 0 and both.cards.pool[wing] == 2
+    assert "front_wing_1" not in plain.cards.ids and both.cards.pool[heat.card(both, "front_wing_1")] == 2
     assert both.cards.pool.sum() == plain.cards.pool.sum() + 24
+    assert plain.cards.ids == both.cards.ids[: len(plain.cards.ids)], "the base cards keep their places"
 
 
 @pytest.mark.parametrize("track", ["japan", "mexico", "nederland", "espana"])

@@ -147,6 +147,8 @@ def test_unknown_cards_are_one_line_errors(tmp_path):
     with pytest.raises(UserError, match="bonus_card: no card with id 'nope'") as e:
         prepare(load_scenario(_write(tmp_path, SCENARIO + "bonus_card: nope\n")))
     assert "\n" not in str(e.value)
+    with pytest.raises(UserError, match="it is a heavy_rain card, in races only with rules.expansions: .heavy_rain."):
+        prepare(load_scenario(_write(tmp_path, SCENARIO + "bonus_card: air_intake_1\n")))
     with pytest.raises(UserError, match="no item with id 'warp_drive'"):
         strength(_write(tmp_path, SCENARIO), ["warp_drive"], options=ExperimentOptions(out=tmp_path / "o", jobs=1))
     assert not (tmp_path / "o").exists()

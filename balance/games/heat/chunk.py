@@ -24,8 +24,8 @@ from ..recorder import NULL, Recorder
 from . import compiled
 from . import vocabulary as V
 from .bots import bot_table, resolve_profiles
-from .compile import Tables, compile_database, in_pool
-from .schema import validate_database
+from .compile import Tables, compile_database, in_pool, raced_cards
+from .schema import Database, validate_database
 from .state import State
 
 
@@ -43,18 +43,26 @@ def prepare(scenario: ScenarioView) -> Prepared:
     bots = bot_table(profiles, names, tables)
     if isinstance(m.bots, list) and bots.legend.all():
         raise UserError(scenario.doc.problem(("bots",), "every car is a Legend: at least one player car is needed"))
-    bonus_problem(scenario, tables, bots.legend)
+    bonus_problem(scenario, db, tables, bots.legend)
     compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
     return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
 
 
-def bonus_problem(scenario: ScenarioView, tables: Tables, legend: np.ndarray) -> None:
+def bonus_problem(scenario: ScenarioView, database: Database, tables: Tables, legend: np.ndarray) -> None:
     """A scenario's bonus_card (balance strength) must name a card. The receiving
     car is drawn among the cars with a deck, not the Legends (seeding.bonus_seat
     with the grid's eligible slots, which the analysis reads from the logs too)."""
     card = scenario.model.bonus_card
     if card is not None and card not in tables.cards.ids:
-        raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {card!r}"))
+        raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {card!r}{_left_out(card, database)}"))
+
+
+def _left_out(card: str, database: Database) -> str:
+    """Why a card of the database is not in the race: its expansion is not in rules.expansions."""
+    left = [c for c in database.cards if c.id == card and c.expansion is not None]
+    if not left:
+        return ""
+    return f": it is a {left[0].expansion} card, in races only with rules.expansions: [{left[0].expansion}]"
 
 
 def strength_items(catalog: dict) -> list[dict[str, str]]:
@@ -82,7 +90,7 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     driving order: what the report's track chart draws."""
     garage = prep.tables.rules.garage_module
     cards = []
-    for c in prep.database.cards:
+    for c in raced_cards(prep.database):
         in_garage = c.tier in V.GARAGE_TIERS
         studied = in_pool(c, prep.database.rules.expansions) if garage else not in_garage and c.type != "heat"
         cards.append(
