@@ -77,7 +77,12 @@ class Phases:
             np.zeros(1, np.int64),
             np.zeros((1, 1), np.int64),
             np.zeros(1, np.int64),
+            *self.scratch(),
         )
+
+    def scratch(self) -> tuple[np.ndarray, ...]:
+        """The phases' scratch (rules.scratch_for), fresh for each phase called."""
+        return rules.scratch_for(len(self.tables.cards.ids), self.tables.rules.gears)
 
 
 def arrays(st: State) -> structs.StateArrays:

@@ -40,7 +40,7 @@ NAMES = ["balanced", "aggressive", "cautious", "random", "tuned", "legend", "noi
 # the module leave at the track's own values, checked below; a Legend's colour; the expansions' React effects this
 # round), so the digests are of the fields proven
 ADDED_FIELDS = ("limit", "overheat", "sector", "weather", "road", "weather_stress", "weather_heat", "colour")
-ADDED_FIELDS += ("super_cool", "draft")
+ADDED_FIELDS += ("super_cool", "draft", "stress_out")
 PROVEN_FIELDS = tuple(f for f in compiled.STATE_FIELDS if f not in ADDED_FIELDS)
 # the card kinds of the proof: the expansions' upgrades came after, at the end of heat.yaml's cards
 BASE_KINDS = sum("expansion" not in card for card in heat._BASE["cards"])

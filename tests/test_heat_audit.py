@@ -77,32 +77,35 @@ def test_a_car_holding_an_unpayable_upgrade_is_not_overheated():
 
 def test_a_base_game_legend_crosses_one_corner_line_a_move_aggressive_ones_two():
     """Great Britain: lines at 29 (limit 6) and 36 (limit 5). A Legend on 28, past the 29's Legend line, with
-    black's diamond column 3 (card 2) would move 6 + 3 = 9, to 37, over both lines: it stops before the 36.
-    Aggressive Legends does not change that: 28 is no chevron space."""
-    for aggressive in (False, True):
+    black's diamond column 3 (card 2) would move 6 + 3 = 9, to 37, over both lines: it stops before the 36,
+    on 35. An Aggressive one on 28, the chevron right before the 29 ("above the diamond"), crosses both; on
+    27, no chevron, it stops on 35 as well."""
+    for aggressive, start, end in ((False, 28, 35), (True, 28, 37), (True, 27, 35)):
         t = heat.tables(track="great_britain", aggressive_legends=aggressive)
         race, st = heat.batch(t, ["legend", "robot"], races=1)
-        _cars_on(st, 0, {0: (28, 0), 1: (-30, 0)})
+        _cars_on(st, 0, {0: (start, 0), 1: (-30, 0)})
         legend_turn(race, st, np.arange(1), np.zeros(1, int), np.array([1]))
-        assert st.pos[0, 0] == 35, (aggressive, st.pos[0, 0])
+        assert st.pos[0, 0] == end, (aggressive, start, st.pos[0, 0])
 
 
 def test_a_chevron_legend_crosses_two_corner_lines_a_double_chevron_three():
-    """Great Britain's chevron before the 29's Legend line (25) is on 24. Black's helmet 18 (card 2) from 24
-    would cross the 29: a Legend stops 3 (its column) short of the space before it, on 25. An Aggressive one
-    on the chevron drives its 18 over the 29 and the 36 and stops before the 42, on 41; from a double chevron
-    it may cross the 42 too (24 + 18 = 42: on 42)."""
-    for aggressive, double, end in ((False, 0, 25), (True, 0, 41), (True, 1, 42)):
+    """Great Britain's chevrons stand right before its 29, 36 and 42 lines (28, 35, 41). With the 36's limit
+    made 10, a Legend on 35 with black's column 3 (card 2) would move 10 + 3 = 13, to 48, over the 36, 42 and
+    47: plain, it stops before the 42 (41); from the chevron before the 47 (46); from a double chevron it
+    crosses all three (48). Before its Legend line a chevron changes nothing: from 24 black's helmet 18 would
+    cross the 29, so it stops 3 short of the space before it (25), Aggressive or not."""
+    for aggressive, double, end in ((False, 0, 41), (True, 0, 46), (True, 1, 48)):
         data = yaml.safe_load(yaml.safe_dump(heat._BASE))
         data["rules"] |= {"track": "great_britain", "aggressive_legends": aggressive}
         gb = next(track for track in data["tracks"] if track["id"] == "great_britain")
-        gb["corners"][1]["double_chevrons"] = double
+        gb["corners"][2] |= {"limit": 10, "double_chevrons": double}
         t = compile_database(validate_database(parse_yaml(yaml.safe_dump(data, sort_keys=False), "gb.yaml")))
-        assert t.tracks[t.rules.track].chevron[[24, 31, 37]].tolist() == [1 + double, 1, 1]
-        race, st = heat.batch(t, ["legend", "robot"], races=1)
-        _cars_on(st, 0, {0: (24, 0), 1: (-30, 0)})
-        legend_turn(race, st, np.arange(1), np.zeros(1, int), np.array([1]))
-        assert st.pos[0, 0] == end, (aggressive, double, st.pos[0, 0])
+        assert t.tracks[t.rules.track].chevron[[28, 35, 41]].tolist() == [1, 1 + double, 1]
+        race, st = heat.batch(t, ["legend", "robot"], races=2)
+        _cars_on(st, 0, {0: (35, 0), 1: (-30, 0)})
+        _cars_on(st, 1, {0: (24, 0), 1: (-30, 0)})
+        legend_turn(race, st, np.arange(2), np.zeros(2, int), np.array([1, 1]))
+        assert st.pos[:, 0].tolist() == [end, 25], (aggressive, double, st.pos[:, 0])
 
 
 def test_stress_from_a_spin_out_comes_from_the_box_while_it_lasts():

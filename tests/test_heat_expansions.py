@@ -58,13 +58,14 @@ def test_a_chicane_takes_one_road_token_a_corner_one_for_both_lines_a_sector_one
     assert st.sector[0, :, 2].tolist() == [0, 1, 0, 0, 0], "Slipstream +1 from the exit (11) to the 17 only"
 
 
-@pytest.mark.parametrize(("engine", "gears"), [(0, {3, 4}), (1, {2, 3, 4}), (3, {1, 2, 3, 4})])
-def test_a_flooded_downshift_costs_a_heat_a_gear(engine, gears):
-    """From gear 3 on a flooded space: down one costs 1 Heat, down two 1 (two gears) + 2 (flooded); no Heat,
-    no downshift. Off the flooded spaces a gear down is free."""
+@pytest.mark.parametrize(("engine", "gears"), [(0, {3, 4}), (1, {2, 3, 4}), (2, {1, 2, 3, 4})])
+def test_a_flooded_downshift_costs_one_extra_heat(engine, gears):
+    """From gear 3 on a flooded space: down one costs 1 Heat, down two 2 (the rulebook: "1 extra Heat. This
+    means that to shift down two gears costs 2 Heat"); no Heat, no downshift. Off the flooded spaces a gear
+    down is free."""
     T = compiled_tables.build(JAPAN, heat.batch(JAPAN, ["robot"])[0].bots, 2)
     cost = {new: rules.shift_cost(T.shift_two_heat, T.flooded_heat, 3, new, True) for new in (1, 2, 3, 4)}
-    assert cost == {1: 1 + 2, 2: 1, 3: 0, 4: 0}
+    assert cost == {1: 2, 2: 1, 3: 0, 4: 0}
     assert rules.shift_cost(T.shift_two_heat, T.flooded_heat, 3, 2, False) == 0
     race, st = heat.batch(JAPAN, ["robot", "robot"], races=40, seed=2, profiles={"robot": {"noise": 1.0}})
     heat.hand_of(JAPAN, st, 0, {"speed_1": 3, "speed_2": 4})
@@ -76,16 +77,20 @@ def test_a_flooded_downshift_costs_a_heat_a_gear(engine, gears):
 
 
 def test_a_tunnel_forbids_the_discard_step_and_discarding_stress():
-    """Espana's tunnel 15-22: a car ending its move on 18 keeps its low cards and its Stress; on 12 it drops
-    the cards balanced values below 1 space (Speed 0) and discards Stress with a card's discard_stress."""
-    race, st = heat.batch(ESPANA, ["robot", "robot"], races=2, profiles=ROBOT)
+    """Espana's tunnel 15-22, where the car stands after its move (React, then the discard step): ending on
+    18 (from 17) or on 15 (from 14, entering) it keeps its low cards and its Stress; ending on 12 (from 11)
+    or on 23 (from 22, leaving) it drops the cards balanced values below 1 space (Speed 0) and discards
+    Stress with a card's discard_stress."""
+    race, st = heat.batch(ESPANA, ["robot", "robot"], races=4, profiles=ROBOT)
     heat.hand_of(ESPANA, st, 0, {"upgrade_0": 2, "stress": 1, "speed_3": 3}, deck={"speed_1": 12})  # no reshuffle
     played(ESPANA, st, 0, {"speed_1": 1, "air_intake_2": 1}, gear=2)  # Air Intake 2: speed 0, discard 1 Stress
-    _cars_on(st, np.arange(2), {0: (17, 0), 1: (-20, 0)})  # race 0: 17 -> 18, in the tunnel
-    _cars_on(st, 1, {0: (11, 0), 1: (-20, 0)})  # race 1: 11 -> 12, before it
-    car_turn(race, st, np.arange(2), np.zeros(2, int), np.zeros(2, bool))
+    for g, start in enumerate((17, 11, 14, 22)):
+        _cars_on(st, g, {0: (start, 0), 1: (-20, 0)})
+    car_turn(race, st, np.arange(4), np.zeros(4, int), np.zeros(4, bool))
     upgrade_0 = heat.card(ESPANA, "upgrade_0")
-    assert st.hand[:, 0, upgrade_0].tolist() == [2, 0] and st.hand[:, 0, ESPANA.stress_card].tolist() == [1, 0]
+    assert st.pos[:, 0].tolist() == [18, 12, 15, 23]
+    assert st.hand[:, 0, upgrade_0].tolist() == [2, 0, 2, 0]
+    assert st.hand[:, 0, ESPANA.stress_card].tolist() == [1, 0, 1, 0]
 
 
 def test_a_draft_lands_right_behind_the_next_car_when_it_reaches():

@@ -145,6 +145,16 @@ def draw_many(k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray) -> None
     replacement, added to `out` (K,); `counts` changes in place. Positions in
     the pile as it was are chosen one by one among those not yet taken (the
     i-th from the key's column i), as the numpy Floyd's method does."""
+    draw_many_in(k, counts, n, out, np.empty(max(n, 0), np.int64), np.zeros(len(counts), np.int64))
+
+
+@njit(cache=True)
+def draw_many_in(
+    k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray, taken: np.ndarray, drawn: np.ndarray
+) -> None:
+    """draw_many with the caller's scratch: `taken` (n long, or one is made) and
+    `drawn` (K, all 0, and 0 again on return): an engine's hot path draws every turn,
+    and two arrays made per draw cost more than the draw."""
     total = 0
     for c in counts:
         total += c
@@ -155,8 +165,8 @@ def draw_many(k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray) -> None
             out[card] += counts[card]
             counts[card] = 0
         return
-    taken = np.empty(n, np.int64)  # positions taken so far, ascending
-    drawn = np.zeros(len(counts), np.int64)
+    if n > len(taken):  # a scratch too short for this draw: one of its own
+        taken = np.empty(n, np.int64)
     for i in range(n):
         pos = int(float(_u32(k, i)) * _TO_UNIT * max(total - i, 1))
         for j in range(i):  # skip over taken positions, in ascending order
@@ -176,6 +186,7 @@ def draw_many(k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray) -> None
     for card in range(len(counts)):
         counts[card] -= drawn[card]
         out[card] += drawn[card]
+        drawn[card] = 0
 
 
 @njit(cache=True)
@@ -183,10 +194,18 @@ def draw_reshuffling(k: np.uint64, deck: np.ndarray, discard: np.ndarray, n: int
     """chance.draw_reshuffling: n cards from `deck` into `out`; a deck that runs
     short takes its `discard` in (reshuffled) and goes on drawing, from a second
     stream of the same key. Both piles change in place."""
+    draw_reshuffling_in(k, deck, discard, n, out, np.empty(max(n, 0), np.int64), np.zeros(len(deck), np.int64))
+
+
+@njit(cache=True)
+def draw_reshuffling_in(
+    k: np.uint64, deck: np.ndarray, discard: np.ndarray, n: int, out: np.ndarray, taken: np.ndarray, drawn: np.ndarray
+) -> None:
+    """draw_reshuffling with the caller's scratch (draw_many_in)."""
     before = 0
     for c in out:
         before += c
-    draw_many(k, deck, n, out)
+    draw_many_in(k, deck, n, out, taken, drawn)
     got = -before
     for c in out:
         got += c
@@ -195,4 +214,4 @@ def draw_reshuffling(k: np.uint64, deck: np.ndarray, discard: np.ndarray, n: int
         for card in range(len(deck)):
             deck[card] += discard[card]
             discard[card] = 0
-        draw_many(mix(k ^ _SUB), deck, short, out)
+        draw_many_in(mix(k ^ _SUB), deck, short, out, taken, drawn)

@@ -330,7 +330,8 @@ def _track_table(track: Track) -> TrackTable:
     spaces = np.arange(track.spaces)
     next_corner = np.searchsorted(corner_at, spaces, side="right") % len(corner_at)
     chevron = np.zeros(track.spaces, np.int8)
-    for at, corner in zip(legend_at, track.corners, strict=True):  # the spaces right before the Legend line
+    # the spaces right before the corner line, "above the diamond" (the rulebook): where a Legend waits
+    for at, corner in zip(corner_at, track.corners, strict=True):
         for j in range(corner.chevrons):
             chevron[(at - 1 - j) % track.spaces] = 2 if j < corner.double_chevrons else 1
     to_corner = (corner_at[next_corner] - spaces - 1) % track.spaces + 1  # 1..spaces, a full lap if on a line

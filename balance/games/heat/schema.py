@@ -228,7 +228,7 @@ class CornerModel(Strict):
     gap: Annotated[int, Field(ge=1, le=MAX_SPACES)]
     legend_line: Annotated[int, Field(ge=1, le=MAX_SPACES)]  # and less than the previous corner's gap (cross-checked)
     chicane: bool = False  # this line is a chicane's exit, the line before it its entry (one Road token for both)
-    chevrons: Annotated[int, Field(ge=0, le=MAX_SPACES)] = 0  # spaces with a chevron right before the Legend line
+    chevrons: Annotated[int, Field(ge=0, le=MAX_SPACES)] = 0  # spaces with a chevron right before the corner line
     double_chevrons: Annotated[int, Field(ge=0, le=MAX_SPACES)] = 0  # of those, the last ones double (cross-checked)
 
 
@@ -347,8 +347,8 @@ class Corner:
     limit: int
     gap: int  # spaces to the next corner's line
     legend_line: int  # spaces before this corner's line where Legends slow down
-    chevrons: int = 0  # spaces with a chevron right before the Legend line (Aggressive Legends)
-    double_chevrons: int = 0  # of those, the last ones (nearest the Legend line) double
+    chevrons: int = 0  # spaces with a chevron right before the corner line (Aggressive Legends)
+    double_chevrons: int = 0  # of those, the last ones (nearest the line) double
     chicane: bool = False  # a chicane's exit line (its entry: the line before)
 
 
@@ -747,6 +747,14 @@ def _track_shape(track: TrackModel, grid_back: int) -> list[tuple[tuple[Any, ...
             for r, (first, last) in enumerate(getattr(track, name)):
                 if first > last or last >= track.spaces:
                     out.append(((name, r), f"[{first}, {last}] is no range of spaces 0 to {track.spaces - 1}"))
+        if corner.chevrons > corner.legend_line:
+            out.append(
+                (
+                    ("corners", k, "chevrons"),
+                    f"{corner.chevrons} chevron spaces before the corner line, but its Legend line is "
+                    f"{corner.legend_line} before it: the chevrons stand between the two",
+                )
+            )
         if corner.double_chevrons > corner.chevrons:
             out.append(
                 (

@@ -38,6 +38,7 @@ class State:
     cooldown_bonus: np.ndarray  # (G, P) int8: Cooldown from cards played this round
     super_cool: np.ndarray  # (G, P) int8: Super Cool from cards played this round (Heavy Rain)
     draft: np.ndarray  # (G, P) int8: Draft from cards played this round (Tunnel Vision)
+    stress_out: np.ndarray  # (G, P) int8: Stress the cards played discard from hand, in React (not in a tunnel)
     target: np.ndarray  # (G, P) int16: the speed the car's bot aimed at when it chose its cards
     # --- bookkeeping ---
     bots: np.ndarray  # (G, P) int16: profile index of each car's bot
@@ -100,6 +101,7 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1, sec
         cooldown_bonus=np.zeros((G, P), i8),
         super_cool=np.zeros((G, P), i8),
         draft=np.zeros((G, P), i8),
+        stress_out=np.zeros((G, P), i8),
         target=z16(G, P),
         bots=z16(G, P),
         is_legend=np.zeros((G, P), bool),

@@ -248,12 +248,7 @@ def draw(S, X, g, p, n, purpose):
     """n cards into the hand (the discard reshuffled in when the deck runs out)."""
     if n <= 0:
         return
-    K = S.deck.shape[2]
-    drawn = np.zeros(K, np.int64)
-    chance.draw_reshuffling(key(X, purpose, p), S.deck[g, p], S.discard[g, p], n, drawn)
-    hand = S.hand[g, p]
-    for k in range(K):
-        hand[k] += drawn[k]
+    chance.draw_reshuffling_in(key(X, purpose, p), S.deck[g, p], S.discard[g, p], n, S.hand[g, p], X.taken, X.drawn)
 
 
 @inline
@@ -500,8 +495,8 @@ def shift_cost(two_heat, flood_heat, gear, new, flooded):
     a field read of the tables in the planning's inner loop costs.)"""
     shift = abs(new - gear)
     cost = two_heat if shift == 2 else 0
-    if flooded and new < gear:
-        cost += (gear - new) * flood_heat
+    if flooded and new < gear:  # "1 extra Heat": two gears down then cost 2, not one a gear
+        cost += flood_heat
     return cost
 
 
@@ -620,18 +615,10 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
 @jit
 def plan_round(T, S, X, g):
     """Steps 1 and 2 for every player car still racing (not the Legends)."""
-    P, K = S.deck.shape[1], S.deck.shape[2]
-    jitter = np.zeros(K, np.float32)
-    prefer = np.zeros(K, np.float64)
-    plans = np.zeros((2 * T.gears, K), np.int64)
-    targets = np.zeros(2 * T.gears, np.int64)
-    scores = np.zeros(2 * T.gears, np.float32)
-    hand = np.zeros(K, np.int64)
-    held = np.zeros(K, np.int64)
-    left = np.zeros(K, np.int64)
+    P = S.deck.shape[1]
     for p in range(P):
         if not S.finished[g, p] and not S.is_legend[g, p]:
-            plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, left)
+            plan_car(T, S, X, g, p, X.jitter, X.prefer, X.plans, X.targets, X.scores, X.hand, X.held, X.left)
 
 
 # --- the turns -------------------------------------------------------------------
@@ -669,8 +656,8 @@ def legend_turn(T, S, X, g, p, card):
     the corner's limit plus d; before it, the helmet number (Pro Legends: plus
     N), unless that crosses the corner line: then to d spaces short of the
     space before the line. At most one corner line a move; Aggressive Legends:
-    from a chevron space one more (a double chevron: two more), and the
-    helmet number may then carry it over the corner."""
+    from a chevron space (right before a corner line) one more, a double
+    chevron two more."""
     pos = np.int64(S.pos[g, p])
     nxt = next_corner(T.corner_at, pos)
     line = T.corner_at[nxt]
@@ -682,7 +669,7 @@ def legend_turn(T, S, X, g, p, card):
         move = helmet
     elif pos >= T.legend_at[nxt]:  # within the corner's Legend line
         move = np.int64(S.limit[g, nxt]) + d
-    elif pos + helmet < line or extra > 0:
+    elif pos + helmet < line:
         move = helmet
     else:
         move = max(line - 1 - d - pos, 0)
@@ -743,7 +730,7 @@ def reveal(T, S, X, g, p):
     their other effects noted; returns the Speed."""
     K = S.deck.shape[2]
     in_play = S.play[g, p]
-    play = np.zeros(K, np.int64)
+    play = X.play
     for k in range(K):
         play[k] = in_play[k]
     swapped = pay_card_heat(T, S, X, g, p, play)
@@ -786,18 +773,10 @@ def reveal(T, S, X, g, p):
     S.corner_mod[g, p] = corner
     S.super_cool[g, p] = super_cool
     S.draft[g, p] = draft_n
-    if T.any_tunnel and T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # in a tunnel no discard, Stress neither
-        stress = 0
-    discard, hand, played = S.discard[g, p], S.hand[g, p], S.played[g, p]
+    S.stress_out[g, p] = stress  # discarded in React, where the car then stands (a tunnel forbids it)
+    discard, played = S.discard[g, p], S.played[g, p]
     if scrap_n > 0:  # cards from the top of the deck to the discard
-        drawn = np.zeros(K, np.int64)
-        chance.draw_many(key(X, SCRAP, p), S.deck[g, p], scrap_n, drawn)
-        for k in range(K):
-            discard[k] += drawn[k]
-    stress_card = T.stress_card
-    out = min(stress, np.int64(hand[stress_card]))  # Stress from hand to the discard
-    hand[stress_card] -= out
-    discard[stress_card] += out
+        chance.draw_many_in(key(X, SCRAP, p), S.deck[g, p], scrap_n, discard, X.taken, X.drawn)
     turn = S.round[g]
     for k in range(K):
         if play[k]:
@@ -808,11 +787,25 @@ def reveal(T, S, X, g, p):
 
 
 @inline
+def discard_stress(T, S, g, p):
+    """The played cards' Stress discard (a React symbol): Stress from hand to the discard pile, none
+    while the car stands on a tunnel space (Tunnel Vision: no discarding there, whatever allows it)."""
+    stress = np.int64(S.stress_out[g, p])
+    if stress <= 0 or T.any_tunnel and T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:
+        return
+    hand, stress_card = S.hand[g, p], T.stress_card
+    out = min(stress, np.int64(hand[stress_card]))
+    hand[stress_card] -= out
+    S.discard[g, p, stress_card] += out
+
+
+@inline
 def react(T, S, X, g, p, start, speed, cool_more):
     """Cooldown (gear, cards, Adrenaline) moves Heat from hand to the Engine;
     then Boost, once, when even the highest flip keeps the corners payable."""
     gear = S.gear[g, p]
     heat = T.heat_card
+    discard_stress(T, S, g, p)
     more_cool, no_cool, free_boost = 0, False, False
     if T.weather_module:  # the sector the car is in after its move
         here = sector_of(T, np.int64(S.pos[g, p]))
@@ -831,13 +824,11 @@ def react(T, S, X, g, p, start, speed, cool_more):
     q = S.bots[g, p]
     cost = 0 if free_boost else T.boost_heat  # a free-boost sector: Boost pays no Heat
     may = T.boost_allowed[gear] and S.engine[g, p] >= cost
-    top = T.top
-    pos = np.int64(S.pos[g, p])
-    safe = fits(T, S, g, p, start, speed, pos + top, speed + top, cost, 0, False)
     noise = T.noise[q]
     if noise >= 1:
         keen = f32(0.5)
-    elif safe:
+    elif may and fits(T, S, g, p, start, speed, np.int64(S.pos[g, p]) + T.top, speed + T.top, cost, 0, False):
+        # (asked only where the answer counts: a car that may not Boost draws its coin all the same)
         a = f32(1.0 - np.float64(noise))
         keen = f32(np.float64(f32(np.float64(a) * np.float64(T.boost[q]))) + np.float64(f32(np.float64(noise) * 0.5)))
     else:
@@ -1048,6 +1039,7 @@ def play_round(T, S, X, g, order):
         S.slip_bonus[g, p] = 0
         S.cooldown_bonus[g, p] = 0
         S.super_cool[g, p] = 0
+        S.stress_out[g, p] = 0
         S.draft[g, p] = 0
         S.overheated[g, p] = False
     card = legend_card(S, X, g)
@@ -1195,6 +1187,25 @@ def rule_broken(T, S, g, acted, pos_before, spins_before):
 
 
 @jit
+def scratch_for(K, gears):
+    """The phases' scratch for K card kinds (structs.GAME_FIELDS from `taken` on), made once for a batch's races."""
+    plans = 2 * gears
+    return (
+        np.empty(64, np.int64),
+        np.zeros(K, np.int64),
+        np.zeros(K, np.int64),
+        np.zeros(K, np.float32),
+        np.zeros(K, np.float64),
+        np.zeros((plans, K), np.int64),
+        np.zeros(plans, np.int64),
+        np.zeros(plans, np.float32),
+        np.zeros(K, np.int64),
+        np.zeros(K, np.int64),
+        np.zeros(K, np.int64),
+    )
+
+
+@jit
 def play_games(
     T,
     S,
@@ -1220,6 +1231,7 @@ def play_games(
     events unwritten. `broken`: [check?, rule, race, round, car] of the first
     rule broken; race `watch` (-1 none) says what it does into `trace` and
     `rows` (`verbose`: the hands too), counted past their ends when they are short."""
+    scratch = scratch_for(S.deck.shape[2], T.gears)
     for g in range(start, stop):
         before = written[0]
         draws = np.zeros((len(codes) + 1, SEATS), np.int64)
@@ -1237,6 +1249,17 @@ def play_games(
             trace_n,
             rows,
             rows_n,
+            scratch[0],
+            scratch[1],
+            scratch[2],
+            scratch[3],
+            scratch[4],
+            scratch[5],
+            scratch[6],
+            scratch[7],
+            scratch[8],
+            scratch[9],
+            scratch[10],
         )
         play_race(T, S, X, g, bonus_card, bonus_who)
         if written[0] > events.shape[0]:

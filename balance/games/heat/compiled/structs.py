@@ -26,6 +26,18 @@ GAME_FIELDS = (
     "trace_n",
     "rows",
     "rows_n",
+    # scratch the phases reuse race after race (an array made per turn costs more than the turn's arithmetic):
+    "taken",  # a draw's positions (chance.draw_many_in)
+    "drawn",  # (K,) a draw's cards, all 0 between draws
+    "play",  # (K,) the cards being revealed
+    "jitter",  # (K,) the planning's noise per card
+    "prefer",  # (K,)
+    "plans",  # (2 * gears, K) each plan's cards
+    "targets",  # (2 * gears,)
+    "scores",  # (2 * gears,)
+    "hand",  # (K,) the hand planned from
+    "held",  # (K,) the playable cards held
+    "left",  # (K,) copies left to choose
 )
 
 Tables = struct(__name__, "Tables", Tab._fields, "The compiled tables (tables.Tab).")
@@ -35,8 +47,9 @@ Game = struct(
     "Game",
     GAME_FIELDS,
     """A race's context: its hash, draw counts, the event buffer and its count,
-    whether events are kept, the rules checker's finding, and the traced race's
-    records (made in compiled code; tests make one to call a phase by itself).""",
+    whether events are kept, the rules checker's finding, the traced race's
+    records, and the phases' scratch (scratch_for; made in compiled code;
+    tests make one to call a phase by itself).""",
 )
 
 

@@ -80,7 +80,7 @@ U_SEAT, U_REFRESHES, U_PUZZLES, U_TYPES, U_WIPED_AT_START, U_BANANA_AT = range(6
 # context (an allocation at every turn cost more than the phase's arithmetic). No row serves two calls
 # alive at once: no phase calls itself, and an effect's consequences wait on the pending stack.
 I_DRAWN, I_PLAYED, I_MODS_PLAY, I_MODS_SHOP, I_MODS_DRIVE, I_MODS_END, I_SHOWN, I_PRICE, I_DICE, I_KEPT = range(10)
-I_TOOK, I_LIMIT, INT_ROWS = 10, 11, 12
+I_TOOK, I_LIMIT, I_TAKEN, I_DRAW_SCRATCH, INT_ROWS = 10, 11, 12, 13, 14
 F_PLAY, F_SHOP, F_AUCTION, F_SCRAP, FLOAT_ROWS = range(5)
 B_VICTIMS, B_HIT, B_NEW, B_PASSED, B_AIMLESS, B_AIM_VICTIMS, FLAG_ROWS = range(7)
 
@@ -433,8 +433,10 @@ def draw_cards(T, S, X, g, p, n, purpose):
     """Seat p draws n cards into hand; an empty Deck takes the Garage reshuffled (3.4, 7.2)."""
     if n <= 0:
         return
-    drawn = ints(X, I_DRAWN, S.hand.shape[2])
-    chance.draw_reshuffling(key(X, purpose, p), S.deck[g, p], S.garage[g, p], n, drawn)
+    K = S.hand.shape[2]
+    drawn = ints(X, I_DRAWN, K)
+    taken, scratch = X.ints[I_TAKEN], ints(X, I_DRAW_SCRATCH, K)  # the draw's own working rows: no array made
+    chance.draw_reshuffling_in(key(X, purpose, p), S.deck[g, p], S.garage[g, p], n, drawn, taken, scratch)
     if X.verbose and purpose == DRAW_EFFECT:
         say(X, SAY_DRAWS_CARDS, p, 0, 0, 0, 0, 0, row_of(X, drawn, len(drawn)))
     for k in range(len(drawn)):
