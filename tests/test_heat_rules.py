@@ -232,6 +232,22 @@ def test_unable_to_pay_spins_out_before_the_corner_with_stress_and_gear_one():
     assert (st.gear[:, 0] == 1).all() and (st.engine[:, 0] == 2).all(), "no Heat paid for the corner it spun at"
 
 
+def test_with_spin_out_heat_engine_a_car_that_spins_out_pays_all_its_engine_heat_first():
+    """rules.spin_out_heat: engine (BGA's reading): the 2 Heat the car holds are paid (to its discard) for the
+    corner it still cannot pay (6 owed at the limit-3 corner): it spins out all the same."""
+    t = heat.tables(spin_out_heat="engine")
+    race, st = heat.batch(t, ["robot", "robot"], races=1)
+    heat.hand_of(t, st, 0, {"speed_1": 2})
+    st.gear[:, 0] = 2
+    st.play[:, 0, heat.card(t, "upgrade_5")] = 1
+    st.play[:, 0, heat.card(t, "speed_4")] = 1  # speed 9 at the limit-3 corner of space 32
+    st.engine[:, 0], st.target[:, 0] = 2, 9
+    _cars_on(st, np.arange(1), {0: (26, 0), 1: (-20, 0)})
+    car_turn(race, st, np.arange(1), np.zeros(1, int), np.zeros(1, bool))
+    assert st.spin_outs[0, 0] == 1 and st.pos[0, 0] == 31 and st.gear[0, 0] == 1
+    assert st.engine[0, 0] == 0 and st.heat_paid[0, 0] == 2 and st.corner_heat[0, 0] == 2, "to the discard"
+
+
 # --- Legends ------------------------------------------------------------------------------------
 
 

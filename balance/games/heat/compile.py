@@ -59,6 +59,7 @@ class RuleTable:
     pro_legends: int  # added to every helmet number
     legend_colours: tuple[str, ...]  # the colours of the Legend cars, in grid order
     stress_supply: int  # Stress cards in the box (decks included); -1: unlimited
+    spin_out_pays_engine: bool  # a car that spins out pays all the Heat in its Engine (rules.spin_out_heat)
     upgrades_each: int  # Garage upgrades drafted per player
     draft_order: int  # index into vocabulary.DRAFT_ORDERS
     revealed_extra: int  # a draft round reveals one card per player plus this many
@@ -261,6 +262,7 @@ def _rule_table(db: Database) -> RuleTable:
         pro_legends=r.pro_legends,
         legend_colours=tuple(r.legend_colours),
         stress_supply=-1 if r.stress_supply == "unlimited" else r.stress_supply,
+        spin_out_pays_engine=r.spin_out_heat == "engine",
         upgrades_each=r.garage_draft.upgrades_each,
         draft_order=V.DRAFT_ORDERS.index(r.garage_draft.order),
         revealed_extra=r.garage_draft.revealed_extra,

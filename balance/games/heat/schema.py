@@ -202,6 +202,7 @@ class Rules(Strict):
     # the colours the Legend cars take, in grid order (each Legend card gives each its number and column)
     legend_colours: Annotated[list[Id], Field(min_length=1, max_length=MAX_COLOURS)]
     stress_supply: Annotated[Any, AfterValidator(_stress_supply)] = "unlimited"  # in the box (37 published)
+    spin_out_heat: Literal["none", "engine"] = "none"  # what a car that spins out pays (engine: all it has, BGA's)
     garage_draft: GarageDraft
     grid: Grid
 

@@ -936,13 +936,19 @@ def check_corners(T, S, X, g, p, start, speed):
         extra = np.int64(S.overheat[g, at])  # an Overheat corner: more Heat than the excess
         over += extra
         corner = at % T.lap_corners
-        say(X, SAY_CORNER, p, limit, speed, over, S.engine[g, p] >= over, extra, 0, 0, -1)
-        if S.engine[g, p] >= over:
+        paying = S.engine[g, p] >= over
+        spent = np.int64(S.engine[g, p]) if not paying and T.spin_out_pays_engine else 0  # rules.spin_out_heat
+        say(X, SAY_CORNER, p, limit, speed, over, paying, extra, spent, 0, -1)
+        if paying:
             pay_heat(T, S, g, p, over)
             S.corner_heat[g, p] += over
             S.corner_paid[g, corner] += over
         else:
             S.corner_spins[g, corner] += 1
+            if spent:  # rules.spin_out_heat: engine (BGA's reading): all it has, and out all the same
+                pay_heat(T, S, g, p, spent)
+                S.corner_heat[g, p] += spent
+                S.corner_paid[g, corner] += spent
             stress = take_stress(S, g, T.spin_out_stress[S.gear[g, p]])
             S.hand[g, p, T.stress_card] += stress
             S.stress_added[g, p] += stress
