@@ -282,7 +282,13 @@ def trace(
     # with what to type instead (it was this command's game number once)
     old_game: Annotated[Optional[str], typer.Option("--game", hidden=True)] = None,
     verbose: Annotated[
-        bool, flag("--verbose", "-v", help="Also every hand at each turn and every card drawn.")
+        bool,
+        flag(
+            "--verbose",
+            "-v",
+            help="Also every hand at each turn (Horsepower, Heat, Downforce) and the cards drawn (by Horsepower's "
+            "card effects; Shuffle GP's every draw).",
+        ),
     ] = False,
 ) -> None:
     """Print one game turn by turn: draft, hands, plays, buys, rolls, moves, spaces, laps, winner.
