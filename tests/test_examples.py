@@ -47,6 +47,13 @@ REDESIGNED = {
     "mag_wheels",
     "roll_cage",
     "front_runner",
+    # the fourth pass: a condition with a number on items strong at their least number
+    "drift_tyres",
+    "extended_wheelbase",
+    "junk_toss",
+    "underdog",
+    "back_marker",
+    "rear_ender",
 }
 
 # the rule settings the designer added (docs/rules.md 6.1: the box's 18 Debris ran out in every game)
