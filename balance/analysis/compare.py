@@ -41,11 +41,8 @@ def _paired(
     """Paired comparison of the column `value` (the 0/1 `won`, or a count), by
     `keys`, pairing rows on `pair`; pairs where either value is null are left out."""
     joined = base.join(var, on=pair, suffix="_v").drop_nulls([value, f"{value}_v"])
-    whole = _whole(joined, value)
-    if not whole:
-        joined = joined.sort(pair)
-    cast = pl.Int64 if whole else pl.Float64
-    d = pl.col(f"{value}_v").cast(cast) - pl.col(value).cast(cast)
+    _check_counts(joined, value)
+    d = pl.col(f"{value}_v").cast(pl.Int64) - pl.col(value).cast(pl.Int64)
     table = (
         joined.group_by(keys)
         .agg(
@@ -73,13 +70,14 @@ def _paired(
 
 # A run's rows come in the order of its parts, which a resumed or re-chunked
 # run lays out differently; a sum of floats depends on that order in its last
-# digit. So every mean and deviation here comes from sums that do not: whole
-# numbers (wins, tallies, turns) summed exactly, other values after sorting.
+# digit. So every mean and deviation here comes from exact sums of whole
+# numbers (wins, tallies, turns: every value compared is a count).
 
 
-def _whole(frame: pl.DataFrame | pl.LazyFrame, column: str) -> bool:
+def _check_counts(frame: pl.DataFrame | pl.LazyFrame, column: str) -> None:
     dtype = frame.collect_schema()[column]
-    return dtype == pl.Boolean or dtype.is_integer()
+    if not (dtype == pl.Boolean or dtype.is_integer()):
+        raise TypeError(f"compare pairs counts: {column} is {dtype}, whose sums depend on the rows' order")
 
 
 def _sums(x: pl.Expr) -> list[pl.Expr]:
@@ -89,16 +87,12 @@ def _sums(x: pl.Expr) -> list[pl.Expr]:
 
 def _mean_and_sd(table: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Each row's mean and sample standard deviation (0 below 2 values) from
-    its n, sum and sum_sq; Python's integers where the sums are whole, so the
-    figures are the same to the last digit whatever order the rows were summed in."""
+    its n, sum and sum_sq, in Python's integers: the same to the last digit
+    whatever order the rows were summed in."""
     means, sds = [], []
     for n, total, total_sq in zip(table["n"], table["sum"], table["sum_sq"], strict=True):
         means.append(total / n)
-        if n < 2:
-            sds.append(0.0)
-        else:
-            spread = max(n * total_sq - total * total, 0)  # floats may round a constant's spread below 0
-            sds.append(float(np.sqrt(spread / (n * (n - 1)))))
+        sds.append(0.0 if n < 2 else float(np.sqrt((n * total_sq - total * total) / (n * (n - 1)))))
     return np.array(means, float), np.array(sds, float)
 
 
@@ -107,11 +101,9 @@ def _unpaired(base: pl.DataFrame, var: pl.DataFrame, keys: list[str], metric: st
     seed or chunk plan): the two means by `keys` as independent samples."""
 
     def summary(frame: pl.DataFrame) -> pl.DataFrame:
-        frame, whole = frame.drop_nulls(value), _whole(frame, value)
-        if not whole:
-            frame = frame.sort(frame.columns)
-        x = pl.col(value).cast(pl.Int64 if whole else pl.Float64)
-        table = frame.group_by(keys).agg(pl.len().alias("n"), *_sums(x))
+        frame = frame.drop_nulls(value)
+        _check_counts(frame, value)
+        table = frame.group_by(keys).agg(pl.len().alias("n"), *_sums(pl.col(value).cast(pl.Int64)))
         m, s = _mean_and_sd(table)
         return table.select(*keys, "n", pl.Series("m", m), pl.Series("s", s))
 

@@ -282,12 +282,17 @@ def raced_cards(db: Database) -> tuple[Card, ...]:
     leave out (rules.expansions). Only these are compiled: every loop over the
     card kinds in the engine's hot path pays for each kind, used or not (12
     expansion kinds cost base races about 6% of their speed)."""
-    return tuple(c for c in db.cards if c.expansion is None or c.expansion in db.rules.expansions)
+    return tuple(c for c in db.cards if in_race(c, db.rules.expansions))
+
+
+def in_race(card, expansions) -> bool:
+    """A card of the base game, or of an expansion the rules put in (rules.expansions)."""
+    return card.expansion is None or card.expansion in expansions
 
 
 def in_pool(card, expansions) -> bool:
-    """A Garage upgrade of the base game, or of an expansion the rules put in (rules.expansions)."""
-    return card.tier in V.GARAGE_TIERS and (card.expansion is None or card.expansion in expansions)
+    """A Garage upgrade of the races (in_race)."""
+    return card.tier in V.GARAGE_TIERS and in_race(card, expansions)
 
 
 def _card_table(db: Database) -> CardTable:

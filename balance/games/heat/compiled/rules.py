@@ -491,7 +491,7 @@ def choose_cards(cards, hand, held, n_held, left, gear, target, budget, span, ji
 @inline
 def shift_cost(two_heat, flood_heat, gear, new, flooded):
     """Heat to shift from `gear` to `new`: two gears at once cost `two_heat` (rules.shift_two_heat); on a
-    flooded space every gear down costs `flood_heat` more (Heavy Rain). (The rules' numbers are passed in:
+    flooded space a downshift, of one gear or two, costs `flood_heat` more (Heavy Rain). (The rules' numbers are passed in:
     a field read of the tables in the planning's inner loop costs.)"""
     shift = abs(new - gear)
     cost = two_heat if shift == 2 else 0
@@ -501,10 +501,20 @@ def shift_cost(two_heat, flood_heat, gear, new, flooded):
 
 
 @inline
-def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, left):
+def plan_car(T, S, X, g, p):
     """One car shifts and chooses its cards face down: every gear within reach
     scored (and, with cards that raise corner limits in hand, plans built
     around them), the best kept."""
+    jitter, prefer, plans, targets, scores, hand, held, left = (
+        X.jitter,
+        X.prefer,
+        X.plans,
+        X.targets,
+        X.scores,
+        X.hand,
+        X.held,
+        X.left,
+    )  # the race's scratch (scratch_for)
     K = S.deck.shape[2]
     G4 = T.gears
     q = S.bots[g, p]
@@ -542,7 +552,6 @@ def plan_car(T, S, X, g, p, jitter, prefer, plans, targets, scores, hand, held, 
             prefer[k] = 100.0 if v == 1 and op_corner[k] > 0 else 0.0
         for i in range(G4):
             new = i + 1
-            shift = abs(new - gear)
             cost = shift_cost(two_heat, flood_heat, gear, new, flooded)
             budget = engine - cost
             aim = target_speed(corner_at, limit, corners, finish, pos, budget, reserve, risk, raise_by)
@@ -618,7 +627,7 @@ def plan_round(T, S, X, g):
     P = S.deck.shape[1]
     for p in range(P):
         if not S.finished[g, p] and not S.is_legend[g, p]:
-            plan_car(T, S, X, g, p, X.jitter, X.prefer, X.plans, X.targets, X.scores, X.hand, X.held, X.left)
+            plan_car(T, S, X, g, p)
 
 
 # --- the turns -------------------------------------------------------------------
