@@ -215,6 +215,9 @@ def check_scenario(model: ScenarioModel, doc: YamlDoc) -> None:
         raise UserError(doc.problem(("bonus_card",), f"balance strength is not available for {entry.title} yet"))
 
 
+SHOWN_SCENARIOS = 40  # a missing scenario's message lists the folder's first this many
+
+
 def missing_scenario(path: str | Path) -> Problem:
     """A scenario path that is not there: the closest file of its folder (or of
     ./scenarios) and the scenarios shipped there."""
@@ -224,7 +227,9 @@ def missing_scenario(path: str | Path) -> Problem:
     # the working folder holds card databases, not scenarios: only a named folder and ./scenarios are read
     folders = [f for f in dict.fromkeys([path.parent, Path("scenarios")]) if f != Path(".") and f.is_dir()]
     files = [str(f / p.name) for f in folders for p in sorted(f.glob("*.yaml"))]
-    shown = ", ".join(Path(f).stem for f in files[:20]) if files else ""
+    shown = ", ".join(Path(f).stem for f in files[:SHOWN_SCENARIOS]) if files else ""
+    if len(files) > SHOWN_SCENARIOS:
+        shown += f" (and {len(files) - SHOWN_SCENARIOS} more)"
     near = did_you_mean(str(path), files) or did_you_mean(path.name, [Path(f).name for f in files])
     listed = f"; scenarios in {', '.join(str(f) for f in folders)}: {shown}" if shown else ""
     return Problem(str(path), None, "file", f"no such file{near}{listed}")

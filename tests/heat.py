@@ -23,7 +23,7 @@ from balance.games.chance.compiled import next_step
 from balance.games.events import Events
 from balance.games.heat import compiled
 from balance.games.heat.bots import BotTable, bot_table, resolve_profiles
-from balance.games.heat.compile import Tables, compile_database
+from balance.games.heat.compile import Tables, compile_database, compile_race
 from balance.games.heat.compiled import rules, structs
 from balance.games.heat.compiled import tables as compiled_tables
 from balance.games.heat.schema import validate_database
@@ -43,6 +43,14 @@ def tables(**rules: Any) -> Tables:
     data = yaml.safe_load(yaml.safe_dump(_BASE))
     data["rules"].update(rules)
     return compile_database(validate_database(parse_yaml(yaml.safe_dump(data, sort_keys=False), "test.yaml")))
+
+
+def season_race(season: str, race: int, **rules: Any) -> Tables:
+    """The tables of race `race` (0-based) of a Championship season of heat.yaml, some `rules:` changed."""
+    data = yaml.safe_load(yaml.safe_dump(_BASE))
+    data["rules"].update(rules, season=season)
+    db = validate_database(parse_yaml(yaml.safe_dump(data, sort_keys=False), "test.yaml"))
+    return compile_race(db, db.season(season).races[race])
 
 
 @dataclass
@@ -95,9 +103,12 @@ def phases(t: Tables, bots: BotTable, streams: Streams, players: int) -> Phases:
     return Phases(t, bots, streams, players)
 
 
-def setup(m: Phases, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = None) -> State:
+def setup(
+    m: Phases, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = None, carry: np.ndarray | None = None
+) -> State:
     """Races after setup (rules.setup, race by race): seats (G, P) the bot of each grid slot;
-    `bonus` = (card, (G,) grid slot): balance strength's extra starting copy."""
+    `bonus` = (card, (G,) grid slot): balance strength's extra starting copy; `carry` (G, P, K): a
+    Championship race's cards from the season's races before."""
     seats = np.asarray(seats, dtype=np.int16)
     G, P = seats.shape
     st = compiled.new_state(m.tables, G, P)
@@ -106,8 +117,10 @@ def setup(m: Phases, seats: np.ndarray, bonus: tuple[int, np.ndarray] | None = N
     if bonus is not None:
         card, who = int(bonus[0]), np.asarray(bonus[1], np.int64)
     T, S = m.T, arrays(st)
+    K = len(m.tables.cards.ids)
+    carry = np.zeros((0, P, K), np.int16) if carry is None else np.asarray(carry, np.int16)
     for g in range(G):
-        rules.setup(T, S, m.X(g), g, card, who)
+        rules.setup(T, S, m.X(g), g, card, who, carry)
     return st
 
 

@@ -108,7 +108,7 @@ def test_a_typo_in_one_key_still_reads_as_its_game(tmp_path):
     assert code == 2 and stdout.startswith(f"note: {path} looks like a Heat database")
     assert (
         stderr.count("\n") == 1
-        and "unknown field 'legend' (did you mean 'legends'?) (known: rules, cards, tracks, legends, weather, road_conditions)"
+        and "unknown field 'legend' (did you mean 'legends'?) (known: rules, cards, tracks, legends, weather, road_conditions, events, seasons)"
         in stderr
     )
 

@@ -50,6 +50,7 @@ def test_shipped_file_loads_without_warnings(db):
         "basic speed cards": 12,
         "starting upgrades": 3,
         "garage upgrades": 68,  # 44 of the base game, 24 of the expansions (in the pool only with them)
+        "sponsorship cards": 49,  # 7 designs x 7 (facts heat-modules 2.2), two of them the expansions'
         "tracks": 8,
         "Legend cards": 10,
     }
@@ -174,7 +175,7 @@ def test_unknown_tier(broken):
     )
     assert error_of(path) == (
         f"{path}:{line}: cards.brakes_2.tier: 'garage' is not a known tier "
-        "(known: basic_speed, starting, garage_basic, garage_advanced)"
+        "(known: basic_speed, starting, garage_basic, garage_advanced, sponsor)"
     )
 
 

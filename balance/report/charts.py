@@ -977,3 +977,20 @@ def fit_response(responses: list[dict], path: Path) -> Path:
         ax.legend(fontsize=SMALL)
         ax.set_title(f"{r['item']}: strength by value", fontsize=SMALL + 2)
     return _save(fig, path)
+
+
+def season_points(table: pl.DataFrame, path: Path) -> Path:
+    """Heat Championship seasons: each bot's mean points race by race (analysis.seasons.points_by_race)."""
+    races = table.filter(pl.col("race") != "season").with_columns(pl.col("race").cast(pl.Int32)).sort("race")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, bot in enumerate(sorted(races["bot"].unique().to_list())):
+        part = races.filter(pl.col("bot") == bot)
+        x, mean = part["race"].to_numpy(), part["mean_points"].to_numpy()
+        err = np.vstack([mean - part["ci_low"].to_numpy(), part["ci_high"].to_numpy() - mean])
+        ax.errorbar(x, mean, yerr=err, marker="o", ms=4, capsize=3, color=PALETTE[i % len(PALETTE)], label=bot)
+    ax.set_xticks(sorted(races["race"].unique().to_list()))
+    ax.set_xlabel("race of the season")
+    ax.set_ylabel("mean points per car (bars: 95% interval)")
+    ax.set_title("Points race by race, by bot")
+    ax.legend(fontsize=8)
+    return _save(fig, path)

@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from .. import __version__
 from ..analysis import cards as card_analysis
-from ..analysis import cars, drivers, laps, tallies, winrate
+from ..analysis import cars, drivers, laps, seasons, tallies, winrate
 from ..analysis.corners import SHOWN as CORNERS_SHOWN
 from ..analysis.corners import corner_lines, corner_table
 from ..analysis.supply import debris_supply
@@ -177,6 +177,34 @@ def _cards_section(card_table: pl.DataFrame, game: str) -> tuple[list[tuple], _T
     if "name" in shown and (card_table["name"].cast(pl.String) == card_table["card"].cast(pl.String)).all():
         shown.remove("name")  # cards without names of their own (Downforce's s01...): the id says it all
     return [chart, *extra], _Table("cards.csv", "Cards", order, shown)
+
+
+def _season_section(run) -> tuple[list[tuple], list[_Table], dict[str, list[str]]]:
+    """Heat Championship seasons: each bot's points race by race, and the points
+    each final standing takes; their chart, tables and findings. Nothing for a
+    run of single races."""
+    by_race, by_standing = seasons.points_by_race(run), seasons.points_by_standing(run)
+    if by_race is None or by_standing is None:
+        return [], [], {}
+    chart = (
+        "season_points.png",
+        "Points race by race",
+        charts.season_points,
+        by_race,
+        "Each bot's mean points per car in each race of the season (9-6-4-3-2-1 by place, plus an Event's), "
+        "with 95% intervals (normal, from the spread over cars).",
+    )
+    tables = [
+        _Table("season_points_by_race.csv", "Points, race wins and cars out, by race and bot", by_race),
+        _Table("season_points_by_standing.csv", "Season points by final standing (1 = champion)", by_standing),
+    ]
+    champion = by_standing.filter(pl.col("standing") == 1).row(0, named=True)
+    line = (
+        f"The champion takes {champion['mean_points']:.1f} points on average ({champion['ci_low']:.1f} to "
+        f"{champion['ci_high']:.1f}; from {champion['fewest']} to {champion['most']}), n={champion['cars']:,} "
+        "seasons."
+    )
+    return [chart], tables, {"position": [line]}
 
 
 def _auction_section(run, labels: Labels) -> tuple[list[tuple], list[_Table], dict[str, list[str]]]:
@@ -438,7 +466,8 @@ def _build_report(
     manifest = load_manifest(run_dir)
     run = load_run(run_dir)
     scenario = manifest.get("scenario", {})
-    labels = labels_for(manifest.get("game", ""))
+    season = (manifest.get("database") or {}).get("rules", {}).get("season")
+    labels = labels_for(manifest.get("game", ""), season)
     out = Path(out) if out else Path("reports") / report_folder_name(scenario.get("name"), run_dir)
     make_report_dir(out)
     present = int(run["games"].select(pl.len()).collect().item())
@@ -484,6 +513,11 @@ def _build_report(
         length = length.drop("unfinished_share")
     lengths = laps.length_distribution(run)
     auction_charts, auction_tables, auction_lines = _auction_section(run, labels)
+    season_charts, season_tables, season_lines = _season_section(run)
+    auction_charts += season_charts
+    auction_tables += season_tables
+    for key, lines in season_lines.items():
+        auction_lines[key] = auction_lines.get(key, []) + lines
     corners = corner_table(run, catalog)  # Heat: spin-outs and Heat paid at each corner; None elsewhere
     if corners is not None:
         auction_charts.append(("track_corners.png", CORNERS_TITLE, track_chart.track_corners, corners, CORNERS_NOTE))

@@ -73,6 +73,28 @@ HEAT = Labels(
     length_last_label="the last car home (races every car finished)",
     items="Cards and upgrades",
 )
+HEAT_SEASON = replace(
+    HEAT,
+    seat="first grid slot",
+    seats="first grid slots",
+    seat_first="pole in race 1",
+    seat_note="0 = pole in race 1",
+    seat_tag=" (pole in the first race)",
+    games="seasons",
+    per="per car and season",
+    bot_caption="Each bot's seasons count once per car it drove; a season's winner is its champion, the most "
+    "points after the last race. Legends are the game's own automated cars. Results between bots measure the "
+    "bots too.",
+    length_xlabel="rounds of the season (its races together)",
+    length_caption="Rounds per season, its races together, in seasons no race of which the round cap cut.",
+    length_title="Season length",
+    length_finding="A season lasts {median} rounds (its races together)",
+    length_last="",
+    length_unfinished="{share} of seasons with a race cut by the round cap (n={count:,})",
+    length_none="no race cut by the round cap",
+    length_counted="seasons",
+    length_bars_label="",
+)
 DOWNFORCE = Labels(
     title="Downforce",
     seat_first="",
@@ -107,7 +129,10 @@ SHUFFLE_GP = Labels(
 GAMES = {"horsepower": HORSEPOWER, "heat": HEAT, "downforce": DOWNFORCE, "shuffle_gp": SHUFFLE_GP}
 
 
-def labels_for(game: str) -> Labels:
+def labels_for(game: str, season: str | None = None) -> Labels:
     """The labels of a manifest's `game` (none: Horsepower, the only game of older runs); an
-    unknown game gets Horsepower's words under its own name."""
+    unknown game gets Horsepower's words under its own name. A run of Heat Championship
+    seasons (its database's rules.season) counts seasons, not races."""
+    if game == "heat" and season:
+        return replace(HEAT_SEASON, title=f"{HEAT.title}, Championship {season}")
     return GAMES.get(game or "horsepower") or replace(HORSEPOWER, title=game.replace("_", " ").title())

@@ -130,6 +130,15 @@ class Streams:
         self.step += 1
         self._scalar.clear()
 
+    def part(self, index: int) -> Streams:
+        """The streams of part `index` (0, 1, ...) of each of these games, e.g. a
+        Championship season's races: the same games, keys of their own per part,
+        so a part is a function of (seed, game id, index) as a game is."""
+        other = Streams(self.seed, self.first, self.games)
+        with np.errstate(over="ignore"):
+            other.game = _mix(self.game + np.uint64(index + 1) * _SUB)
+        return other
+
     def key(self, rows: np.ndarray, purpose: str, seat: int | np.ndarray | None = None) -> np.ndarray:
         """(n,) uint64 the keys of one draw of `purpose` by `seat` (a seat, a seat
         per row, or None for the table) in each game row of `rows` (indices into

@@ -14,11 +14,20 @@ from functools import partial
 from ..base import Game
 from ..chunks import logged_chunk
 from .bots import Profile, resolve_profiles
+from .championship import SeasonResult, season_tables
 from .chunk import catalog, drafted_items, play_chunk, prepare, progress, strength_items
 from .compile import compile_database, summarize
-from .log import chunk_tables
+from .log import chunk_tables as race_tables
 from .schema import load_database
 from .trace import trace_game
+
+
+def chunk_tables(st, events, seats, tables, bots, first_game, chunk):
+    """The log tables of a chunk: of races, or of Championship seasons (championship.season_tables)."""
+    if isinstance(st, SeasonResult):
+        return season_tables(st, events, seats, bots, first_game, chunk)
+    return race_tables(st, events, seats, tables, bots, first_game, chunk)
+
 
 GAME = Game(
     name="heat",

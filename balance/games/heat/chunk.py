@@ -10,6 +10,7 @@ and the Garage module are rules of the database (`rules.track`,
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,18 +22,26 @@ from ..chunks import Prepared
 from ..chunks import chunk_seats as shared_seats
 from ..events import Events
 from ..recorder import NULL, Recorder
-from . import compiled
+from . import championship, compiled
 from . import vocabulary as V
 from .bots import bot_table, resolve_profiles
-from .compile import Tables, compile_database, in_pool, raced_cards
+from .compile import Tables, compile_database, compile_race, in_pool, raced_cards
 from .schema import Database, validate_database
 from .state import State
+
+
+@dataclass(frozen=True)
+class SeasonPrepared(Prepared):
+    """A Championship season's scenario (rules.season): each race's tables, in order (`tables`: the first's)."""
+
+    races: tuple[Tables, ...] = ()
 
 
 def prepare(scenario: ScenarioView) -> Prepared:
     m = scenario.model
     db = validate_database(scenario.database_doc())
-    tables = compile_database(db)
+    races = tuple(compile_race(db, race) for race in championship.season_of(db).races) if db.rules.season else ()
+    tables = races[0] if races else compile_database(db)
     if m.players > tables.rules.max_cars:
         raise UserError(
             scenario.doc.problem(("players",), f"{m.players} cars, but the track holds {tables.rules.max_cars}")
@@ -45,6 +54,8 @@ def prepare(scenario: ScenarioView) -> Prepared:
         raise UserError(scenario.doc.problem(("bots",), "every car is a Legend: at least one player car is needed"))
     bonus_problem(scenario, db, tables, bots.legend)
     compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
+    if races:
+        return SeasonPrepared(db, tables, bots, pool=not isinstance(m.bots, list), races=races)
     return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
 
 
@@ -103,15 +114,20 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
                 "studied": studied,
             }
         )
-    track = prep.tables.tracks[prep.tables.rules.track]
-    layout = {
-        "id": track.id,
-        "name": track.name,
-        "laps": track.laps,
-        "spaces": track.spaces,
-        "corners": [{"at": int(a), "limit": int(v)} for a, v in zip(track.corner_at, track.limit, strict=True)],
-    }
-    return {"cards": cards, "tracks": [layout]}
+    raced = [t.tracks[t.rules.track] for t in getattr(prep, "races", ())] or [
+        prep.tables.tracks[prep.tables.rules.track]
+    ]
+    layouts = [
+        {
+            "id": track.id,
+            "name": track.name,
+            "laps": track.laps,
+            "spaces": track.spaces,
+            "corners": [{"at": int(a), "limit": int(v)} for a, v in zip(track.corner_at, track.limit, strict=True)],
+        }
+        for track in raced
+    ]
+    return {"cards": cards, "tracks": layouts}
 
 
 def chunk_seats(prep: Prepared, scenario: ScenarioView, first: int, size: int, streams: Streams) -> np.ndarray:
@@ -143,6 +159,13 @@ def play_chunk(
         eligible = ~prep.bots.legend[seats]  # (G, cars): a Legend has no deck to take the card
         who = bonus_seat(scenario.model.seed, np.arange(first, first + size), scenario.model.players, eligible)
         bonus = (prep.tables.cards.index(scenario.model.bonus_card), who)
+    if isinstance(prep, SeasonPrepared):  # a batch of seasons: each car's seat is its first race's grid slot
+        season = championship.season_of(prep.database)
+        points = tuple(prep.database.rules.championship.points)
+        on = rec if rec.on else None
+        return seats, championship.play_season(
+            season, prep.races, points, prep.bots, seats, streams, events, rec=on, bonus=bonus
+        )
     # the compiled engine (compiled/): the numpy engine's races, one at a time; `after_turn` is the
     # runner's progress (told the state every few races)
     return seats, compiled.simulate(

@@ -12,14 +12,14 @@ below p to p or beyond.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ...errors import Problem, UserError
 from ..base import Summary
 from . import vocabulary as V
-from .schema import Card, Database, Sector, Track
+from .schema import Card, Database, Event, GarageDraft, SeasonRace, Sector, Track, press_corner
 
 NONE = -1  # code for "not applicable" in categorical columns, and the padding of `choices`
 
@@ -86,6 +86,7 @@ class CardTable:
     approximate: np.ndarray  # (K,) bool: effects unclear in the facts
     deck: np.ndarray  # (K,) int16: copies per player deck, basic and starting tiers; Stress 0 (the track's)
     pool: np.ndarray  # (K,) int16: copies in the Garage pool
+    sponsors: np.ndarray  # (K,) int16: copies in the Championship's sponsor pile (Sponsorship cards)
 
     def index(self, card_id: str) -> int:
         return self.ids.index(card_id)
@@ -165,6 +166,10 @@ class Tables:
     stress_card: int  # card index of Stress
     weather: WeatherTable | None = None
     road: RoadTable | None = None
+    event: Event | None = None  # a Championship race's Event card (compile_race); None: a race on its own
+    press: tuple[int, ...] = ()  # the race's Press Corners: corner indices on the lap (TrackTable order)
+    press_margin: int = 2  # rules.championship.press_margin
+    swap: bool = False  # rules.championship.swap: the first picker may swap an upgrade (a season's race)
 
     def track_index(self, name: str, source: str = "track", line: int | None = None) -> int:
         """A track by id or printed name (any case); an unknown one lists the known ids."""
@@ -182,6 +187,36 @@ class Tables:
             deck[self.cards.tier == V.TIERS.index("starting")] = 0
         deck[self.stress_card] = self.tracks[track].stress
         return deck
+
+
+def compile_race(db: Database, race: SeasonRace) -> Tables:
+    """The tables of one race of a Championship season: its track, with the Event card's changes (laps,
+    Heat, Stress, hand size) and Press Corners, and the season's Garage draft before it (one round of
+    rules.championship.upgrades_per_race, no starting upgrades). The Event's other rules are read by the
+    engine from `Tables.event`."""
+    event = db.event(race.event)
+    track = db.track(race.track)
+    raced = replace(
+        track,
+        laps=track.laps + event.laps,
+        heat=track.heat + event.engine_heat,
+        stress=track.stress + event.deck_stress,
+    )
+    champ = db.rules.championship
+    rules = db.rules.model_copy(
+        update={
+            "track": race.track,
+            "garage_module": True,
+            "hand_size": event.hand_size or db.rules.hand_size,
+            "garage_draft": GarageDraft(
+                upgrades_each=champ.upgrades_per_race, order="round_robin", revealed_extra=champ.revealed_extra
+            ),
+        }
+    )
+    tracks = tuple(raced if t.id == race.track else t for t in db.tracks)
+    tables = compile_database(replace(db, rules=rules, tracks=tracks))
+    press = tuple(press_corner(track, letter) for letter in event.press)
+    return replace(tables, event=event, press=press, press_margin=champ.press_margin, swap=champ.swap)
 
 
 def compile_database(db: Database) -> Tables:
@@ -279,10 +314,12 @@ def _rule_table(db: Database) -> RuleTable:
 
 def raced_cards(db: Database) -> tuple[Card, ...]:
     """The cards a race can hold: all but the upgrades of an expansion the rules
-    leave out (rules.expansions). Only these are compiled: every loop over the
-    card kinds in the engine's hot path pays for each kind, used or not (12
+    leave out (rules.expansions), and the Sponsorship cards only in a
+    Championship season (rules.season). Only these are compiled: every loop over
+    the card kinds in the engine's hot path pays for each kind, used or not (12
     expansion kinds cost base races about 6% of their speed)."""
-    return tuple(c for c in db.cards if in_race(c, db.rules.expansions))
+    season = db.rules.season is not None
+    return tuple(c for c in db.cards if in_race(c, db.rules.expansions) and (season or c.type != "sponsor"))
 
 
 def in_race(card, expansions) -> bool:
@@ -326,6 +363,7 @@ def _card_table(db: Database) -> CardTable:
         approximate=column([c.approximate for c in cards], bool),
         deck=column([c.count if c.tier in in_deck else 0 for c in cards], np.int16),
         pool=column([c.count if in_pool(c, db.rules.expansions) else 0 for c in cards], np.int16),
+        sponsors=column([c.count if c.type == "sponsor" else 0 for c in cards], np.int16),
     )
 
 

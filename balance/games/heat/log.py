@@ -16,10 +16,13 @@ from .state import State
 def finish_order(st: State) -> np.ndarray:
     """(G, P) finishing position (1 = winner): cars home first, by the round
     they crossed, then the furthest ahead, the race line first; then the
-    cars still racing (at the round cap) by distance, then lane."""
+    cars still racing (at the round cap) by distance, then lane; then the
+    cars out of the race (a Championship Event's)."""
     G, P = st.pos.shape
-    rank_key = np.where(st.finished, 10**8 - st.finish_round.astype(np.int64) * 10_000, 0)
+    home = st.finished & ~st.out  # (a car out of the race, an Event's, is off the track but not home: last)
+    rank_key = np.where(home, 10**8 - st.finish_round.astype(np.int64) * 10_000, 0)
     key = rank_key + (st.pos.astype(np.int64) + 1_000) * 2 + (st.lane == 0)
+    key = np.where(st.out, -1, key)
     key = key * P + (P - 1 - np.arange(P))[None, :]  # ties (none expected) in grid order
     return np.argsort(np.argsort(-key, axis=1), axis=1) + 1
 
@@ -31,7 +34,7 @@ def chunk_tables(
     track = tables.tracks[tables.rules.track]
     game_id = np.arange(first_game, first_game + G, dtype=np.int64)
     position = finish_order(st)
-    has_winner = st.finished.any(axis=1)  # someone crossed the line (the round cap may cut the rest)
+    has_winner = (st.finished & ~st.out).any(axis=1)  # someone crossed the line (the round cap may cut the rest)
     finished = st.finished.all(axis=1)  # every car crossed the line: not cut by the round cap
     won = (position == 1) & has_winner[:, None]
     winner = np.where(has_winner, won.argmax(axis=1), 0)

@@ -9,7 +9,7 @@ the facts sheet (../shared/facts/heat.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -24,7 +24,14 @@ from . import vocabulary as V
 # The facts sheet's numbers: counts that differ are warnings, not errors.
 FACT_COUNTS = {"basic speed cards": 12, "starting upgrades": 3, "Legend cards": 10}
 
-ID_LISTS = ("cards", "tracks", "weather", "road_conditions")  # list sections whose items errors name by id
+ID_LISTS = (
+    "cards",
+    "tracks",
+    "weather",
+    "road_conditions",
+    "events",
+    "seasons",
+)  # list sections whose items errors name by id
 
 # --- limits -------------------------------------------------------------------
 # Every number has a range a designer could want and the engine can play: the
@@ -53,6 +60,9 @@ MAX_LEGEND_CARDS = 100
 MAX_DIAMONDS = 10  # diamond columns of a Legend card (the published cards have 4)
 MAX_COLOURS = 6  # the box's car colours: every Legend card gives each a helmet number
 MAX_WEATHER = 50  # Weather tokens, and Road Conditions token kinds (int8 codes)
+MAX_EVENTS = 100  # Event cards, and seasons
+MAX_SEASON_RACES = 10  # races in a season: the players log has columns for each
+MAX_POINTS = 100  # a place's Championship points (int16 totals over a season)
 
 RuleNumber = Annotated[int, Field(ge=0, le=MAX_RULE)]
 Gear = Annotated[int, Field(ge=1, le=MAX_GEARS)]
@@ -147,6 +157,16 @@ class GarageDraft(Strict):
     revealed_extra: Annotated[int, Field(ge=0, le=MAX_DRAFT)] = 3
 
 
+class Championship(Strict):
+    """How a season is played (facts heat-modules 2.1): the rules every season's races share."""
+
+    points: Annotated[list[Annotated[int, Field(ge=0, le=MAX_POINTS)]], Field(max_length=8)] = [9, 6, 4, 3, 2, 1]
+    upgrades_per_race: Annotated[int, Field(ge=0, le=MAX_DRAFT)] = 1  # Garage upgrades drafted before each race
+    revealed_extra: Annotated[int, Field(ge=0, le=MAX_DRAFT)] = 3  # the draft reveals one per player plus this many
+    swap: bool = True  # the first picker may swap an upgrade it owns for one left in the draft
+    press_margin: RuleNumber = 2  # pressing a Press Corner: Speed at least its limit plus this many
+
+
 class Grid(Strict):
     cars_per_space: Annotated[int, Field(ge=1, le=2)]  # a space has two lanes
     # the grid stands behind the start/finish line (and after the last corner: a track check)
@@ -205,6 +225,8 @@ class Rules(Strict):
     spin_out_heat: Literal["none", "engine"] = "none"  # what a car that spins out pays (engine: all it has, BGA's)
     garage_draft: GarageDraft
     grid: Grid
+    season: Id | None = None  # a Championship season (an id under seasons): its races in turn; null: one race
+    championship: Championship = Championship()
 
 
 # --- cards, tracks, Legends ----------------------------------------------------
@@ -247,6 +269,9 @@ class TrackModel(Strict):
     corners: Annotated[list[CornerModel], Field(min_length=1, max_length=MAX_CORNERS)]
     flooded: list[SpaceRange] = []  # Heavy Rain: [first, last] spaces where a downshift costs Heat
     tunnels: list[SpaceRange] = []  # Tunnel Vision: [first, last] spaces where no card may be discarded
+    # the Championship: the corners (1 = the first from the start line) Press letters name, A first;
+    # [] every corner but a chicane's entry (España's board names five of its eleven lines)
+    press_corners: Annotated[list[Annotated[int, Field(ge=1, le=MAX_CORNERS)]], Field(max_length=MAX_CORNERS)] = []
 
 
 class SectorModel(Strict):
@@ -288,6 +313,47 @@ class RoadModel(Strict):
 Helmet = Annotated[int, Field(ge=1, le=MAX_LIMIT)]
 
 
+PressLetter = Annotated[str, Field(pattern="^[A-Z]$")]
+
+
+class EventModel(Strict):
+    """An Event card of the Championship (facts heat-modules 2.3): its Sponsorship cards dealt, its Press
+    Corners, and the rule it changes for its race (every field left out changes nothing)."""
+
+    id: Id
+    name: str
+    sponsors: Annotated[int, Field(ge=0, le=MAX_RULE)] = 0  # Sponsorship cards into each opening hand
+    press: Annotated[list[PressLetter], Field(max_length=len(V.PRESS_LETTERS))] = []  # Press Corners, by letter
+    laps: Annotated[int, Field(ge=-MAX_LAPS, le=MAX_LAPS)] = 0  # laps added to the track's (negative: fewer)
+    hand_size: Annotated[int, Field(ge=1, le=MAX_HAND)] | None = None  # the hand drawn up to, instead of rules'
+    engine_heat: Annotated[int, Field(ge=-MAX_TRACK_CARDS, le=MAX_TRACK_CARDS)] = 0  # Heat added to each Engine
+    deck_stress: Annotated[int, Field(ge=-MAX_TRACK_CARDS, le=MAX_TRACK_CARDS)] = 0  # Stress added to each deck
+    adrenaline: bool = True  # false: no Adrenaline in this race
+    place_points: Annotated[list[Annotated[int, Field(ge=0, le=MAX_POINTS)]], Field(max_length=8)] = []  # added
+    press_cards: Annotated[int, Field(ge=1, le=MAX_RULE)] = 1  # Sponsorship cards a press gains
+    press_below_limit: bool = False  # a press gains only with Speed below the corner's limit (not over it)
+    record_speed: Annotated[int, Field(ge=0, le=MAX_LIMIT)] = 0  # a turn at this Speed or more gains a card
+    first_to_lap: Annotated[int, Field(ge=0, le=6)] = 0  # the first this many cars to complete lap 1 gain a card
+    pass_cars: Annotated[int, Field(ge=0, le=6)] = 0  # passing this many cars or more in a turn gains a card
+    spin_out_eliminates: bool = False  # a car that spins out is out of the race (no points)
+    slipstream_gears: list[Gear] = []  # the gears a car may slipstream in ([]: every gear)
+    discard_heat: bool = False  # Heat cards may be discarded in the discard step
+    discard_stress: bool = False  # Stress cards may be discarded in the discard step
+    discards_max: Annotated[int, Field(ge=0, le=MAX_HAND)] | None = None  # cards discarded a turn at most
+    heat_out_per_lap: Annotated[int, Field(ge=0, le=MAX_RULE)] = 0  # Heat out of the game after each lap but the last
+
+
+class SeasonRaceModel(Strict):
+    track: Id
+    event: Id
+
+
+class SeasonModel(Strict):
+    id: Id
+    name: str
+    races: Annotated[list[SeasonRaceModel], Field(min_length=1, max_length=MAX_SEASON_RACES)]
+
+
 class LegendModel(RootModel[Annotated[list[dict[Id, Helmet]], Field(min_length=1, max_length=MAX_DIAMONDS)]]):
     """A Legend card as printed: its diamond columns left to right (column d = its index), each holding the
     helmet numbers of some colours ({yellow: 11}); every colour appears once on a card (cross-checked)."""
@@ -300,6 +366,8 @@ class DatabaseModel(Strict):
     legends: Annotated[list[Any], Field(max_length=MAX_LEGEND_CARDS)]  # not empty (cross-checked)
     weather: Annotated[list[Any], Field(max_length=MAX_WEATHER)] = []  # Weather tokens (the module)
     road_conditions: Annotated[list[Any], Field(max_length=MAX_WEATHER)] = []  # Road Conditions token kinds
+    events: Annotated[list[Any], Field(max_length=MAX_EVENTS)] = []  # the Championship's Event cards
+    seasons: Annotated[list[Any], Field(max_length=MAX_EVENTS)] = []  # the Championship's seasons
 
 
 def _op_model(op: V.OpSpec) -> type[Strict]:
@@ -365,6 +433,7 @@ class Track:
     corners: tuple[Corner, ...]
     flooded: tuple[tuple[int, int], ...] = ()  # [first, last] spaces, Heavy Rain
     tunnels: tuple[tuple[int, int], ...] = ()  # [first, last] spaces, Tunnel Vision
+    press_corners: tuple[int, ...] = ()  # corner indices (0-based) Press letters name, A first; () the usual ones
 
 
 @dataclass(frozen=True)
@@ -405,6 +474,46 @@ class LegendCard:
 
 
 @dataclass(frozen=True)
+class Event:
+    """An Event card (EventModel's fields): what its race deals, which corners it presses, what it changes."""
+
+    id: str
+    name: str
+    sponsors: int = 0
+    press: tuple[str, ...] = ()
+    laps: int = 0
+    hand_size: int | None = None
+    engine_heat: int = 0
+    deck_stress: int = 0
+    adrenaline: bool = True
+    place_points: tuple[int, ...] = ()
+    press_cards: int = 1
+    press_below_limit: bool = False
+    record_speed: int = 0
+    first_to_lap: int = 0
+    pass_cars: int = 0
+    spin_out_eliminates: bool = False
+    slipstream_gears: tuple[int, ...] = ()
+    discard_heat: bool = False
+    discard_stress: bool = False
+    discards_max: int | None = None
+    heat_out_per_lap: int = 0
+
+
+@dataclass(frozen=True)
+class SeasonRace:
+    track: str  # a track's id
+    event: str  # an Event card's id
+
+
+@dataclass(frozen=True)
+class Season:
+    id: str
+    name: str
+    races: tuple[SeasonRace, ...]
+
+
+@dataclass(frozen=True)
 class Database:
     source: str
     rules: Rules
@@ -414,6 +523,14 @@ class Database:
     warnings: tuple[Problem, ...] = field(default=())
     weather: tuple[Weather, ...] = ()
     road_conditions: tuple[Road, ...] = ()
+    events: tuple[Event, ...] = ()
+    seasons: tuple[Season, ...] = ()
+
+    def event(self, event_id: str) -> Event:
+        return next(e for e in self.events if e.id == event_id)
+
+    def season(self, season_id: str) -> Season:
+        return next(s for s in self.seasons if s.id == season_id)
 
     def card(self, card_id: str) -> Card:
         return next(c for c in self.cards if c.id == card_id)
@@ -431,6 +548,7 @@ class Database:
             "basic speed cards": copies("basic_speed"),
             "starting upgrades": copies("starting"),
             "garage upgrades": copies(*V.GARAGE_TIERS),
+            "sponsorship cards": copies("sponsor"),
             "tracks": len(self.tracks),
             "Legend cards": len(self.legends),
         }
@@ -458,6 +576,10 @@ def validate_database(doc: YamlDoc) -> Database:
     problems += more
     roads, more = validate_items(("road_conditions",), RoadModel, top.road_conditions, doc, label)
     problems += more
+    events, more = validate_items(("events",), EventModel, top.events, doc, label)
+    problems += more
+    seasons, more = validate_items(("seasons",), SeasonModel, top.seasons, doc, label)
+    problems += more
     raise_first(problems)
     problems += _rules_checks(rules, doc)
     problems += _weather_checks(weather, roads, rules, tracks, doc, label)
@@ -468,6 +590,7 @@ def validate_database(doc: YamlDoc) -> Database:
         problems.append(doc.problem(("legends",), "no Legend cards: a Legend car draws one every round"))
     problems += _legend_checks(legends, rules, doc)
     problems += _legend_line_checks(legends, tracks, doc, label)
+    problems += _season_checks(events, seasons, rules, tracks, cards, doc, label)
     raise_first(problems)
     db = Database(
         source=doc.source,
@@ -477,10 +600,32 @@ def validate_database(doc: YamlDoc) -> Database:
         legends=tuple(_legend(g) for _, g in legends),
         weather=tuple(_weather(w) for _, w in weather),
         road_conditions=tuple(_road(r) for _, r in roads),
+        events=tuple(_event(e) for _, e in events),
+        seasons=tuple(Season(s.id, s.name, tuple(SeasonRace(r.track, r.event) for r in s.races)) for _, s in seasons),
     )
-    return Database(
-        db.source, db.rules, db.cards, db.tracks, db.legends, tuple(_warnings(db, doc)), db.weather, db.road_conditions
-    )
+    return replace(db, warnings=tuple(_warnings(db, doc)))
+
+
+def _event(e: EventModel) -> Event:
+    listed = {"press", "place_points", "slipstream_gears"}
+    return Event(**{k: tuple(v) if k in listed else v for k, v in e.model_dump().items()})
+
+
+def press_corners(track: Track) -> list[int]:
+    """The corner lines (0-based) Press letters name, in order (A first): the track's own list, or every
+    line from the start but a chicane's entry (a chicane is pressed at its exit line; the rulebook,
+    Features on Expansion Maps)."""
+    if track.press_corners:
+        return list(track.press_corners)
+    corners = track.corners
+    return [k for k in range(len(corners)) if not (k + 1 < len(corners) and corners[k + 1].chicane)]
+
+
+def press_corner(track: Track, letter: str) -> int:
+    """The corner line (0-based) a Press letter names on this track: letters past its last corner count on
+    from A again (BGA's reading: Italia's three corners make an E its B)."""
+    named = press_corners(track)
+    return named[V.PRESS_LETTERS.index(letter) % len(named)]
 
 
 def _legend(card: LegendModel) -> LegendCard:
@@ -560,7 +705,8 @@ def _track(t: TrackModel) -> Track:
     corners = tuple(Corner(c.limit, c.gap, c.legend_line, c.chevrons, c.double_chevrons, c.chicane) for c in t.corners)
     flooded = tuple((a, b) for a, b in t.flooded)
     tunnels = tuple((a, b) for a, b in t.tunnels)
-    return Track(t.id, t.name, t.laps, t.spaces, t.heat, t.stress, t.finish_line, corners, flooded, tunnels)
+    press = tuple(c - 1 for c in t.press_corners)
+    return Track(t.id, t.name, t.laps, t.spaces, t.heat, t.stress, t.finish_line, corners, flooded, tunnels, press)
 
 
 def _effects(card: CardModel, doc: YamlDoc, where, label) -> tuple[tuple[Effect, ...], list[Problem]]:
@@ -715,6 +861,9 @@ def _track_shape(track: TrackModel, grid_back: int) -> list[tuple[tuple[Any, ...
     if sum(gaps) != track.spaces:
         return [(("corners",), f"gaps sum to {sum(gaps)}, but spaces is {track.spaces}")]
     out = []
+    for j, c in enumerate(track.press_corners):
+        if c > len(track.corners):
+            out.append((("press_corners", j), f"corner {c}: the track has {len(track.corners)} corners"))
     closing = gaps[-1]  # the straight from the last corner, over the line, to the first
     if track.finish_line >= closing:
         out.append(
@@ -845,6 +994,67 @@ def _garage_checks(cards, rules: Rules, doc: YamlDoc) -> list[Problem]:
             )
         ]
     return []
+
+
+def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, label) -> list[Problem]:
+    """Events and seasons named once each; rules.season one of the seasons; each race a known track and
+    Event card, whose Press letters name corners of that track and whose changes leave a race to run;
+    the sponsor pile not empty where a season deals or presses."""
+    problems = duplicate_ids([(("events", i), e.id) for i, e in events], doc, label)
+    problems += duplicate_ids([(("seasons", i), s.id) for i, s in seasons], doc, label)
+    season_ids, event_ids = [s.id for _, s in seasons], [e.id for _, e in events]
+    track_of = {t.id: t for _, t in tracks}
+    event_of = {e.id: e for _, e in events}
+    if rules.season is not None and rules.season not in season_ids:
+        known = ", ".join(season_ids) or "none: the seasons: section is empty"
+        problems.append(
+            doc.problem(
+                ("rules", "season"),
+                f"unknown season {rules.season!r}{did_you_mean(rules.season, season_ids)} (known: {known})",
+            )
+        )
+    for i, e in events:
+        for j, gear in enumerate(e.slipstream_gears):
+            if gear > rules.gears:
+                path = ("events", i, "slipstream_gears", j)
+                problems.append(doc.problem(path, f"gear {gear} does not exist (1 to {rules.gears})", label(path)))
+    for i, s in seasons:
+        for j, race in enumerate(s.races):
+            where = ("seasons", i, "races", j)
+            track, event = track_of.get(race.track), event_of.get(race.event)
+            if track is None:
+                known = ", ".join(track_of)
+                message = f"unknown track {race.track!r}{did_you_mean(race.track, list(track_of))} (known: {known})"
+                problems.append(doc.problem((*where, "track"), message, label((*where, "track"))))
+            if event is None:
+                known = ", ".join(event_ids) or "none: the events: section is empty"
+                message = f"unknown Event card {race.event!r}{did_you_mean(race.event, event_ids)} (known: {known})"
+                problems.append(doc.problem((*where, "event"), message, label((*where, "event"))))
+            if track is None or event is None:
+                continue
+            for what, value, low, high in (
+                ("laps", track.laps + event.laps, 1, MAX_LAPS),
+                ("Heat in each Engine", track.heat + event.engine_heat, 0, MAX_TRACK_CARDS),
+                ("Stress in each deck", track.stress + event.deck_stress, 0, MAX_TRACK_CARDS),
+            ):
+                if not low <= value <= high:
+                    message = f"{event.id} on {track.name} gives {value} {what} ({low} to {high})"
+                    problems.append(doc.problem((*where, "event"), message, label((*where, "event"))))
+    if rules.season is not None and rules.season in season_ids:
+        season = next(s for _, s in seasons if s.id == rules.season)
+        gains = any(
+            (e := event_of.get(r.event)) is not None and (e.sponsors or e.press or e.record_speed or e.first_to_lap)
+            for r in season.races
+        )
+        pile = sum(c.count or 0 for _, c, _ in cards if c.type == "sponsor")
+        if gains and pile == 0:
+            problems.append(
+                doc.problem(
+                    ("rules", "season"),
+                    f"season {rules.season!r} deals Sponsorship cards, but no card has type sponsor",
+                )
+            )
+    return problems
 
 
 def _warnings(db: Database, doc: YamlDoc) -> list[Problem]:

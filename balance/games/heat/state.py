@@ -74,6 +74,13 @@ class State:
     road: np.ndarray  # (G, corners) int8: each corner's Road Conditions token, -1 none
     weather_stress: np.ndarray  # (G,) int8: Stress the Weather added to each deck (negative: took out)
     weather_heat: np.ndarray  # (G,) int8: Heat the Weather added to each car's cards (negative: took out)
+    # --- the Championship (a season's race; all zero otherwise) ---
+    sponsors: np.ndarray  # (G, K) int16: the sponsor pile (Sponsorship cards not held by a car)
+    received: np.ndarray  # (G, P, K) int16: cards into (or out of) the car's own beside its deck, draft and
+    # bonus: carried from earlier races, Sponsorship cards dealt and gained less those played, a swap, Heat out
+    presses: np.ndarray  # (G, P) int16: Press Corners pressed (each gains Sponsorship cards)
+    sponsors_gained: np.ndarray  # (G, P) int16: Sponsorship cards gained in the race (presses and Events)
+    out: np.ndarray  # (G, P) bool: out of the race (an Event's spin-out); off the track as if finished, no place
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -134,4 +141,9 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1, sec
         road=np.full((G, corners), -1, i8),
         weather_stress=np.zeros(G, i8),
         weather_heat=np.zeros(G, i8),
+        sponsors=z16(G, K),
+        received=z16(G, P, K),
+        presses=z16(G, P),
+        sponsors_gained=z16(G, P),
+        out=np.zeros((G, P), bool),
     )

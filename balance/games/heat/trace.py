@@ -8,6 +8,7 @@ import numpy as np
 
 from ..base import ScenarioView
 from ..chunks import traced_game
+from .championship import SeasonResult
 from .chunk import play_chunk, prepare
 from .log import finish_order
 
@@ -18,9 +19,21 @@ def spans(marked: np.ndarray) -> str:
     return ", ".join(f"{a}-{b - 1}" if b - 1 > a else f"{a}" for a, b in zip(edges[::2], edges[1::2], strict=True))
 
 
+def scenario_is_season(scenario: ScenarioView) -> bool:
+    """Whether the scenario races a Championship season (rules.season), from its database as overridden."""
+    rules = scenario.database_doc().data.get("rules")
+    return isinstance(rules, dict) and rules.get("season") is not None
+
+
 def trace_game(scenario: ScenarioView, seed: int, game: int, verbose: bool = False) -> str:
     m = scenario.model
-    t = traced_game(scenario, seed, game, prepare, play_chunk, noun="race", verbose=verbose)
+    season = scenario_is_season(scenario)
+    t = traced_game(scenario, seed, game, prepare, play_chunk, noun="season" if season else "race", verbose=verbose)
+    if isinstance(t.st, SeasonResult):
+        standing = t.st.standing[0]
+        champion = [f"  {standing[c]}. car {c} ({t.names[c]}): {t.st.total[0, c]} points" for c in np.argsort(standing)]
+        head = [f"Heat: scenario {m.name}, seed {seed}, season {game}: {t.st.season.name}"]
+        return "\n".join([*head, *t.lines, "Championship:", *champion]) + "\n"
     st, names, tables = t.st, t.names, t.prep.tables
     row = 0  # the traced game is its batch's only row
     track = tables.tracks[tables.rules.track]

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CARD_TYPES: tuple[str, ...] = ("speed", "stress", "heat", "upgrade")
+CARD_TYPES: tuple[str, ...] = ("speed", "stress", "heat", "upgrade", "sponsor")
 
 # Where a card comes from. basic_speed: the 12 speed cards of every deck;
 # starting: the base game's upgrades (left out when the Garage module is used);
 # garage_basic / garage_advanced: the Garage pool (our reading of the split).
+# sponsor: the Championship's Sponsorship cards, in the sponsor pile (only in a season's races).
 # Stress has no tier: every deck holds it and the track says how many.
-TIERS: tuple[str, ...] = ("basic_speed", "starting", "garage_basic", "garage_advanced")
+TIERS: tuple[str, ...] = ("basic_speed", "starting", "garage_basic", "garage_advanced", "sponsor")
 GARAGE_TIERS: tuple[str, ...] = ("garage_basic", "garage_advanced")
 
 # The tiers each card type may take; () means "no tier".
@@ -28,6 +29,7 @@ TIERS_BY_TYPE: dict[str, tuple[str, ...]] = {
     "stress": (),
     "heat": ("starting",),
     "upgrade": ("starting", "garage_basic", "garage_advanced"),
+    "sponsor": ("sponsor",),
 }
 
 # Adrenaline (facts: "may add +1 speed or cool down 1"; some editions take both).
@@ -72,6 +74,9 @@ OPS: dict[str, OpSpec] = {
         ),
     )
 }
+
+# Press Corners are named by letters, A the first corner from the start (a chicane counted once).
+PRESS_LETTERS: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # The expansions whose Garage upgrades a database may hold (rules.expansions puts them in the pool).
 EXPANSIONS: tuple[str, ...] = ("heavy_rain", "tunnel_vision")

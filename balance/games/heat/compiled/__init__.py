@@ -64,6 +64,7 @@ def simulate(
     progress: Callable[[State], None] | None = None,
     broken: list[str] | None = None,
     rec: Recorder | None = None,
+    carry: np.ndarray | None = None,
 ) -> State:
     """Race len(seats) races: seats (G, P) gives the bot (an index into `bots`)
     of the car on each grid slot, slot 0 on pole; the draws are keyed by the
@@ -72,7 +73,9 @@ def simulate(
     `progress(state)`, if given, is called about every PROGRESS_SECONDS and at
     the end. `broken`, if given, gets the first rule of the rules checker
     (rules.RULES) a race's state breaks after a turn, naming race, round and car.
-    `rec`, watching a race, gets what it does in words (balance trace)."""
+    `rec`, watching a race, gets what it does in words (balance trace).
+    `carry` (G, P, K), a Championship race's (tables.event): the cards each
+    grid slot's car brings from the season's races before (championship.py)."""
     rules = RULES.load()
     seats = np.asarray(seats, dtype=np.int16)
     G, P = seats.shape
@@ -85,6 +88,8 @@ def simulate(
         card, who = int(bonus[0]), np.asarray(bonus[1], np.int64)
         if bots.legend[seats[np.arange(G), who]].any():
             raise ValueError("a strength bonus for a Legend car: Legends have no deck")
+    K = len(tables.cards.ids)
+    carry = np.zeros((0, P, K), np.int16) if carry is None else np.ascontiguousarray(carry, dtype=np.int16)
     checker = Checker(broken)
     watch, verbose = watched(rec)  # the traced game, -1 none
     width = max(P * len(tables.cards.ids), 64)
@@ -95,7 +100,7 @@ def simulate(
         (trace, rows), (trace_n, rows_n) = room.traces, room.counts
         return rules.play_games(
             tab, arrays, streams.game, CODES, room.events, room.written, events is not None, checker.finding, watch,
-            verbose, trace, trace_n, rows, rows_n, start, stop, card, who,
+            verbose, trace, trace_n, rows, rows_n, start, stop, card, who, carry,
         )  # fmt: skip
 
     def fresh(g: int) -> None:

@@ -31,7 +31,6 @@ inline = njit(cache=True, inline="always")
 F32 = np.float32
 NEG_INF = -np.inf
 OPEN_ROAD = 40  # target speed where no corner is in reach: as fast as possible
-SPIN_COST = 6.0  # spaces a spin-out costs besides stopping short: Stress in hand, gear 1
 UNFILLABLE = 1_000.0  # score penalty per card short of what the gear must play
 FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
 (
@@ -50,6 +49,7 @@ FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
     DRAW_REPLENISH,
     WEATHER,
     ROAD_CONDITIONS,
+    SPONSORS,
 ) = range(len(PURPOSES))
 # a sector's effect (compile.SECTOR_COLUMNS)
 SEC_COOLDOWN, SEC_NO_COOLDOWN, SEC_SLIPSTREAM, SEC_NO_SLIPSTREAM_START, SEC_FREE_BOOST, SEC_WEATHER = range(6)
@@ -77,7 +77,11 @@ EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
     SAY_WEATHER,
     SAY_SUPER_COOL,
     SAY_DRAFTING,
-) = range(19)
+    SAY_SPONSORS,
+    SAY_SWAP,
+    SAY_OUT,
+    SAY_HEAT_OUT,
+) = range(23)
 
 
 @inline
@@ -263,10 +267,14 @@ def pay_heat(T, S, g, p, amount):
 
 
 @jit
-def setup(T, S, X, g, bonus_card, bonus_who):
+def setup(T, S, X, g, bonus_card, bonus_who, carry):
     """Weather and Road Conditions (the module: before the Garage draft);
     decks of speed cards, starting upgrades (or a Garage draft), the track's
-    Stress; Heat in the Engine; the starting gear; the grid; hands of 7."""
+    Stress; Heat in the Engine; the starting gear; the grid; hands of 7.
+    A Championship race: each car's cards from the races before (`carry`:
+    its upgrades and unplayed Sponsorship cards) join its deck, the rest of
+    the Sponsorship cards make the sponsor pile, and the Event's Sponsorship
+    cards are dealt into the opening hands."""
     P, K = S.deck.shape[1], S.deck.shape[2]
     lay_course(T, S, X, g)
     stress_card, heat_card = T.stress_card, T.heat_card
@@ -309,6 +317,8 @@ def setup(T, S, X, g, bonus_card, bonus_who):
             S.engine[g, p] -= onto_discard
             S.discard[g, p, heat_card] += onto_discard
         S.weather_heat[g] = max(T.track_heat + T.w_heat[w], 0) - T.track_heat
+    if T.championship:
+        carried(T, S, X, g, carry)
     if bonus_card >= 0:  # balance strength: an extra starting copy
         who = bonus_who[g]
         S.deck[g, who, bonus_card] += 1
@@ -320,7 +330,49 @@ def setup(T, S, X, g, bonus_card, bonus_who):
         garage_draft(T, S, X, g, players)
     for p in range(P):
         if not S.is_legend[g, p]:
-            draw(S, X, g, p, T.hand_size, DRAW_OPENING)
+            dealt = gain_sponsors(S, X, g, p, T.deal) if T.deal else 0
+            draw(S, X, g, p, T.hand_size - dealt, DRAW_OPENING)
+
+
+@jit
+def carried(T, S, X, g, carry):
+    """A Championship race's cards from the races before: each player car's
+    upgrades and unplayed Sponsorship cards into its deck; the sponsor pile
+    holds the Sponsorship cards no car holds."""
+    P, K = S.deck.shape[1], S.deck.shape[2]
+    for k in range(K):
+        S.sponsors[g, k] = T.sponsor_pile[k]
+    for p in range(P):
+        if S.is_legend[g, p] or carry.shape[0] == 0:  # (no carry: the season's first race)
+            continue
+        for k in range(K):
+            n = carry[g, p, k]
+            if n:
+                S.deck[g, p, k] += n
+                S.received[g, p, k] += n
+                S.sponsors[g, k] = max(S.sponsors[g, k] - n, 0)
+                for _ in range(n):
+                    event(X, g, p, k, EV_START, 0, -1)
+
+
+@inline
+def gain_sponsors(S, X, g, p, n, gained=False):
+    """n Sponsorship cards from the sponsor pile into the car's hand (fewer
+    if the pile runs short): dealt, or `gained` in the race; returns how many."""
+    pile, hand, before = S.sponsors[g], S.hand[g, p], X.held  # (`held`: the planning's scratch, free here)
+    for k in range(pile.shape[0]):
+        before[k] = pile[k]
+    chance.draw_many_in(key(X, SPONSORS, p), pile, n, hand, X.taken, X.drawn)
+    got = 0
+    for k in range(pile.shape[0]):
+        took = before[k] - pile[k]
+        if took:
+            S.received[g, p, k] += took
+            got += took
+    if gained:
+        S.sponsors_gained[g, p] += got
+    say(X, SAY_SPONSORS, p, got, n, gained, 0, 0, 0, 0, -1)
+    return got
 
 
 @jit
@@ -383,8 +435,12 @@ def garage_draft(T, S, X, g, players):
     """Each draft round reveals a card per player plus `revealed_extra`; the
     players pick one each in draft order (the back of the grid first); the
     rest are set aside."""
-    K = S.deck.shape[2]
+    K, P = S.deck.shape[2], S.deck.shape[1]
     pool = T.pool.copy()
+    if T.championship:  # the upgrades the cars kept from the races before are not in the pool
+        for p in range(P):
+            for k in range(K):
+                pool[k] = max(pool[k] - S.received[g, p, k], 0)
     market = np.zeros(K, np.int64)
     pick = 0
     for r in range(T.draft_seats.shape[0]):
@@ -411,6 +467,41 @@ def garage_draft(T, S, X, g, players):
                 S.draft_pick[g, p, k] = pick
             event(X, g, p, k, EV_DRAFT, 0, pick)
             say(X, SAY_PICK, pick, p, k, 0, 0, 0, 0, 0, -1)
+    if T.swap:
+        swap_upgrade(T, S, X, g, market)
+
+
+@inline
+def swap_upgrade(T, S, X, g, market):
+    """The Championship's draft ends with the first picker's swap: one upgrade
+    it owns for one left in the draft, when its bot values the one left more
+    (its draft values, no noise: a swap is a plain comparison)."""
+    first = -1
+    for i in range(T.draft_seats.shape[1]):
+        p = T.draft_seats[0, i]
+        if first < 0 and not S.is_legend[g, p]:
+            first = p
+    if first < 0:
+        return
+    q = S.bots[g, first]
+    K = S.deck.shape[2]
+    take, best = -1, NEG_INF
+    give, worst = -1, np.inf
+    for k in range(K):
+        v = np.float64(T.upgrade_value[q, k])
+        if market[k] > 0 and v > best:
+            take, best = k, v
+        owned = np.int64(S.deck[g, first, k])
+        if T.pool[k] > 0 and owned > 0 and v < worst:
+            give, worst = k, v
+    if take < 0 or give < 0 or best <= worst:
+        return
+    S.deck[g, first, give] -= 1
+    S.deck[g, first, take] += 1
+    S.received[g, first, give] -= 1
+    S.received[g, first, take] += 1
+    event(X, g, first, take, EV_DRAFT, 0, 0)
+    say(X, SAY_SWAP, first, give, take, 0, 0, 0, 0, 0, -1)
 
 
 # --- steps 1 and 2: shift and choose the cards ---------------------------------
@@ -532,6 +623,8 @@ def plan_car(T, S, X, g, p):
     corner_at, corners, finish = T.corner_at, T.corners, T.finish
     limit, overheat = (S.limit[g], S.overheat[g]) if T.weather_module else (T.limit, T.no_overheat)
     reserve, risk, heat_value, cooldown_value = T.reserve[q], T.risk[q], T.heat_value[q], T.cooldown_value[q]
+    if T.championship:  # an Event whose spin-out puts the car out: the Heat kept back against a forced one
+        reserve += T.out_reserve
     cooldown, spread = T.cooldown, T.spread
     to_line = corner_at[next_corner(corner_at, pos)] - pos
     flooded = T.any_flooded and T.flooded[pos % T.spaces]  # the round started on a flooded space: downshifts cost
@@ -574,7 +667,7 @@ def plan_car(T, S, X, g, p):
             worst = np.int64(np.rint(np.float64(total) + spread * flips))
             spins = owed(corner_at, limit, overheat, finish, pos, pos + worst, worst, mod) > left_heat
             if spins:
-                value = np.float64(to_line) - 1.0 - SPIN_COST
+                value = np.float64(to_line) - 1.0 - T.spin_cost
             else:
                 due = owed(corner_at, limit, overheat, finish, pos, pos + speed, speed, mod)
                 value = np.float64(total) - np.float64(heat_value) * due
@@ -651,11 +744,29 @@ def legend_card(S, X, g):
 
 
 @inline
-def laps_done(T, S, g, p):
+def laps_done(T, S, X, g, p):
     """The round of every lap the car has now completed for the first time."""
     for lap in range(T.laps):
         if S.pos[g, p] >= T.spaces * (lap + 1) and S.lap_round[g, p, lap] == 0:
             S.lap_round[g, p, lap] = S.round[g]
+            if T.heat_out_per_lap and lap + 1 < T.laps and not S.is_legend[g, p]:
+                heat_out(T, S, X, g, p, T.heat_out_per_lap)
+
+
+@jit
+def heat_out(T, S, X, g, p, n):
+    """An Event's Heat out of the game: from the Engine, else the hand, else
+    the discard pile, else the deck."""
+    heat, left = T.heat_card, n
+    take = min(left, np.int64(S.engine[g, p]))
+    S.engine[g, p] -= take
+    left -= take
+    for pile in (S.hand, S.discard, S.deck):
+        take = min(left, np.int64(pile[g, p, heat]))
+        pile[g, p, heat] -= take
+        left -= take
+    S.received[g, p, heat] -= n - left
+    say(X, SAY_HEAT_OUT, p, n - left, 0, 0, 0, 0, 0, 0, -1)
 
 
 @inline
@@ -686,7 +797,7 @@ def legend_turn(T, S, X, g, p, card):
     move = min(move, stop - pos)
     S.turns[g, p] += 1
     place(T, S, g, p, pos + move)
-    laps_done(T, S, g, p)
+    laps_done(T, S, X, g, p)
     say(X, SAY_LEGEND, p, helmet, card, move, pos, S.pos[g, p], d, colour, -1)
 
 
@@ -903,6 +1014,8 @@ def slipstream(T, S, X, g, p, start, speed):
         distance += S.sector[g, here, SEC_SLIPSTREAM]
     if not (beside and pos + distance < T.finish and distance > 0):
         return
+    if T.championship and not T.slip_gear[S.gear[g, p]]:  # an Event may allow slipstreaming only in some gears
+        return
     q = S.bots[g, p]
     safe = fits(T, S, g, p, start, speed, pos + distance, speed, 0, distance, True)
     noise = np.float64(T.noise[q])
@@ -964,7 +1077,56 @@ def check_corners(T, S, X, g, p, start, speed):
             S.gear[g, p] = T.spin_out_gear
             S.spin_outs[g, p] += 1
             place(T, S, g, p, T.corner_at[at] - 1)
+            if T.eliminate:  # an Event: a spin-out puts the car out of the race, off the track
+                S.out[g, p] = True
+                S.finished[g, p] = True
+                say(X, SAY_OUT, p, 0, 0, 0, 0, 0, 0, 0, -1)
             return
+
+
+@jit
+def sponsorship(T, S, X, g, p, start, slip_from, speed):
+    """The Sponsorship cards a turn gains, none in a turn it spun out (the
+    caller's check): each Press Corner crossed in the slipstream, or at a
+    Speed of its limit (Road Conditions included, the car's own card
+    modifiers not) plus press_margin, gains press_cards (an Event may ask for
+    a Speed below the limit instead); an Event may add a card for a record
+    Speed, for completing lap 1 among the first cars, or for passing cars."""
+    end = np.int64(S.pos[g, p])
+    n = 0
+    if end < T.finish:  # no corner is checked once over the finish line
+        first = next_corner(T.corner_at, start)
+        count = next_corner(T.corner_at, end) - first
+        for j in range(count):
+            at = min(first + j, T.corners)
+            if not T.press[at]:
+                continue
+            limit = np.int64(S.limit[g, at])
+            line = T.corner_at[at]
+            over = slip_from < line <= end or speed >= limit + T.press_margin  # slipstreamed over, or fast
+            pressed = speed < limit if T.press_below else over
+            if pressed:
+                S.presses[g, p] += 1
+                n += T.press_cards
+    P = S.pos.shape[1]
+    if T.record_speed and speed >= T.record_speed:
+        n += 1
+    if T.first_to_lap and start < T.spaces <= end:
+        before = 0
+        for o in range(P):
+            if o != p and not S.out[g, o] and S.pos[g, o] >= T.spaces:
+                before += 1
+        if before < T.first_to_lap:
+            n += 1
+    if T.pass_cars:
+        passed = 0
+        for o in range(P):
+            if o != p and not S.finished[g, o] and start < S.pos[g, o] < end:
+                passed += 1
+        if passed >= T.pass_cars:
+            n += 1
+    if n:
+        gain_sponsors(S, X, g, p, n, True)
 
 
 @inline
@@ -973,6 +1135,9 @@ def discard_step(T, S, g, p):
     (never Stress or Heat)."""
     if T.any_tunnel and T.tunnel[np.int64(S.pos[g, p]) % T.spaces]:  # no discarding in a tunnel
         return
+    if T.championship and (T.discards_max >= 0 or T.discard_heat or T.discard_stress):
+        event_discards(T, S, g, p)
+        return
     below = T.discard_below[S.bots[g, p]]
     playable, value, stress_card = T.playable, T.value, T.stress_card
     hand, discard = S.hand[g, p], S.discard[g, p]
@@ -980,6 +1145,38 @@ def discard_step(T, S, g, p):
         if playable[k] and k != stress_card and value[k] < below:
             discard[k] += hand[k]
             hand[k] = 0
+
+
+@jit
+def event_discards(T, S, g, p):
+    """The discard step under an Event that allows Heat or Stress, or caps the
+    cards discarded: one card at a time, the least worth first (Heat beyond
+    what the gear's Cooldown returns next turn, then Stress, then the
+    playable cards below the bot's `discard_below`), up to the cap."""
+    below = T.discard_below[S.bots[g, p]]
+    playable, value, stress_card, heat_card = T.playable, T.value, T.stress_card, T.heat_card
+    hand, discard = S.hand[g, p], S.discard[g, p]
+    keep_heat = min(np.int64(hand[heat_card]), np.int64(T.cooldown[S.gear[g, p]]))
+    budget = T.discards_max if T.discards_max >= 0 else 1 << 30
+    while budget > 0:
+        pick, low = -1, np.inf
+        for k in range(hand.shape[0]):
+            n = np.int64(hand[k]) - (keep_heat if k == heat_card else 0)
+            if n <= 0:
+                continue
+            if k == heat_card:
+                ok, v = T.discard_heat, -2.0
+            elif k == stress_card:
+                ok, v = T.discard_stress, -1.0
+            else:
+                ok, v = playable[k] and value[k] < below, np.float64(value[k])
+            if ok and v < low:
+                pick, low = k, v
+        if pick < 0:
+            break
+        hand[pick] -= 1
+        discard[pick] += 1
+        budget -= 1
 
 
 @jit
@@ -1013,18 +1210,30 @@ def car_turn(T, S, X, g, p, last):
                 place(T, S, g, p, np.int64(S.pos[g, p]) + T.adrenaline_speed)
             say(X, SAY_ADRENALINE, p, faster, cooler, 0, 0, 0, 0, 0, -1)
         speed = react(T, S, X, g, p, start, speed, cool_more)
+        champ = T.championship  # (its reads only where it counts: the hot path, scripts/bench_heat.py)
+        slip_from = np.int64(S.pos[g, p]) if champ else 0
+        spins = np.int64(S.spin_outs[g, p]) if champ else 0
         slipstream(T, S, X, g, p, start, speed)
         check_corners(T, S, X, g, p, start, speed)
+        if champ and S.spin_outs[g, p] == spins:
+            sponsorship(T, S, X, g, p, start, slip_from, speed)
         discard_step(T, S, g, p)
-    # replenish: the played cards to the discard, draw up to the hand size
+    # replenish: the played cards to the discard (a Sponsorship card back to the sponsor pile), draw up to
+    # the hand size
     hand, play, discard = S.hand[g, p], S.play[g, p], S.discard[g, p]
+    if T.championship:
+        for k in range(hand.shape[0]):
+            if T.is_sponsor[k] and play[k]:
+                S.sponsors[g, k] += play[k]
+                S.received[g, p, k] -= play[k]
+                play[k] = 0
     held = 0
     for k in range(hand.shape[0]):
         discard[k] += play[k]
         play[k] = 0
         held += hand[k]
     draw(S, X, g, p, T.hand_size - held, DRAW_REPLENISH)
-    laps_done(T, S, g, p)
+    laps_done(T, S, X, g, p)
 
 
 @inline
@@ -1103,9 +1312,9 @@ def play_round(T, S, X, g, order):
 
 
 @jit
-def play_race(T, S, X, g, bonus_card, bonus_who):
+def play_race(T, S, X, g, bonus_card, bonus_who, carry):
     order = np.zeros(S.pos.shape[1], np.int64)
-    setup(T, S, X, g, bonus_card, bonus_who)
+    setup(T, S, X, g, bonus_card, bonus_who, carry)
     for _ in range(T.max_rounds):
         if not S.running[g]:
             break
@@ -1129,6 +1338,7 @@ RULES = (
     "two cars on one spot",
     "cards left in a play area after the car's turn",
     "a car moved back without spinning out",
+    "Sponsorship cards not conserved (the sponsor pile and the cars')",
 )
 
 
@@ -1149,7 +1359,7 @@ def rule_broken(T, S, g, acted, pos_before, spins_before):
             owned = np.int64(S.deck[g, p, k]) + S.hand[g, p, k] + S.play[g, p, k] + S.discard[g, p, k]
             expected = 0
             if not S.is_legend[g, p]:
-                expected = T.starting_deck[k] + S.drafted[g, p, k] + S.bonus[g, p, k]
+                expected = T.starting_deck[k] + S.drafted[g, p, k] + S.bonus[g, p, k] + S.received[g, p, k]
                 if k == T.heat_card:
                     owned += S.engine[g, p]
                     expected += T.track_heat + S.weather_heat[g]
@@ -1181,12 +1391,12 @@ def rule_broken(T, S, g, acted, pos_before, spins_before):
     for p in range(P):
         held = 0
         for k in range(K):
-            if k != T.stress_card:
+            if k != T.stress_card and not T.is_sponsor[k]:  # Sponsorship cards gained come on top
                 held += S.hand[g, p, k]
         if held > T.hand_size:
             return 8
     for p in range(P):
-        if S.finished[g, p] and S.pos[g, p] < T.finish:
+        if S.finished[g, p] and S.pos[g, p] < T.finish and not S.out[g, p]:
             return 9
     for p in range(P):
         for o in range(p + 1, P):
@@ -1198,6 +1408,15 @@ def rule_broken(T, S, g, acted, pos_before, spins_before):
             return 11
     if S.pos[g, acted] < pos_before and S.spin_outs[g, acted] <= spins_before:
         return 12
+    if T.championship:
+        for k in range(K):
+            if not T.is_sponsor[k]:
+                continue
+            total = np.int64(S.sponsors[g, k])
+            for p in range(P):
+                total += np.int64(S.deck[g, p, k]) + S.hand[g, p, k] + S.play[g, p, k] + S.discard[g, p, k]
+            if total != T.sponsor_pile[k]:
+                return 13
     return 0
 
 
@@ -1240,6 +1459,7 @@ def play_games(
     stop,
     bonus_card,
     bonus_who,
+    carry,
 ):
     """Races start..stop-1 of the batch, one after another; returns the race
     whose card events did not fit in `events` (stop: every race played), its
@@ -1276,7 +1496,7 @@ def play_games(
             scratch[9],
             scratch[10],
         )
-        play_race(T, S, X, g, bonus_card, bonus_who)
+        play_race(T, S, X, g, bonus_card, bonus_who, carry)
         if written[0] > events.shape[0]:
             written[0] = before
             return g

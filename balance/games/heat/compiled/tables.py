@@ -19,6 +19,10 @@ from ..bots import BotTable, expected_flip, expected_speed
 from ..compile import SECTOR_COLUMNS, Tables
 from ..course import course
 
+SPIN_COST = 6.0  # spaces a spin-out costs a bot's plan besides stopping short: Stress in hand, gear 1
+OUT_COST = 1_000.0  # a spin-out that puts the car out of the race (an Event): worse than any plan that avoids it
+OUT_RESERVE = 3  # and the Heat a bot then keeps back beyond its own reserve, against a spin-out it cannot avoid
+
 # the draws the engine makes, one count each (chance.compiled.key), named as the numpy engine named them
 PURPOSES = (
     "garage market",
@@ -36,6 +40,7 @@ PURPOSES = (
     "draw: replenish",
     "weather",
     "road conditions",
+    "sponsors",  # the Championship's Sponsorship cards: dealt and gained (appended: the other codes stay)
 )
 
 Tab = namedtuple(
@@ -128,6 +133,27 @@ Tab = namedtuple(
         "r_overheat",
         "r_is_sector",
         "r_sector",
+        # the Championship (a season's race: tables.event; all off otherwise)
+        "championship",
+        "sponsor_pile",
+        "is_sponsor",
+        "deal",
+        "press",
+        "press_margin",
+        "press_cards",
+        "press_below",
+        "record_speed",
+        "first_to_lap",
+        "pass_cars",
+        "eliminate",
+        "slip_gear",
+        "discard_heat",
+        "discard_stress",
+        "discards_max",
+        "heat_out_per_lap",
+        "swap",
+        "spin_cost",
+        "out_reserve",
         # bots
         "legend",
         "noise",
@@ -150,6 +176,44 @@ def draft_order(players: int, rounds: int, order: str) -> list[list[int]]:
     return [forward[::-1] if order == "snake" and r % 2 else forward for r in range(rounds)]
 
 
+def championship(tables: Tables, lines: int) -> dict[str, object]:
+    """The Championship's fields of Tab: the sponsor pile, the race's Press Corners over every lap's lines,
+    the press rule (rules.championship) and the Event card's rules; a race on its own has them all off."""
+    e, c, r = tables.event, tables.cards, tables.rules
+    gears = r.gears
+    press = np.zeros(lines + 1, np.bool_)
+    laps_corners = len(tables.tracks[r.track].limit)
+    for corner in tables.press:
+        press[corner:lines:laps_corners] = True
+    slip_gear = np.ones(gears + 1, np.bool_)
+    if e is not None and e.slipstream_gears:
+        slip_gear[:] = False
+        slip_gear[list(e.slipstream_gears)] = True
+    on = e is not None
+    return {
+        "championship": on,
+        "sponsor_pile": _i64(c.sponsors),
+        "is_sponsor": np.ascontiguousarray(c.type == V.CARD_TYPES.index("sponsor")),
+        "deal": int(e.sponsors) if on else 0,
+        "press": press,
+        "press_margin": int(tables.press_margin),
+        "press_cards": int(e.press_cards) if on else 1,
+        "press_below": bool(on and e.press_below_limit),
+        "record_speed": int(e.record_speed) if on else 0,
+        "first_to_lap": int(e.first_to_lap) if on else 0,
+        "pass_cars": int(e.pass_cars) if on else 0,
+        "eliminate": bool(on and e.spin_out_eliminates),
+        "slip_gear": slip_gear,
+        "discard_heat": bool(on and e.discard_heat),
+        "discard_stress": bool(on and e.discard_stress),
+        "discards_max": int(e.discards_max) if on and e.discards_max is not None else -1,
+        "heat_out_per_lap": int(e.heat_out_per_lap) if on else 0,
+        "swap": bool(on and tables.swap),
+        "spin_cost": OUT_COST if on and e.spin_out_eliminates else SPIN_COST,
+        "out_reserve": OUT_RESERVE if on and e.spin_out_eliminates else 0,
+    }
+
+
 def _i64(a) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(a, dtype=np.int64))
 
@@ -163,7 +227,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
     choice = (c.choices >= 0).any(axis=1)
     op = lambda name: _i64(c.op(name))  # noqa: E731
     seats = np.array(draft_order(players, r.upgrades_each, V.DRAFT_ORDERS[r.draft_order]), np.int64)
-    w, road = tables.weather, tables.road
+    w, road, e = tables.weather, tables.road, tables.event
     return Tab(
         players=players,
         heat_card=int(tables.heat_card),
@@ -177,7 +241,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         cooldown=_i64(r.cooldown),
         boost_heat=int(r.boost_heat),
         boost_allowed=np.ascontiguousarray(r.boost_allowed, dtype=np.bool_),
-        adrenaline_cars=int(r.adrenaline_cars[players]),  # counted from the cars that started
+        adrenaline_cars=int(r.adrenaline_cars[players]) if e is None or e.adrenaline else 0,  # of the cars started
         adrenaline_speed=int(r.adrenaline_speed),
         adrenaline_cooldown=int(r.adrenaline_cooldown),
         adrenaline_both=V.ADRENALINE_MODES[r.adrenaline_mode] == "both",
@@ -266,6 +330,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         r_overheat=_i64(road.overheat),
         r_is_sector=np.ascontiguousarray(road.is_sector, dtype=np.bool_),
         r_sector=_i64(road.sector).reshape(len(road.ids), len(SECTOR_COLUMNS)),
+        **championship(tables, co.corners),
         legend=np.ascontiguousarray(bots.legend, dtype=np.bool_),
         noise=np.ascontiguousarray(bots.noise, dtype=np.float32),
         noise_span=np.ascontiguousarray(noise_span(bots.noise), dtype=np.float32),

@@ -124,6 +124,16 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             lines.append(f"  car {a}: Super Cool {b} (Heat from the discard to the Engine)")
         elif kind == R.SAY_DRAFTING:
             lines.append(f"  car {a}: drafts {b} spaces to {c}")
+        elif kind == R.SAY_SPONSORS:  # car, cards got, cards asked for, gained (else dealt)
+            short = f" (the sponsor pile had only {b})" if b < c else ""
+            verb = "gains" if d else "is dealt"
+            lines.append(f"  car {a} {verb} {b} Sponsorship card{'s' if b != 1 else ''}{short}")
+        elif kind == R.SAY_SWAP:  # car, the upgrade given, the one taken
+            lines.append(f"  car {a} swaps its {names[b]} ({ids[b]}) for {names[c]} ({ids[c]}), left in the draft")
+        elif kind == R.SAY_OUT:
+            lines.append(f"  car {a}: out of the race (the Event: a spin-out eliminates)")
+        elif kind == R.SAY_HEAT_OUT:
+            lines.append(f"  car {a}: {b} Heat out of the game (the Event, after a lap)")
         elif kind == R.SAY_FINISHED:
             lines.append("  finished: " + ", ".join(f"car {int(x)}" for x in rows[row, :a]))
     return lines

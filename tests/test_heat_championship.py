@@ -1,0 +1,332 @@
+"""Heat's Championship (issue 46 item 2; rulebook 004 "Champion" mode;
+../shared/facts/heat-modules.md section 2): one test a rule, on the compiled
+engine's phases (tests/heat.py) and on whole seasons (championship.py).
+USA's corner lines: 11 (limit 7, Press letter A), 32 (3, B), 48 (3, C), 56 (2, D);
+a lap is 69 spaces."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from balance.errors import UserError
+from balance.games.chance import Streams
+from balance.games.heat import championship
+from balance.games.heat.bots import bot_table, resolve_profiles
+from balance.games.heat.compiled import rules
+from balance.games.heat.compiled import tables as compiled_tables
+from balance.games.heat.log import finish_order
+
+from . import heat
+from .heat import car_turn, played
+from .test_heat_rules import _cars_on
+
+TITLE_SPONSOR = heat.season_race("season_1963", 0)  # USA: 3 Sponsorship cards dealt, press A (the line at 11)
+ROBOT = {"robot": {"noise": 0.0, "boost": 0.0}}
+ONE = np.array([0])
+
+
+def _sponsors(t, st, where: str = "hand") -> np.ndarray:
+    """(G, P) the Sponsorship cards in each car's `where`."""
+    return getattr(st, where)[..., t.cards.sponsors > 0].sum(axis=2)
+
+
+def _turn(t, cards: dict[str, int], gear: int, start: int, engine: int = 6, others: dict | None = None, target=40):
+    """Car 0 of a race on `start`, these cards face down, its turn played: (race, state, hand before); the
+    other cars (car 1 by default) where `others` puts them."""
+    others = others or {1: (-20, 0)}
+    race, st = heat.batch(t, ["robot"] * (1 + max(others)), races=1, profiles=ROBOT)
+    played(t, st, 0, cards, gear=gear, target=target)
+    st.engine[:, 0] = engine
+    _cars_on(st, 0, {0: (start, 0), **others})
+    before = _sponsors(t, st)[0, 0]
+    car_turn(race, st, ONE, ONE, np.array([False]))
+    return race, st, before
+
+
+def test_the_events_sponsorship_cards_are_dealt_into_the_opening_hand():
+    """New title sponsor deals 3 into each player's opening hand, which is then drawn up to 7; the pile
+    holds the rest, a Legend gets none."""
+    _, st = heat.batch(TITLE_SPONSOR, ["robot", "robot", "legend"], races=4)
+    assert (_sponsors(TITLE_SPONSOR, st)[:, :2] == 3).all() and (st.hand[:, :2].sum(axis=2) == 7).all()
+    assert (st.hand[:, 2] == 0).all()
+    assert (st.sponsors.sum(axis=1) == 35 - 6).all()
+
+
+def test_pressing_a_corner_at_its_limit_plus_two_gains_a_sponsorship_card():
+    """Speed 9 over A's line (limit 7) presses it: one card from the sponsor pile into hand."""
+    _, st, before = _turn(TITLE_SPONSOR, {"speed_4": 1, "speed_3": 1, "speed_2": 1}, gear=3, start=2)
+    assert st.pos[0, 0] == 11 and st.presses[0, 0] == 1 and st.sponsors_gained[0, 0] == 1
+    assert _sponsors(TITLE_SPONSOR, st)[0, 0] == before + 1 and st.sponsors[0].sum() == 35 - 6 - 1
+
+
+def test_a_corner_crossed_at_its_limit_plus_one_is_not_pressed():
+    _, st, before = _turn(TITLE_SPONSOR, {"speed_4": 2}, gear=2, start=3)
+    assert st.pos[0, 0] == 11 and st.presses[0, 0] == 0 and _sponsors(TITLE_SPONSOR, st)[0, 0] == before
+
+
+def test_a_corner_crossed_in_the_slipstream_is_pressed_whatever_the_speed():
+    """Speed 4 from 5 to 9, beside the car on 10: the slipstream's 2 spaces take it over the line at 11."""
+    _, st, _ = _turn(TITLE_SPONSOR, {"speed_4": 1}, gear=1, start=5, others={1: (10, 0)})
+    assert st.slipstreams[0, 0] == 1 and st.pos[0, 0] == 11 and st.presses[0, 0] == 1
+
+
+def test_a_turn_that_spins_out_gains_no_sponsorship_card():
+    """Speed 12 over A with an empty Engine: a spin-out, so no card although the Speed pressed it."""
+    _, st, before = _turn(TITLE_SPONSOR, {"speed_4": 3}, gear=3, start=2, engine=0)
+    assert st.spin_outs[0, 0] == 1 and st.presses[0, 0] == 0 and _sponsors(TITLE_SPONSOR, st)[0, 0] == before
+
+
+def test_a_played_sponsorship_card_goes_back_to_the_sponsor_pile_not_the_discard():
+    t = TITLE_SPONSOR
+    race, st = heat.batch(t, ["robot", "robot"], races=1, profiles=ROBOT)
+    brakes = heat.card(t, "dramdo_brakes")
+    st.hand[0, 0, brakes] += 1  # (it came from the pile)
+    st.sponsors[0, brakes] -= 1
+    st.received[0, 0, brakes] += 1
+    heat.hand_of(t, st, 0, {"dramdo_brakes": 1, "speed_1": 1})
+    pile = st.sponsors[0, brakes]
+    played(t, st, 0, {"dramdo_brakes": 1}, gear=1, target=4)
+    st.hand[0, 0, brakes] -= 1
+    _cars_on(st, 0, {0: (40, 0), 1: (-20, 0)})
+    car_turn(race, st, ONE, ONE, np.array([False]))
+    assert st.played[0, 0, brakes] == 1 and st.discard[0, 0, brakes] == 0
+    assert st.sponsors[0, brakes] == pile + 1 and st.pos[0, 0] == 44, "the brakes chose 4: the bot aimed at 4"
+
+
+def test_the_speed_record_event_gains_a_card_for_a_turn_at_speed_15():
+    t = heat.season_race("season_1961", 1)  # USA, New speed record
+    _, st, before = _turn(t, {"speed_4": 3, "speed_3": 1}, gear=4, start=57)
+    assert st.pos[0, 0] == 72 and st.presses[0, 0] == 0 and st.sponsors_gained[0, 0] == 1
+    _, st, _ = _turn(t, {"speed_4": 2, "speed_3": 2}, gear=4, start=57)
+    assert st.sponsors_gained[0, 0] == 0
+
+
+def test_the_inauguration_gives_a_card_to_the_first_three_cars_to_complete_lap_one():
+    t = heat.season_race("season_1961", 0)  # Great Britain, New grandstand inauguration
+    lap = t.tracks[t.rules.track].spaces
+    last = lap - 3  # a straight up to the line: its last corner is further back
+    ahead = {1: (lap + 2, 0), 2: (lap + 4, 0), 3: (-20, 0)}
+    _, st, _ = _turn(t, {"speed_4": 1}, gear=1, start=last, others=ahead)
+    assert st.pos[0, 0] >= lap and st.sponsors_gained[0, 0] == 1, "two cars home before it: it is the third"
+    ahead[3] = (lap + 6, 0)
+    _, st, _ = _turn(t, {"speed_4": 1}, gear=1, start=last, others=ahead)
+    assert st.pos[0, 0] >= lap and st.sponsors_gained[0, 0] == 0, "three cars before it"
+
+
+def test_a_first_live_tv_race_gives_a_card_for_passing_three_cars_in_a_turn():
+    t = heat.season_race("season_1963", 1)  # Great Britain, First live televised race
+    race, st = heat.batch(t, ["robot"] * 4, races=1, profiles=ROBOT)
+    played(t, st, 0, {"speed_4": 1, "speed_3": 1}, gear=2)
+    st.engine[:, 0] = 9
+    first_line = int(t.tracks[t.rules.track].corner_at[0])
+    start = first_line + 1  # past the first corner: a straight ahead
+    _cars_on(st, 0, {0: (start, 0), 1: (start + 2, 0), 2: (start + 3, 0), 3: (start + 5, 0)})
+    car_turn(race, st, ONE, ONE, np.array([False]))
+    assert st.pos[0, 0] == start + 7 and st.sponsors_gained[0, 0] == 1
+
+
+def test_going_global_gives_two_cards_a_press():
+    t = heat.season_race("season_1964", 0, expansions=["heavy_rain"])  # Japan, presses B and C
+    line = int(t.tracks[t.rules.track].corner_at[2])  # Japan's B: the line at 17 (limit 2; A is the chicane)
+    assert t.press == (2, 3)
+    race, st = heat.batch(t, ["robot", "robot"], races=1, profiles=ROBOT)
+    played(t, st, 0, {"speed_4": 1}, gear=1)
+    st.engine[:, 0] = 9
+    _cars_on(st, 0, {0: (line - 1, 0), 1: (-20, 0)})  # from 16 over B's line only, at speed 4 >= 2 + 2
+    car_turn(race, st, ONE, ONE, np.array([False]))
+    assert st.presses[0, 0] == 1 and st.sponsors_gained[0, 0] == 2
+
+
+def test_smile_and_wave_gains_a_card_only_below_the_limit():
+    t = heat.season_race("season_1965", 1)  # USA, press C (the line at 48, limit 3) below its limit
+    _, st, _ = _turn(t, {"speed_2": 1}, gear=1, start=47)
+    assert st.presses[0, 0] == 1
+    _, st, _ = _turn(t, {"speed_4": 1, "speed_1": 1}, gear=2, start=45)
+    assert st.presses[0, 0] == 0, "speed 5 over a limit of 3"
+
+
+def test_a_spin_out_eliminates_under_title_sponsor_withdraws():
+    t = heat.season_race("season_1963", 3)  # Italia, Title sponsor withdraws
+    line, limit = int(t.tracks[t.rules.track].corner_at[0]), int(t.tracks[t.rules.track].limit[0])
+    _, st, _ = _turn(t, {"speed_4": 3}, gear=3, start=line - 6, engine=0)
+    assert st.spin_outs[0, 0] == 1 and st.out[0, 0] and st.finished[0, 0] and limit < 12
+    place, points = championship.race_points(t, st, (9, 6, 4, 3, 2, 1))
+    assert place[0, 0] == 2 and points[0, 0] == 0, "out of the race: last, no points"
+    assert finish_order(st)[0].tolist() == [2, 1]
+
+
+def test_turbulent_winds_allow_a_slipstream_only_in_gears_three_and_four():
+    t = heat.season_race("season_1964", 1, expansions=["heavy_rain"])  # France, Turbulent winds
+    for gear, slipped in ((2, 0), (3, 1)):
+        cards = {"speed_1": gear}
+        _, st, _ = _turn(t, cards, gear=gear, start=2, others={1: (2 + gear + 1, 0)})
+        assert st.slipstreams[0, 0] == slipped, gear
+
+
+def _discard_step(t, hand: dict[str, int], gear: int):
+    """Car 0's discard step with this hand, in `gear`; its bot discards cards worth less than 2.5."""
+    profiles = {"robot": ROBOT["robot"] | {"discard_below": 2.5}}
+    race, st = heat.batch(t, ["robot", "robot"], races=1, profiles=profiles)
+    heat.hand_of(t, st, 0, hand)
+    st.gear[:, 0] = gear
+    _cars_on(st, 0, {0: (30, 0), 1: (-20, 0)})
+    rules.discard_step(race.T, heat.arrays(st), 0, 0)
+    return st
+
+
+def test_chicanes_for_safety_allow_heat_to_be_discarded_beyond_the_gears_cooldown():
+    t = heat.season_race("season_1964", 2, expansions=["heavy_rain"])  # Mexico: Heat may be discarded
+    st = _discard_step(t, {"heat": 3, "speed_4": 4}, gear=2)  # gear 2's Cooldown returns 1 next turn
+    assert st.hand[0, 0, heat.card(t, "heat")] == 1 and st.discard[0, 0, heat.card(t, "heat")] >= 2
+    plain = _discard_step(heat.season_race("season_1963", 0), {"heat": 3, "speed_4": 4}, gear=2)
+    assert plain.hand[0, 0, heat.card(t, "heat")] == 3, "no Heat discarded without the Event"
+
+
+def test_hold_on_tight_discards_at_most_one_card_a_turn():
+    t = heat.season_race("season_1965", 0, expansions=["tunnel_vision"])  # Great Britain, Hold on tight
+    st = _discard_step(t, {"speed_1": 3, "speed_4": 4}, gear=1)
+    assert st.hand[0, 0].sum() == 6 and st.hand[0, 0, heat.card(t, "speed_1")] == 2
+
+
+def test_tunnel_vision_allows_stress_to_be_discarded():
+    t = heat.season_race("season_1965", 2, expansions=["tunnel_vision"])  # Espana, Tunnel vision
+    st = _discard_step(t, {"stress": 2, "speed_4": 5}, gear=1)  # space 30: no tunnel
+    assert st.hand[0, 0, t.stress_card] == 0
+
+
+def test_the_pressure_cooker_takes_heat_out_of_the_game_after_each_lap_but_the_last():
+    t = heat.season_race("season_1965", 3, expansions=["tunnel_vision"])  # Nederland, 3 + 1 laps
+    track = t.tracks[t.rules.track]
+    assert track.laps == 4
+    race, st = heat.batch(t, ["robot", "robot"], races=1, profiles=ROBOT)
+    engine = int(st.engine[0, 0])
+    st.round[0] = 1  # (a lap is noted with the round it was completed in)
+    for lap, expected in ((1, engine - 1), (2, engine - 2), (3, engine - 3), (4, engine - 3)):
+        st.pos[0, 0] = track.spaces * lap
+        rules.laps_done(race.T, heat.arrays(st), race.X(0), 0, 0)
+        assert st.engine[0, 0] == expected, lap
+
+
+@pytest.mark.parametrize(
+    "season, race, laps, heat_cards, stress, hand",
+    [
+        ("season_1961", 2, 2, 6, 3, 7),  # Italia, Drivers' strike: one lap fewer
+        ("season_1962", 0, 3, 7, 3, 7),  # Italia, Engine restrictions lifted: +1 Heat
+        ("season_1962", 1, 3, 6, 3, 8),  # Great Britain, Record crowds: one lap more, hand size 8
+        ("season_1963", 2, 2, 4, 2, 6),  # France, New safety regulations: -2 Heat, -1 Stress, hand size 6
+        ("season_1963", 3, 3, 6, 4, 7),  # Italia, Title sponsor withdraws: +1 Stress
+    ],
+)
+def test_an_events_rule_changes_its_race(season, race, laps, heat_cards, stress, hand):
+    t = heat.season_race(season, race)
+    track = t.tracks[t.rules.track]
+    assert (track.laps, track.heat, track.stress, t.rules.hand_size) == (laps, heat_cards, stress, hand)
+
+
+def test_no_adrenaline_in_sudden_heavy_rain():
+    t = heat.season_race("season_1964", 3, expansions=["heavy_rain"])
+    bots = bot_table(resolve_profiles(ROBOT), ["robot"] * 4, t)
+    assert compiled_tables.build(t, bots, 4).adrenaline_cars == 0
+    plain = heat.season_race("season_1964", 0, expansions=["heavy_rain"])
+    assert compiled_tables.build(plain, bots, 4).adrenaline_cars == 1
+
+
+def test_press_letters_count_corners_a_chicane_once_and_wrap_past_the_last():
+    """Italia's three corners: an E is its B (BGA's reading); Espana's board names five lines."""
+    assert heat.season_race("season_1962", 0).press == (1,)
+    espana = heat.season_race("season_1965", 2, expansions=["tunnel_vision"])
+    assert espana.press == (1, 5), "A and C: the lines at 14 and 64"
+    japan = heat.season_race("season_1964", 0, expansions=["heavy_rain"])
+    assert japan.press == (2, 3), "A is the chicane (pressed at its exit), B and C the next two lines"
+
+
+# --- whole seasons ---------------------------------------------------------------------------
+
+
+def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, **rules):
+    races = tuple(heat.season_race(season, r, **rules) for r in range(len(_season(season).races)))
+    names = ["balanced", "aggressive", "cautious", "legend", "tuned"][:cars]
+    bots = bot_table(resolve_profiles(None), names, races[0])
+    ids = np.arange(first, first + games)
+    seats = ((np.arange(cars)[None, :] + ids[:, None]) % cars).astype(np.int16)
+    broken: list[str] = []
+    result = championship.play_season(
+        _season(season), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, first, games), broken=broken
+    )
+    return races, bots, seats, result, broken
+
+
+def _season(season: str):
+    return heat.validate_database(heat.parse_yaml(heat.yaml.safe_dump(heat._BASE), "t.yaml")).season(season)
+
+
+def test_a_seasons_races_keep_the_rules_and_score_9_6_4_3():
+    races, _, _, result, broken = _seasons("season_1961")
+    assert broken == []
+    base = np.array([9, 6, 4, 3])
+    for r, st in enumerate(result.races):
+        home = st.finished & ~st.out
+        assert home.all(), "every race run to the end"
+        bonus = np.array([2, 0, 0, 0]) if r == 2 else 0  # Drivers' strike: the winner +2
+        assert (np.sort(result.points[r], axis=1)[:, ::-1] == base + bonus).all(), r
+    assert (result.total == result.points.sum(axis=0)).all()
+    assert (result.standing.min(axis=1) == 1).all()
+
+
+def test_each_race_adds_one_upgrade_and_the_cars_keep_their_upgrades():
+    races, bots, seats, result, _ = _seasons("season_1963")
+    pool = races[0].cards.pool
+    for r, st in enumerate(result.races):
+        owned = (st.deck + st.hand + st.play + st.discard)[..., pool > 0]
+        players = ~st.is_legend
+        assert (owned.sum(axis=2)[players] == r + 1).all(), r
+        assert (owned.sum(axis=1) <= pool[pool > 0]).all(), "no upgrade beyond the pool's copies"
+
+
+def test_the_next_grid_is_the_standings_the_leader_on_pole():
+    _, _, _, result, _ = _seasons("season_1961")
+    total = np.zeros_like(result.total)
+    for r in range(len(result.races) - 1):
+        total += result.points[r]
+        rank = championship.standings_rank(total, result.points[r], result.slot[r])
+        assert (result.slot[r + 1] == rank - 1).all(), r
+
+
+def test_standings_ties_go_to_the_last_races_points_then_the_last_grid():
+    total = np.array([[10, 10, 10, 4]])
+    last = np.array([[4, 6, 6, 0]])
+    slot = np.array([[0, 3, 1, 2]])
+    assert championship.standings_rank(total, last, slot).tolist() == [[3, 2, 1, 4]]
+
+
+def test_unplayed_sponsorship_cards_are_carried_to_the_next_race():
+    races, _, _, result, _ = _seasons("season_1963")
+    sponsor = races[0].cards.sponsors > 0
+    for r in range(1, len(result.races)):
+        before, now = result.races[r - 1], result.races[r]
+        held_before = (before.deck + before.hand + before.play + before.discard)[..., sponsor].sum(axis=2)
+        carried = now.received[..., sponsor].sum(axis=2)  # the race's dealt, gained and played come on top
+        dealt = races[r].event.sponsors * (~now.is_legend)
+        played = now.played[..., sponsor].sum(axis=2)
+        held_now = (now.deck + now.hand + now.play + now.discard)[..., sponsor].sum(axis=2)
+        assert (held_now == held_before[np.arange(64)[:, None], _slots_before(result, r)] + dealt
+                + now.sponsors_gained - played).all()  # fmt: skip
+        assert (carried == held_now).all()
+
+
+def _slots_before(result, r):
+    """(G, P) for each grid slot of race r, the slot its car had in race r - 1."""
+    car_at = np.argsort(result.slot[r], axis=1)
+    return result.slot[r - 1][np.arange(car_at.shape[0])[:, None], car_at]
+
+
+def test_a_season_is_a_function_of_its_seed_and_id_whatever_the_batch():
+    _, _, _, whole, _ = _seasons("season_1964", games=12, expansions=["heavy_rain"])
+    _, _, _, part, _ = _seasons("season_1964", games=4, first=8, expansions=["heavy_rain"])
+    assert (whole.points[:, 8:] == part.points).all() and (whole.slot[:, 8:] == part.slot).all()
+
+
+def test_a_season_unknown_to_the_database_is_a_one_line_error():
+    with pytest.raises(UserError, match=r"rules\.season: unknown season 'season_1999'.*known: season_1961"):
+        heat.tables(season="season_1999")
