@@ -45,10 +45,12 @@ def tables(**rules: Any) -> Tables:
     return compile_database(validate_database(parse_yaml(yaml.safe_dump(data, sort_keys=False), "test.yaml")))
 
 
-def season_race(season: str, race: int, **rules: Any) -> Tables:
-    """The tables of race `race` (0-based) of a Championship season of heat.yaml, some `rules:` changed."""
+def season_race(season: str, race: int, weather: bool = False, **rules: Any) -> Tables:
+    """The tables of race `race` (0-based) of a Championship season of heat.yaml, some `rules:` changed;
+    without Weather and Road Conditions unless `weather` (the tracks' own limits: what the rules tests read)."""
     data = yaml.safe_load(yaml.safe_dump(_BASE))
     data["rules"].update(rules, season=season)
+    data["rules"]["championship"]["weather_module"] = weather
     db = validate_database(parse_yaml(yaml.safe_dump(data, sort_keys=False), "test.yaml"))
     return compile_race(db, db.season(season).races[race])
 

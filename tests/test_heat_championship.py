@@ -60,6 +60,18 @@ def test_pressing_a_corner_at_its_limit_plus_two_gains_a_sponsorship_card():
     assert _sponsors(TITLE_SPONSOR, st)[0, 0] == before + 1 and st.sponsors[0].sum() == 35 - 6 - 1
 
 
+def test_pressing_reads_the_limit_after_road_conditions():
+    """A Speed limit -1 token on A (7 -> 6, as the race's course holds it): speed 8 presses it."""
+    t = heat.season_race("season_1963", 0, weather=True)
+    race, st = heat.batch(t, ["robot", "robot"], races=1, profiles=ROBOT)
+    st.limit[0, 0] = 6
+    st.overheat[0, 0] = 0
+    played(t, st, 0, {"speed_4": 2}, gear=2)
+    _cars_on(st, 0, {0: (3, 0), 1: (-20, 0)})
+    car_turn(race, st, ONE, ONE, np.array([False]))
+    assert st.pos[0, 0] == 11 and st.presses[0, 0] == 1 and st.corner_heat[0, 0] == 2
+
+
 def test_a_corner_crossed_at_its_limit_plus_one_is_not_pressed():
     _, st, before = _turn(TITLE_SPONSOR, {"speed_4": 2}, gear=2, start=3)
     assert st.pos[0, 0] == 11 and st.presses[0, 0] == 0 and _sponsors(TITLE_SPONSOR, st)[0, 0] == before
@@ -245,7 +257,8 @@ def test_press_letters_count_corners_a_chicane_once_and_wrap_past_the_last():
 
 
 def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, **rules):
-    races = tuple(heat.season_race(season, r, **rules) for r in range(len(_season(season).races)))
+    """A batch of seasons as `balance run` plays them (Weather and Road Conditions in every race)."""
+    races = tuple(heat.season_race(season, r, weather=True, **rules) for r in range(len(_season(season).races)))
     names = ["balanced", "aggressive", "cautious", "legend", "tuned"][:cars]
     bots = bot_table(resolve_profiles(None), names, races[0])
     ids = np.arange(first, first + games)
@@ -330,3 +343,8 @@ def test_a_season_is_a_function_of_its_seed_and_id_whatever_the_batch():
 def test_a_season_unknown_to_the_database_is_a_one_line_error():
     with pytest.raises(UserError, match=r"rules\.season: unknown season 'season_1999'.*known: season_1961"):
         heat.tables(season="season_1999")
+
+
+def test_a_fixed_road_conditions_list_must_suit_every_race_of_the_season():
+    with pytest.raises(UserError, match=r"seasons\.season_1961\.races\.0\.track: rules\.road_conditions lists 4"):
+        heat.season_race("season_1961", 0, road_conditions=["slow_corner"] * 4)  # Great Britain: 5 corners

@@ -207,6 +207,7 @@ def compile_race(db: Database, race: SeasonRace) -> Tables:
         update={
             "track": race.track,
             "garage_module": True,
+            "weather_module": champ.weather_module,
             "hand_size": event.hand_size or db.rules.hand_size,
             "garage_draft": GarageDraft(
                 upgrades_each=champ.upgrades_per_race, order="round_robin", revealed_extra=champ.revealed_extra

@@ -165,6 +165,7 @@ class Championship(Strict):
     revealed_extra: Annotated[int, Field(ge=0, le=MAX_DRAFT)] = 3  # the draft reveals one per player plus this many
     swap: bool = True  # the first picker may swap an upgrade it owns for one left in the draft
     press_margin: RuleNumber = 2  # pressing a Press Corner: Speed at least its limit plus this many
+    weather_module: bool = True  # each race draws Weather and Road Conditions (the facts' season flow)
 
 
 class Grid(Strict):
@@ -1032,6 +1033,13 @@ def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, l
                 problems.append(doc.problem((*where, "event"), message, label((*where, "event"))))
             if track is None or event is None:
                 continue
+            tokens = sum(not c.chicane for c in track.corners)  # a chicane takes one Road token
+            if rules.road_conditions != "random" and len(rules.road_conditions) != tokens:
+                message = (
+                    f"rules.road_conditions lists {len(rules.road_conditions)} tokens, but this race's "
+                    f"{track.name} has {tokens} corners (a fixed list must suit every race of the season)"
+                )
+                problems.append(doc.problem((*where, "track"), message, label((*where, "track"))))
             for what, value, low, high in (
                 ("laps", track.laps + event.laps, 1, MAX_LAPS),
                 ("Heat in each Engine", track.heat + event.engine_heat, 0, MAX_TRACK_CARDS),
