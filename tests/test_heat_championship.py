@@ -11,6 +11,7 @@ import pytest
 
 from balance.errors import UserError
 from balance.games.chance import Streams
+from balance.games.events import Events
 from balance.games.heat import championship
 from balance.games.heat.bots import bot_table, resolve_profiles
 from balance.games.heat.compiled import rules
@@ -256,7 +257,7 @@ def test_press_letters_count_corners_a_chicane_once_and_wrap_past_the_last():
 # --- whole seasons ---------------------------------------------------------------------------
 
 
-def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, **rules):
+def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, events=None, **rules):
     """A batch of seasons as `balance run` plays them (Weather and Road Conditions in every race)."""
     races = tuple(heat.season_race(season, r, weather=True, **rules) for r in range(len(_season(season).races)))
     names = ["balanced", "aggressive", "cautious", "legend", "tuned"][:cars]
@@ -265,7 +266,7 @@ def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, **rule
     seats = ((np.arange(cars)[None, :] + ids[:, None]) % cars).astype(np.int16)
     broken: list[str] = []
     result = championship.play_season(
-        _season(season), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, first, games), broken=broken
+        _season(season), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, first, games), events, broken=broken
     )
     return races, bots, seats, result, broken
 
@@ -348,3 +349,19 @@ def test_a_season_unknown_to_the_database_is_a_one_line_error():
 def test_a_fixed_road_conditions_list_must_suit_every_race_of_the_season():
     with pytest.raises(UserError, match=r"seasons\.season_1961\.races\.0\.track: rules\.road_conditions lists 4"):
         heat.season_race("season_1961", 0, road_conditions=["slow_corner"] * 4)  # Great Britain: 5 corners
+
+
+def test_the_logs_drafts_are_the_upgrades_each_car_drafted_a_swap_included():
+    """The first picker's swap: an upgrade drafted just now is as if never drafted (its draft event names the
+    one taken), one carried from a race before leaves; the cards log's draft events match the state's."""
+    events = Events()
+    races, _, _, result, _ = _seasons("season_1965", games=96, events=events, expansions=["tunnel_vision"])
+    ev = events.arrays()
+    drafts = ev["event"] == 1
+    K = len(races[0].cards.ids)
+    logged = np.zeros((96, 4, K), np.int64)
+    np.add.at(logged, (ev["game"][drafts], ev["seat"][drafts], ev["card"][drafts]), 1)
+    drafted = sum(st.drafted[np.arange(96)[:, None], result.slot[r]] for r, st in enumerate(result.races))
+    assert (logged == drafted).all()
+    swapped = drafted.sum(axis=2) > len(races)  # a carried upgrade given away: one more drafted
+    assert swapped.any(), "some car swapped a carried upgrade in these seasons"

@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from ..chance import Streams
 from ..events import Events
+from ..recorder import cards_text
 from . import compiled
 from . import vocabulary as V
 from .bots import BotTable
@@ -117,7 +118,7 @@ def play_season(
         race_events = Events() if events is not None else None
         if rec is not None:
             grid = [(int(c), names[seats[rec.watch, c]]) for c in car_at[rec.watch]]
-            rec.lines.extend(race_header(season, r, tables, grid))
+            rec.lines.extend(race_header(season, r, tables, grid, carry[rec.watch] if r else None))
         slot = np.argsort(car_at, axis=1)  # (G, P) each car's slot
         given = None if bonus is None else (bonus[0], slot[np.arange(G), bonus[1]])
         st = compiled.simulate(
@@ -141,15 +142,25 @@ def play_season(
     return SeasonResult(season, races, tuple(states), np.stack(slots), np.stack(places), np.stack(scores))
 
 
-def race_header(season: Season, r: int, tables: Tables, grid: list[tuple[int, str]]) -> list[str]:
-    """A traced season's race, before it starts: its track, its Event card and what it changes, the grid."""
+def race_header(
+    season: Season, r: int, tables: Tables, grid: list[tuple[int, str]], carry: np.ndarray | None
+) -> list[str]:
+    """A traced season's race, before it starts: its track, its Event card and what it changes, the grid,
+    and what each car brings from the races before (`carry` (P, K) by car)."""
     track, e = tables.tracks[tables.rules.track], tables.event
     letters = ", ".join(f"{x} (corner {c + 1})" for x, c in zip(e.press, tables.press, strict=True)) or "none"
+    brought = []
+    if carry is not None:
+        names = tables.cards.names
+        for car in range(len(carry)):
+            if carry[car].any():
+                brought.append(f"  car {car} brings {cards_text(carry[car], names)}")
     return [
         f"=== Race {r + 1} of {len(season.races)} ({season.name}): {track.name}, {track.laps} laps; "
         f"Event: {e.name} ({event_text(e)}); Press Corners: {letters}",
         "grid (slot 0 on pole; this race's lines name a car by its slot): "
         + ", ".join(f"slot {i} = car {car} ({n})" for i, (car, n) in enumerate(grid)),
+        *brought,
     ]
 
 
@@ -196,11 +207,11 @@ def event_text(e) -> str:
 
 def race_result(st, g, car_at, place, points, total, rank) -> list[str]:
     """A traced season's race, after it: each car's place and points, then the standings."""
-    lines = ["Race result (a car named by its slot in the first race):"]
+    lines = ["Race result (a car named by its slot in the first race, then this race's):"]
     for car in np.argsort(place[g]):
         slot = int(np.flatnonzero(car_at == car)[0])
         how = "out of the race" if st.out[g, slot] else "finished" if st.finished[g, slot] else "still racing"
-        lines.append(f"  {place[g, car]}. car {car}: {how}, {points[g, car]} points")
+        lines.append(f"  {place[g, car]}. car {car} (slot {slot}): {how}, {points[g, car]} points")
     lines.append(
         "Standings: " + ", ".join(f"{rank[g, c]}. car {c} ({total[g, c]} points)" for c in np.argsort(rank[g]))
     )

@@ -1034,7 +1034,8 @@ def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, l
             if track is None or event is None:
                 continue
             tokens = sum(not c.chicane for c in track.corners)  # a chicane takes one Road token
-            if rules.road_conditions != "random" and len(rules.road_conditions) != tokens:
+            raced = rules.season == s.id
+            if raced and rules.road_conditions != "random" and len(rules.road_conditions) != tokens:
                 message = (
                     f"rules.road_conditions lists {len(rules.road_conditions)} tokens, but this race's "
                     f"{track.name} has {tokens} corners (a fixed list must suit every race of the season)"

@@ -356,7 +356,7 @@ def carried(T, S, X, g, carry):
 
 
 @inline
-def gain_sponsors(S, X, g, p, n, gained=False):
+def gain_sponsors(S, X, g, p, n, gained=False, pressed=0, record=0, lap_one=0, passing=0):
     """n Sponsorship cards from the sponsor pile into the car's hand (fewer
     if the pile runs short): dealt, or `gained` in the race; returns how many."""
     pile, hand, before = S.sponsors[g], S.hand[g, p], X.held  # (`held`: the planning's scratch, free here)
@@ -371,7 +371,7 @@ def gain_sponsors(S, X, g, p, n, gained=False):
             got += took
     if gained:
         S.sponsors_gained[g, p] += got
-    say(X, SAY_SPONSORS, p, got, n, gained, 0, 0, 0, 0, -1)
+    say(X, SAY_SPONSORS, p, got, n, gained, pressed, record, lap_one, passing, -1)
     return got
 
 
@@ -468,14 +468,18 @@ def garage_draft(T, S, X, g, players):
             event(X, g, p, k, EV_DRAFT, 0, pick)
             say(X, SAY_PICK, pick, p, k, 0, 0, 0, 0, 0, -1)
     if T.swap:
-        swap_upgrade(T, S, X, g, market)
+        swap_upgrade(T, S, X, g, market, pick + 1)
 
 
 @inline
-def swap_upgrade(T, S, X, g, market):
+def swap_upgrade(T, S, X, g, market, pick):
     """The Championship's draft ends with the first picker's swap: one upgrade
     it owns for one left in the draft, when its bot values the one left more
-    (its draft values, no noise: a swap is a plain comparison)."""
+    (its draft values, no noise: a swap is a plain comparison). An upgrade
+    drafted in this draft is as if never drafted (its draft event names the
+    one taken instead); one carried from a race before leaves (the one taken
+    is logged as drafted, `pick` after the draft's last); a strength bonus
+    copy is never given."""
     first = -1
     for i in range(T.draft_seats.shape[1]):
         p = T.draft_seats[0, i]
@@ -491,16 +495,32 @@ def swap_upgrade(T, S, X, g, market):
         v = np.float64(T.upgrade_value[q, k])
         if market[k] > 0 and v > best:
             take, best = k, v
-        owned = np.int64(S.deck[g, first, k])
+        owned = np.int64(S.deck[g, first, k]) - S.bonus[g, first, k]
         if T.pool[k] > 0 and owned > 0 and v < worst:
             give, worst = k, v
     if take < 0 or give < 0 or best <= worst:
         return
     S.deck[g, first, give] -= 1
     S.deck[g, first, take] += 1
-    S.received[g, first, give] -= 1
-    S.received[g, first, take] += 1
-    event(X, g, first, take, EV_DRAFT, 0, 0)
+    S.drafted[g, first, take] += 1
+    if S.drafted[g, first, give] > 0:  # drafted just now: the draft's event names the upgrade taken instead
+        S.drafted[g, first, give] -= 1
+        pick = np.int64(S.draft_pick[g, first, give])
+        if S.drafted[g, first, give] == 0:
+            S.draft_pick[g, first, give] = 0
+        renamed = False
+        for i in range(min(np.int64(X.n_events[0]), X.events.shape[0]) - 1, -1, -1):
+            row = X.events[i]
+            if row[0] != g:
+                break
+            if not renamed and row[1] == first and row[2] == give and row[3] == EV_DRAFT:
+                row[2] = take
+                renamed = True
+    else:  # carried from a race before
+        S.received[g, first, give] -= 1
+        event(X, g, first, take, EV_DRAFT, 0, pick)
+    if S.draft_pick[g, first, take] == 0:
+        S.draft_pick[g, first, take] = pick
     say(X, SAY_SWAP, first, give, take, 0, 0, 0, 0, 0, -1)
 
 
@@ -1108,25 +1128,28 @@ def sponsorship(T, S, X, g, p, start, slip_from, speed):
             if pressed:
                 S.presses[g, p] += 1
                 n += T.press_cards
+    pressed = n // T.press_cards
     P = S.pos.shape[1]
+    record, lap_one, passing = 0, 0, 0
     if T.record_speed and speed >= T.record_speed:
-        n += 1
+        record = 1
     if T.first_to_lap and start < T.spaces <= end:
         before = 0
         for o in range(P):
             if o != p and not S.out[g, o] and S.pos[g, o] >= T.spaces:
                 before += 1
         if before < T.first_to_lap:
-            n += 1
+            lap_one = 1
     if T.pass_cars:
         passed = 0
         for o in range(P):
             if o != p and not S.finished[g, o] and start < S.pos[g, o] < end:
                 passed += 1
         if passed >= T.pass_cars:
-            n += 1
+            passing = 1
+    n += record + lap_one + passing
     if n:
-        gain_sponsors(S, X, g, p, n, True)
+        gain_sponsors(S, X, g, p, n, True, pressed, record, lap_one, passing)
 
 
 @inline
@@ -1218,8 +1241,10 @@ def car_turn(T, S, X, g, p, last):
         if champ and S.spin_outs[g, p] == spins:
             sponsorship(T, S, X, g, p, start, slip_from, speed)
         discard_step(T, S, g, p)
+    laps_done(T, S, X, g, p)  # (before the refill: an Event's Heat out of the hand leaves no gap in it)
     # replenish: the played cards to the discard (a Sponsorship card back to the sponsor pile), draw up to
-    # the hand size
+    # the hand size (Sponsorship cards gained this turn count: the hand may hold more only if they outnumber
+    # the cards played)
     hand, play, discard = S.hand[g, p], S.play[g, p], S.discard[g, p]
     if T.championship:
         for k in range(hand.shape[0]):
@@ -1233,7 +1258,6 @@ def car_turn(T, S, X, g, p, last):
         play[k] = 0
         held += hand[k]
     draw(S, X, g, p, T.hand_size - held, DRAW_REPLENISH)
-    laps_done(T, S, X, g, p)
 
 
 @inline

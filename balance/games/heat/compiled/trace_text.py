@@ -124,10 +124,16 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             lines.append(f"  car {a}: Super Cool {b} (Heat from the discard to the Engine)")
         elif kind == R.SAY_DRAFTING:
             lines.append(f"  car {a}: drafts {b} spaces to {c}")
-        elif kind == R.SAY_SPONSORS:  # car, cards got, cards asked for, gained (else dealt)
-            short = f" (the sponsor pile had only {b})" if b < c else ""
+        elif (
+            kind == R.SAY_SPONSORS
+        ):  # car, got, asked for, gained (else dealt), corners pressed, record, lap 1, passing
+            short = f"; the sponsor pile had only {b}" if b < c else ""
+            why = [f"pressed {e} corner{'s' if e != 1 else ''}"] if e else []
+            why += ["a record Speed"] * bool(f) + ["among the first to complete lap 1"] * bool(h)
+            why += ["passed cars"] * bool(i)
+            reason = f" ({', '.join(why)}{short})" if why else f" ({short[2:]})" if short else ""
             verb = "gains" if d else "is dealt"
-            lines.append(f"  car {a} {verb} {b} Sponsorship card{'s' if b != 1 else ''}{short}")
+            lines.append(f"  car {a} {verb} {b} Sponsorship card{'s' if b != 1 else ''}{reason}")
         elif kind == R.SAY_SWAP:  # car, the upgrade given, the one taken
             lines.append(f"  car {a} swaps its {names[b]} ({ids[b]}) for {names[c]} ({ids[c]}), left in the draft")
         elif kind == R.SAY_OUT:
