@@ -84,6 +84,7 @@ SETTINGS = {
     },
     "grid-cap": {
         "grid": {"cars_per_space": 1, "pole_space": -2},
+        "max_cars": 6,  # (heat.yaml's 8 would stand behind Japan's last corner one car a space)
         "max_rounds": 9,
         "boost_gears": [3, 4],
         "slipstream": 3,

@@ -114,9 +114,9 @@ def test_rules_by_gear_and_grid(tables):
     assert r.cooldown.tolist() == [0, 3, 1, 0, 0]
     assert r.spin_out_stress.tolist() == [0, 1, 1, 2, 2]
     assert r.boost_allowed.tolist() == [False, True, True, True, True]
-    assert r.adrenaline_cars[[2, 4, 5, 6]].tolist() == [1, 1, 2, 2]
-    assert r.grid_space.tolist() == [-1, -1, -2, -2, -3, -3]
-    assert r.grid_lane.tolist() == [0, 1, 0, 1, 0, 1]
+    assert r.adrenaline_cars[[2, 4, 5, 6, 7, 8]].tolist() == [1, 1, 2, 2, 2, 2]
+    assert r.grid_space.tolist() == [-1, -1, -2, -2, -3, -3, -4, -4]
+    assert r.grid_lane.tolist() == [0, 1, 0, 1, 0, 1, 0, 1]
 
 
 def test_unknown_track_lists_the_known_ones(tables):

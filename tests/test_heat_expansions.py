@@ -7,14 +7,19 @@ flooded 4-9, 37-43, 48-53. Espana: tunnels 15-22, 36-40, 44-47, 60-69, 78-86."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
+from balance.cli import app
 from balance.games.heat.compiled import rules
 from balance.games.heat.compiled import tables as compiled_tables
 from balance.games.heat.course import course
 
 from . import heat
+from .conftest import ROOT
 from .heat import car_turn, plan_round, played
 from .test_heat_rules import _cars_on
 
@@ -135,3 +140,54 @@ def test_whole_races_on_the_expansions_tracks_keep_the_rules(track):
     m, st = heat.batch(T, ["balanced", "aggressive", "cautious", "legend"], races=24, seed=11)
     assert heat.play_race(m, st) == [], track
     assert st.finished.mean() > 0.9
+
+
+# --- the 7th and 8th cars ------------------------------------------------------------------------
+
+
+def _scenario(tmp_path, cars: int, bots: list[str], expansions: list[str], games: int = 8) -> Path:
+    path = tmp_path / f"cars{cars}.yaml"
+    path.write_text(
+        f"name: cars{cars}\ngame: heat\ncards: {ROOT / 'heat.yaml'}\nplayers: {cars}\nbots: [{', '.join(bots)}]\n"
+        f"games: {games}\nseed: 1\noverrides:\n  rules.track: nederland\n  rules.expansions: [{', '.join(expansions)}]\n"
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    "cars, expansions, error",
+    [
+        (7, [], "7 cars, but the box holds 6: a 7th car comes with rules.expansions heavy_rain"),
+        (8, ["heavy_rain"], "8 cars, but the box holds 7"),
+        (7, ["tunnel_vision"], None),
+        (8, ["heavy_rain", "tunnel_vision"], None),
+    ],
+)
+def test_a_seventh_car_comes_with_one_expansion_and_an_eighth_with_both(tmp_path, cars, expansions, error):
+    path = _scenario(tmp_path, cars, ["balanced"] * (cars - 1) + ["legend"], expansions)
+    result = CliRunner().invoke(app, ["run", str(path), "-o", str(tmp_path / "out"), "-q"])
+    if error:
+        assert result.exit_code == 2 and error in result.stderr, result.output
+    else:
+        assert result.exit_code == 0, result.output
+
+
+def test_legend_cars_at_most_as_many_as_the_legend_cards_colours(tmp_path):
+    path = _scenario(tmp_path, 8, ["balanced"] + ["legend"] * 7, ["heavy_rain", "tunnel_vision"])
+    result = CliRunner().invoke(app, ["run", str(path), "-o", str(tmp_path / "out"), "-q"])
+    assert result.exit_code == 2 and "up to 7 Legend cars, but the Legend cards number 6 colours" in result.stderr
+
+
+def test_eight_cars_race_by_the_rules_the_last_two_taking_adrenaline():
+    """A full grid: four rows of two behind the line; the rules checker holds after every turn."""
+    t = heat.tables(track="nederland", expansions=["heavy_rain", "tunnel_vision"], garage_module=True)
+    names = ["balanced", "aggressive", "cautious", "balanced", "aggressive", "cautious", "legend", "legend"]
+    bots = heat.bot_table(heat.resolve_profiles(None), names, t)
+    assert (
+        compiled_tables.build(t, bots, 8).adrenaline_cars == 2
+        and compiled_tables.build(t, bots, 7).adrenaline_cars == 2
+    )
+    seats = (np.arange(8)[None, :] + np.arange(48)[:, None]) % 8
+    st, broken = heat.simulate(t, bots, seats.astype(np.int16), heat.Streams(2, 0, 48))
+    assert broken == [] and st.finished.all()
+    assert t.rules.grid_space.tolist() == [-1, -1, -2, -2, -3, -3, -4, -4]

@@ -116,7 +116,7 @@ def test_turn_order_frontmost_first_race_line_ahead():
 
 
 def test_adrenaline_goes_to_the_last_car_and_the_last_two_with_five_or_six():
-    assert T.rules.adrenaline_cars[2:].tolist() == [1, 1, 1, 2, 2]
+    assert T.rules.adrenaline_cars[2:].tolist() == [1, 1, 1, 2, 2, 2, 2], "and the last two of 7 or 8 (ours)"
     race, st = heat.batch(T, ["robot", "robot", "robot"], races=1, profiles=NO_BOOST)
     _cars_on(st, 0, {0: (30, 0), 1: (20, 0), 2: (2, 0)})
     st.hand[:, 2, HEAT] = 0

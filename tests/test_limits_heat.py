@@ -132,7 +132,7 @@ CASES = {
         "    upgrades_each: 40000",
         0,
         "rules.garage_draft.upgrades_each",
-        "must be at most 20, got 40000",
+        "must be at most 15, got 40000",
     ),
     "copies": (
         "    group: turbocharger\n    count: 1\n    speed: 8",
@@ -214,7 +214,7 @@ def test_bot_profile_numbers_are_bounded(override, field, message):
 def test_the_limits_fit_the_engine_arrays():
     """The sums and products the limits bound, against the dtypes that hold them
     (compile.py, state.py, course.py); a change of a limit that breaks one fails here."""
-    cars, heat_owned = 6, S.MAX_TRACK_CARDS + S.MAX_COPIES  # the Engine's Heat and the Heat card's copies
+    cars, heat_owned = S.MAX_CARS, S.MAX_TRACK_CARDS + S.MAX_COPIES  # the Engine's Heat and the Heat card's copies
     # int8 round fields (corner_mod, slip_bonus, cooldown_bonus) and the Cooldown sum in react()
     assert S.MAX_GEARS * S.MAX_AMOUNT + S.MAX_RULE <= I8
     # int8 compiled columns and the draft's pick number and drafted copies

@@ -29,7 +29,7 @@ def write(tmp_path, text: str):
 BASE = f"name: t\ngame: horsepower\nplayers: 2\nbots: [racer, random]\ngames: 4\nchunk_size: 2\ncards: {CARDS}\n"
 
 
-def test_shipped_scenarios_cover_2_3_and_4_players_heat_2_to_6_cars_downforce_2_4_6():
+def test_shipped_scenarios_cover_2_3_and_4_players_heat_2_to_8_cars_downforce_2_4_6():
     by_game: dict[str, list[int]] = {}
     weather: list[str] = []
     for path in SCENARIOS:
@@ -38,7 +38,7 @@ def test_shipped_scenarios_cover_2_3_and_4_players_heat_2_to_6_cars_downforce_2_
         if scenario.model.overrides.get("rules.weather_module"):
             weather.append(scenario.model.overrides["rules.track"])
     assert sorted(by_game["horsepower"]) == [2, 3, 4]
-    assert sorted(set(by_game["heat"])) == [2, 3, 4, 5, 6]
+    assert sorted(set(by_game["heat"])) == [2, 3, 4, 5, 6, 7, 8]
     assert sorted(weather) == ["france", "great_britain", "italia", "usa"], (
         "Weather and Road Conditions on each base track"
     )

@@ -29,6 +29,8 @@ from .compile import Tables, compile_database, compile_race, in_pool, raced_card
 from .schema import Database, validate_database
 from .state import State
 
+BOX_CARS = 6  # the base game's cars; each expansion in rules.expansions brings one more
+
 
 @dataclass(frozen=True)
 class SeasonPrepared(Prepared):
@@ -46,6 +48,15 @@ def prepare(scenario: ScenarioView) -> Prepared:
         raise UserError(
             scenario.doc.problem(("players",), f"{m.players} cars, but the track holds {tables.rules.max_cars}")
         )
+    boxed = BOX_CARS + len(db.rules.expansions)  # Heavy Rain brings a 7th car, Tunnel Vision an 8th
+    if m.players > boxed:
+        raise UserError(
+            scenario.doc.problem(
+                ("players",),
+                f"{m.players} cars, but the box holds {boxed}: a 7th car comes with rules.expansions heavy_rain, "
+                "an 8th with tunnel_vision as well",
+            )
+        )
     profiles = resolve_profiles(m.bot_profiles, scenario.doc)
     raise_first(unknown_bot_problems(scenario, list(profiles)))
     names = scenario.bot_names
@@ -53,10 +64,26 @@ def prepare(scenario: ScenarioView) -> Prepared:
     if isinstance(m.bots, list) and bots.legend.all():
         raise UserError(scenario.doc.problem(("bots",), "every car is a Legend: at least one player car is needed"))
     bonus_problem(scenario, db, tables, bots.legend)
+    legend_problem(scenario, tables, bots.legend)
     compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
     if races:
         return SeasonPrepared(db, tables, bots, pool=not isinstance(m.bots, list), races=races)
     return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
+
+
+def legend_problem(scenario: ScenarioView, tables: Tables, legend: np.ndarray) -> None:
+    """Legend cars take the colours of rules.legend_colours in grid order (a Legend card gives each colour
+    its number): a scenario may seat at most that many Legends (a pool with a Legend: one car at least a
+    player's)."""
+    colours, cars = len(tables.rules.legend_colours), scenario.model.players
+    most = int(legend.sum()) if isinstance(scenario.model.bots, list) else (cars - 1 if legend.any() else 0)
+    if most > colours:
+        raise UserError(
+            scenario.doc.problem(
+                ("bots",),
+                f"up to {most} Legend cars, but the Legend cards number {colours} colours (rules.legend_colours)",
+            )
+        )
 
 
 def bonus_problem(scenario: ScenarioView, database: Database, tables: Tables, legend: np.ndarray) -> None:

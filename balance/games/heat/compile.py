@@ -284,7 +284,9 @@ def _rule_table(db: Database) -> RuleTable:
         boost_allowed=_frozen(boost),
         # A race of one car has nobody to be last against.
         adrenaline_cars=_frozen(
-            np.where(cars < 2, 0, np.where(cars <= 4, a.last_cars_upto_4, a.last_cars_5_6)).astype(np.int8)
+            np.select(
+                [cars < 2, cars <= 4, cars <= 6], [0, a.last_cars_upto_4, a.last_cars_5_6], a.last_cars_7_8
+            ).astype(np.int8)
         ),
         adrenaline_speed=a.speed,
         adrenaline_cooldown=a.cooldown,

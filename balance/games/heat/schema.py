@@ -53,7 +53,8 @@ MAX_SPACES = 200  # and below course.FAR (10,000), the corner line nobody reache
 MAX_CORNERS = 30  # corners a lap: next_corner is int8; each corner is two columns of the games log
 MAX_LIMIT = 100  # corner limits, Legend speeds and corner bonuses (int8)
 MAX_TRACK_CARDS = 30  # Heat in each Engine, Stress in each deck (int16)
-MAX_DRAFT = 20  # Garage upgrades each and extra cards revealed: the pick number is int8 (20 x 6 cars)
+MAX_CARS = 8  # the box's 6, Heavy Rain's 7th and Tunnel Vision's 8th
+MAX_DRAFT = 15  # Garage upgrades each and extra cards revealed: the pick number is int8 (15 x 8 cars)
 MAX_STRESS_SUPPLY = 1_000  # Stress in the box (int16)
 MAX_TRACKS = 50
 MAX_LEGEND_CARDS = 100
@@ -143,8 +144,9 @@ Speed = Annotated[Any, AfterValidator(_speed)]
 
 
 class Adrenaline(Strict):
-    last_cars_upto_4: Annotated[int, Field(ge=0, le=6)]  # cars that get Adrenaline when 2 to 4 started
-    last_cars_5_6: Annotated[int, Field(ge=0, le=6)]  # ... when 5 or 6 started
+    last_cars_upto_4: Annotated[int, Field(ge=0, le=MAX_CARS)]  # cars that get Adrenaline when 2 to 4 started
+    last_cars_5_6: Annotated[int, Field(ge=0, le=MAX_CARS)]  # ... when 5 or 6 started
+    last_cars_7_8: Annotated[int, Field(ge=0, le=MAX_CARS)] = 2  # ... 7 or 8 (the expansions' cars; ours)
     speed: RuleNumber
     cooldown: RuleNumber
     mode: Literal[V.ADRENALINE_MODES] = "either"  # type: ignore[valid-type]
@@ -216,7 +218,7 @@ class Rules(Strict):
     slipstream: RuleNumber
     spin_out_stress_by_gear: list[RuleNumber]
     max_rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)]  # a scenario's max_rounds: lands here too
-    max_cars: Annotated[int, Field(ge=2, le=6)]  # adrenaline only knows "up to 4" and "5 or 6"
+    max_cars: Annotated[int, Field(ge=2, le=MAX_CARS)]  # a 7th and 8th car only with the expansions (a scenario check)
     # Readings the excerpt leaves open (docs/rules.md); the defaults are ours.
     aggressive_legends: bool = False  # a Legend on a chevron space may cross one more corner line (two: double)
     pro_legends: RuleNumber = 0  # Pro Legends: added to every helmet number
@@ -637,19 +639,12 @@ def _legend(card: LegendModel) -> LegendCard:
 
 
 def _legend_checks(legends, rules: Rules, doc: YamlDoc) -> list[Problem]:
-    """Every Legend card gives each of rules.legend_colours exactly one helmet number; the colours are enough
-    for a grid of Legends and one player; no colour is listed twice."""
+    """Every Legend card gives each of rules.legend_colours exactly one helmet number; no colour is listed
+    twice. (How many Legend cars the colours allow is a scenario's check: chunk.legend_problem.)"""
     problems = []
     colours = rules.legend_colours
     if len(set(colours)) < len(colours):
         problems.append(doc.problem(("rules", "legend_colours"), "a colour is listed twice"))
-    if len(colours) < rules.max_cars - 1:
-        problems.append(
-            doc.problem(
-                ("rules", "legend_colours"),
-                f"{len(colours)} colours for up to {rules.max_cars - 1} Legend cars (rules.max_cars less one player)",
-            )
-        )
     for i, card in legends:
         seen = [colour for column in card.root for colour in column]
         missing = [c for c in colours if c not in seen]
