@@ -257,7 +257,7 @@ def test_press_letters_count_corners_a_chicane_once_and_wrap_past_the_last():
 # --- whole seasons ---------------------------------------------------------------------------
 
 
-def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, events=None, **rules):
+def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, events=None, bonus=None, **rules):
     """A batch of seasons as `balance run` plays them (Weather and Road Conditions in every race)."""
     races = tuple(heat.season_race(season, r, weather=True, **rules) for r in range(len(_season(season).races)))
     names = ["balanced", "aggressive", "cautious", "legend", "tuned"][:cars]
@@ -266,8 +266,9 @@ def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, events
     seats = ((np.arange(cars)[None, :] + ids[:, None]) % cars).astype(np.int16)
     broken: list[str] = []
     result = championship.play_season(
-        _season(season), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, first, games), events, broken=broken
-    )
+        _season(season), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, first, games), events, broken=broken,
+        bonus=None if bonus is None else (races[0].cards.index(bonus), np.argmax(~bots.legend[seats], axis=1)),
+    )  # fmt: skip
     return races, bots, seats, result, broken
 
 
@@ -365,3 +366,19 @@ def test_the_logs_drafts_are_the_upgrades_each_car_drafted_a_swap_included():
     assert (logged == drafted).all()
     swapped = drafted.sum(axis=2) > len(races)  # a carried upgrade given away: one more drafted
     assert swapped.any(), "some car swapped a carried upgrade in these seasons"
+
+
+def test_strengths_extra_sponsorship_card_is_in_every_race_and_leaves_the_game_when_played():
+    """balance strength's Sponsorship item: car 0 starts each race with an extra Lord & Co. T.B.; played, that
+    copy is gone (the sponsor pile keeps its 35, the rules checker after every turn says so)."""
+    races, bots, seats, result, broken = _seasons("season_1963", bonus="lord_turbo")
+    lord, rows = races[0].cards.index("lord_turbo"), np.arange(64)
+    car = np.argmax(~bots.legend[seats], axis=1)  # the first player car of each season
+    assert broken == []
+    for r, st in enumerate(result.races):
+        slot = result.slot[r][rows, car]
+        played = st.played[rows, slot, lord]
+        assert (st.bonus[rows, slot, lord] == (played == 0)).all(), f"race {r}: the first copy played is the extra"
+        held = (st.deck + st.hand + st.play + st.discard)[..., lord].sum(axis=1)
+        assert (held + st.sponsors[:, lord] == 7 + st.bonus[:, :, lord].sum(axis=1)).all(), r
+    assert (result.races[-1].played[rows, result.slot[-1][rows, car], lord] > 0).any()

@@ -106,17 +106,33 @@ def _left_out(card: str, database: Database) -> str:
 def strength_items(catalog: dict) -> list[dict[str, str]]:
     """What `balance strength` gives a car, from a run's catalog: the studied
     cards (the Garage upgrades with the Garage module, else the deck's cards
-    but Heat), one extra copy in the starting deck."""
-    return [
+    but Heat), one extra copy in the starting deck; in a Championship season
+    (its catalog lists the Sponsorship cards) every race's deck, and the
+    Sponsorship cards too, whose extra copy leaves the game when played."""
+    season = any(c["type"] == "sponsor" for c in catalog["cards"])
+    upgrades = [
         {
             "id": c["id"],
             "name": c["name"],
             "kind": "upgrade" if c["type"] == "upgrade" else "card",
-            "how": "starts with one extra copy in its deck",
+            "how": "starts every race of the season with one extra copy in its deck"
+            if season
+            else "starts with one extra copy in its deck",
         }
         for c in catalog["cards"]
         if c.get("studied")
     ]
+    sponsors = [
+        {
+            "id": c["id"],
+            "name": c["name"],
+            "kind": "Sponsorship card",
+            "how": "starts every race of the season with one extra copy in its deck (gone once played)",
+        }
+        for c in catalog["cards"]
+        if c["type"] == "sponsor"
+    ]
+    return upgrades + sponsors
 
 
 def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:

@@ -1249,8 +1249,10 @@ def car_turn(T, S, X, g, p, last):
     if T.championship:
         for k in range(hand.shape[0]):
             if T.is_sponsor[k] and play[k]:
-                S.sponsors[g, k] += play[k]
-                S.received[g, p, k] -= play[k]
+                own = min(np.int64(play[k]), np.int64(S.bonus[g, p, k]))  # strength's extra copy leaves the game
+                S.bonus[g, p, k] -= own
+                S.sponsors[g, k] += play[k] - own
+                S.received[g, p, k] -= play[k] - own
                 play[k] = 0
     held = 0
     for k in range(hand.shape[0]):
@@ -1439,6 +1441,7 @@ def rule_broken(T, S, g, acted, pos_before, spins_before):
             total = np.int64(S.sponsors[g, k])
             for p in range(P):
                 total += np.int64(S.deck[g, p, k]) + S.hand[g, p, k] + S.play[g, p, k] + S.discard[g, p, k]
+                total -= S.bonus[g, p, k]  # (strength's extra copy is not the pile's)
             if total != T.sponsor_pile[k]:
                 return 13
     return 0
