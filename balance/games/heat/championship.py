@@ -152,11 +152,13 @@ def race_header(
     brought = []
     if carry is not None:
         names = tables.cards.names
+        slot_of = {car: i for i, (car, _) in enumerate(grid)}
         for car in range(len(carry)):
             if carry[car].any():
-                brought.append(f"  car {car} brings {cards_text(carry[car], names)}")
+                brought.append(f"  car {car} (slot {slot_of[car]}) brings {cards_text(carry[car], names)}")
     return [
-        f"=== Race {r + 1} of {len(season.races)} ({season.name}): {track.name}, {track.laps} laps; "
+        f"=== Race {r + 1} of {len(season.races)} ({season.name}): {track.name}, {track.laps} "
+        f"lap{'s' if track.laps != 1 else ''}; "
         f"Event: {e.name} ({event_text(e)}); Press Corners: {letters}",
         "grid (slot 0 on pole; this race's lines name a car by its slot): "
         + ", ".join(f"slot {i} = car {car} ({n})" for i, (car, n) in enumerate(grid)),

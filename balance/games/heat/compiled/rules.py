@@ -1043,8 +1043,9 @@ def slipstream(T, S, X, g, p, start, speed):
     b = f32(noise * np.float64(chance.uniform(key(X, NOISE_SLIPSTREAM, p))))
     if f32(np.float64(a) + np.float64(b)) > 0.5:
         place(T, S, g, p, pos + distance)
-        S.slipstreams[g, p] += 1
-        say(X, SAY_SLIPSTREAM, p, S.pos[g, p], 0, 0, 0, 0, 0, 0, -1)
+        if S.pos[g, p] > pos:  # (every spot up to the car's own taken: no slipstream after all)
+            S.slipstreams[g, p] += 1
+            say(X, SAY_SLIPSTREAM, p, S.pos[g, p], 0, 0, 0, 0, 0, 0, -1)
 
 
 @inline
