@@ -1081,7 +1081,7 @@ def check_corners(T, S, X, g, p, start, speed):
         corner = at % T.lap_corners
         paying = S.engine[g, p] >= over
         spent = np.int64(S.engine[g, p]) if not paying and T.spin_out_pays_engine else 0  # rules.spin_out_heat
-        say(X, SAY_CORNER, p, limit, speed, over, paying, extra, spent, 0, -1)
+        say(X, SAY_CORNER, p, limit, speed, over, paying, extra, spent, S.corner_mod[g, p], -1)
         if paying:
             pay_heat(T, S, g, p, over)
             S.corner_heat[g, p] += over

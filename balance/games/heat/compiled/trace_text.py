@@ -113,11 +113,12 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             lines.append(f"  car {a}: Boost +{b} -> {c}")
         elif kind == R.SAY_SLIPSTREAM:
             lines.append(f"  car {a}: slipstreams to {b}")
-        elif kind == R.SAY_CORNER:  # car, limit, speed, Heat owed, paid, of which Overheat, Heat spent spinning
+        elif kind == R.SAY_CORNER:  # car, limit, speed, Heat owed, paid, of which Overheat, spent spinning, own change
             spent = f" (pays the {h} Heat it has)" if h else ""
             result = f"pays {d} Heat" if e else f"cannot pay {d} Heat{spent}: SPINS OUT"
             hot = f" (Overheat: {f} more than the excess)" if f else ""
-            lines.append(f"  car {a}: corner (limit {b}) at speed {c}: " + result + hot)
+            own = f", {b + i} with its cards" if i else ""  # (its corner-limit cards this round)
+            lines.append(f"  car {a}: corner (limit {b}{own}) at speed {c}: " + result + hot)
         elif kind == R.SAY_WEATHER:  # Weather token, corners a lap; the row: each corner's Road token
             lines.extend(weather_lines(a, rows[row, :b].tolist(), tables))
         elif kind == R.SAY_SUPER_COOL:
