@@ -1070,10 +1070,11 @@ def check_corners(T, S, X, g, p, start, speed):
         return
     first = next_corner(T.corner_at, start)
     count = next_corner(T.corner_at, end) - first
+    mod = np.int64(S.corner_mod[g, p])  # the car's own corner-limit cards this round
     for j in range(count):
         at = min(first + j, T.corners)
         limit = np.int64(S.limit[g, at])
-        over = speed - (limit + S.corner_mod[g, p])
+        over = speed - (limit + mod)
         if over <= 0:
             continue
         extra = np.int64(S.overheat[g, at])  # an Overheat corner: more Heat than the excess
@@ -1081,7 +1082,7 @@ def check_corners(T, S, X, g, p, start, speed):
         corner = at % T.lap_corners
         paying = S.engine[g, p] >= over
         spent = np.int64(S.engine[g, p]) if not paying and T.spin_out_pays_engine else 0  # rules.spin_out_heat
-        say(X, SAY_CORNER, p, limit, speed, over, paying, extra, spent, S.corner_mod[g, p], -1)
+        say(X, SAY_CORNER, p, limit, speed, over, paying, extra, spent, mod, -1)
         if paying:
             pay_heat(T, S, g, p, over)
             S.corner_heat[g, p] += over
