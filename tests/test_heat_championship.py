@@ -382,3 +382,18 @@ def test_strengths_extra_sponsorship_card_is_in_every_race_and_leaves_the_game_w
         held = (st.deck + st.hand + st.play + st.discard)[..., lord].sum(axis=1)
         assert (held + st.sponsors[:, lord] == 7 + st.bonus[:, :, lord].sum(axis=1)).all(), r
     assert (result.races[-1].played[rows, result.slot[-1][rows, car], lord] > 0).any()
+
+
+def test_a_bot_values_a_press_at_what_a_sponsorship_card_adds_over_a_basic_card():
+    """The pile's mean expected speed (Dramdo 4, Fredo 4, Aperault 1, Lord 6, De Angeli 3: 3.6) less a basic
+    card's (2.5): 1.1 spaces a card; twice under Going global; nothing where a spin-out ends the race."""
+    assert compiled_tables.press_worth(TITLE_SPONSOR) == pytest.approx(1.1)
+    bots = bot_table(resolve_profiles(ROBOT), ["robot", "robot"], TITLE_SPONSOR)
+    assert compiled_tables.build(TITLE_SPONSOR, bots, 2).press_worth == pytest.approx(1.1)
+    withdraws = heat.season_race("season_1963", 3)
+    assert compiled_tables.build(withdraws, bots, 2).press_worth == 0.0
+    T = compiled_tables.build(TITLE_SPONSOR, bots, 2)
+    lines = (T.corner_at, T.limit, T.press, T.finish)
+    assert [rules.presses(*lines, 2, 2 + v, v, 2, False) for v in (8, 9, 10)] == [0, 1, 1], "A: limit 7, at 11"
+    assert rules.presses(*lines, 4, 10, 6, 2, False) == 0, "short of the line"
+    assert rules.presses(*lines, 5, 11, 6, 2, True) == 1, "below the limit, where the Event asks"

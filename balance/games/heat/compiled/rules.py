@@ -175,6 +175,22 @@ def owed(corner_at, limit, overheat, finish, start, end, speed, mod):
 
 
 @inline
+def presses(corner_at, limit, press, finish, start, end, speed, margin, below):
+    """The Press Corners a move from start to end at `speed` presses (the Championship): each crossed at
+    its limit plus `margin` (`below`: under its limit); none over the finish line."""
+    if end >= finish:
+        return 0
+    first = next_corner(corner_at, start)
+    count = next_corner(corner_at, end) - first
+    n = 0
+    for j in range(count):
+        at = first + j
+        if press[at] and (speed < limit[at] if below else speed >= limit[at] + margin):
+            n += 1
+    return n
+
+
+@inline
 def sector_of(T, pos):
     """The sector a car on `pos` is in: the one from the last corner line behind it (before the first
     line of the race, the track's last sector, which runs over the start/finish line)."""
@@ -691,6 +707,11 @@ def plan_car(T, S, X, g, p):
             else:
                 due = owed(corner_at, limit, overheat, finish, pos, pos + speed, speed, mod)
                 value = np.float64(total) - np.float64(heat_value) * due
+                if T.championship:  # a Sponsorship card gained is worth what it adds over a card it displaces
+                    pressed = presses(
+                        corner_at, limit, T.press, finish, pos, pos + speed, speed, T.press_margin, T.press_below
+                    )
+                    value += T.press_worth * pressed
             cooled = min(cooldown[new], heat_in_hand)
             score = value + np.float64(cooldown_value) * cooled
             score = score - np.float64(heat_value) * cost

@@ -154,6 +154,7 @@ Tab = namedtuple(
         "swap",
         "spin_cost",
         "out_reserve",
+        "press_worth",
         # bots
         "legend",
         "noise",
@@ -211,7 +212,22 @@ def championship(tables: Tables, lines: int) -> dict[str, object]:
         "swap": bool(on and tables.swap),
         "spin_cost": OUT_COST if on and e.spin_out_eliminates else SPIN_COST,
         "out_reserve": OUT_RESERVE if on and e.spin_out_eliminates else 0,
+        # (none where a spin-out ends the race: the Heat a press costs is then worth more than a card)
+        "press_worth": press_worth(tables) if on and not e.spin_out_eliminates else 0.0,
     }
+
+
+def press_worth(tables: Tables) -> float:
+    """What a press is worth to a bot's plan, in spaces: the Sponsorship cards it gains (an Event's
+    press_cards), each worth its expected speed over a basic speed card's (the card it displaces in hand),
+    over the pile's mix; never below 0."""
+    c, e = tables.cards, tables.event
+    pile = c.sponsors.astype(np.float64)
+    if pile.sum() == 0:
+        return 0.0
+    value = expected_speed(tables).astype(np.float64)
+    over = float((value * pile).sum() / pile.sum()) - expected_flip(tables)
+    return max(over, 0.0) * e.press_cards
 
 
 def _i64(a) -> np.ndarray:
