@@ -394,6 +394,8 @@ def test_a_bot_values_a_press_at_what_a_sponsorship_card_adds_over_a_basic_card(
     assert compiled_tables.build(withdraws, bots, 2).press_worth == 0.0
     T = compiled_tables.build(TITLE_SPONSOR, bots, 2)
     lines = (T.corner_at, T.limit, T.press, T.finish)
-    assert [rules.presses(*lines, 2, 2 + v, v, 2, False) for v in (8, 9, 10)] == [0, 1, 1], "A: limit 7, at 11"
-    assert rules.presses(*lines, 4, 10, 6, 2, False) == 0, "short of the line"
-    assert rules.presses(*lines, 5, 11, 6, 2, True) == 1, "below the limit, where the Event asks"
+    assert [rules.presses(*lines, 2, 2 + v, v, 2, False, 2 + v) for v in (8, 9, 10)] == [0, 1, 1], "A: 7, at 11"
+    assert rules.presses(*lines, 4, 10, 6, 2, False, 10) == 0, "short of the line"
+    assert rules.presses(*lines, 5, 11, 6, 2, True, 11) == 1, "below the limit, where the Event asks"
+    assert rules.presses(*lines, 5, 11, 4, 2, False, 9) == 1, "over the line in the slipstream (from 9), at speed 4"
+    assert rules.presses(*lines, 5, 11, 8, 2, True, 9) == 0, "below the limit only, the slipstream's too"

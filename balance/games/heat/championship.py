@@ -31,6 +31,10 @@ from .log import finish_order
 from .schema import Database, Season
 from .state import State
 
+# a car's tallies of a race, summed over the season in the players log
+TALLIES = ("turns", "heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "adrenaline", "cooled")
+TALLIES += ("overheats", "stress_added", "presses", "sponsors_gained")
+
 
 @dataclass(frozen=True)
 class SeasonResult:
@@ -74,9 +78,7 @@ def standings_rank(total: np.ndarray, last: np.ndarray, slot: np.ndarray) -> np.
     """(G, P) each car's rank in the standings (1 = first): the most points,
     ties by the points of the last race (BGA's), then by the last race's grid."""
     order = np.lexsort((slot, -last.astype(np.int64), -total.astype(np.int64)), axis=-1)
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(1, order.shape[1] + 1)[None, :].repeat(order.shape[0], 0), axis=1)
-    return rank
+    return np.argsort(order, axis=1) + 1
 
 
 def kept_cards(tables: Tables, st: State) -> np.ndarray:
@@ -85,8 +87,12 @@ def kept_cards(tables: Tables, st: State) -> np.ndarray:
     speed cards are the race's)."""
     c = tables.cards
     kept = (c.pool > 0) | (c.type == V.CARD_TYPES.index("sponsor"))
-    owned = st.deck.astype(np.int32) + st.hand + st.play + st.discard
-    return np.where(kept[None, None, :], owned, 0).astype(np.int16)
+    return np.where(kept[None, None, :], owned_cards(st), 0).astype(np.int16)
+
+
+def owned_cards(st: State) -> np.ndarray:
+    """(G, P, K) each car's own cards, wherever they are (Heat in the Engine aside)."""
+    return st.deck.astype(np.int32) + st.hand + st.play + st.discard
 
 
 def play_season(
@@ -262,11 +268,7 @@ def season_tables(
             "legends": result.races[0].is_legend.sum(axis=1).astype(np.int8),
         }
     )
-    summed = {
-        name: sum(c[name] for c in by_car).astype(np.int16).ravel()
-        for name in ("turns", "heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "adrenaline")
-        + ("cooled", "overheats", "stress_added", "presses", "sponsors_gained")
-    }
+    summed = {name: sum(c[name] for c in by_car).astype(np.int16).ravel() for name in TALLIES}
     per_race = {}
     for r in range(R):
         per_race[f"race{r + 1}_place"] = result.place[r].astype(np.int8).ravel()
@@ -294,9 +296,7 @@ def season_tables(
 def _by_car(st: State, slot: np.ndarray) -> dict[str, np.ndarray]:
     """A race's per-car tallies, reordered from grid slots to cars."""
     rows = np.arange(slot.shape[0])[:, None]
-    fields = ("turns", "heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "adrenaline", "cooled")
-    fields += ("overheats", "stress_added", "presses", "sponsors_gained")
-    out = {name: getattr(st, name)[rows, slot].astype(np.int64) for name in fields}
+    out = {name: getattr(st, name)[rows, slot].astype(np.int64) for name in TALLIES}
     out |= {name: getattr(st, name)[rows, slot] for name in ("finished", "out")}
     return out
 
@@ -304,7 +304,7 @@ def _by_car(st: State, slot: np.ndarray) -> dict[str, np.ndarray]:
 def _sponsors_held(tables: Tables, st: State, slot: np.ndarray) -> np.ndarray:
     """(G, P) by car: the Sponsorship cards each holds at the season's end."""
     sponsor = tables.cards.type == V.CARD_TYPES.index("sponsor")
-    held = (st.deck.astype(np.int32) + st.hand + st.play + st.discard)[..., sponsor].sum(axis=2)
+    held = owned_cards(st)[..., sponsor].sum(axis=2)
     return held[np.arange(slot.shape[0])[:, None], slot].astype(np.int16)
 
 

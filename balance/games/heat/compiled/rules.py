@@ -175,9 +175,10 @@ def owed(corner_at, limit, overheat, finish, start, end, speed, mod):
 
 
 @inline
-def presses(corner_at, limit, press, finish, start, end, speed, margin, below):
+def presses(corner_at, limit, press, finish, start, end, speed, margin, below, slip_from):
     """The Press Corners a move from start to end at `speed` presses (the Championship): each crossed at
-    its limit plus `margin` (`below`: under its limit); none over the finish line."""
+    its limit plus `margin`, or past `slip_from` (in the slipstream; `end` for a move without one);
+    `below`: only under its limit, however crossed; none over the finish line."""
     if end >= finish:
         return 0
     first = next_corner(corner_at, start)
@@ -185,7 +186,8 @@ def presses(corner_at, limit, press, finish, start, end, speed, margin, below):
     n = 0
     for j in range(count):
         at = first + j
-        if press[at] and (speed < limit[at] if below else speed >= limit[at] + margin):
+        slipped = slip_from < corner_at[at]
+        if press[at] and (speed < limit[at] if below else slipped or speed >= limit[at] + margin):
             n += 1
     return n
 
@@ -708,8 +710,9 @@ def plan_car(T, S, X, g, p):
                 due = owed(corner_at, limit, overheat, finish, pos, pos + speed, speed, mod)
                 value = np.float64(total) - np.float64(heat_value) * due
                 if T.championship:  # a Sponsorship card gained is worth what it adds over a card it displaces
+                    end = pos + speed  # (its own move: no slipstream)
                     pressed = presses(
-                        corner_at, limit, T.press, finish, pos, pos + speed, speed, T.press_margin, T.press_below
+                        corner_at, limit, T.press, finish, pos, end, speed, T.press_margin, T.press_below, end
                     )
                     value += T.press_worth * pressed
             cooled = min(cooldown[new], heat_in_hand)
@@ -1136,22 +1139,11 @@ def sponsorship(T, S, X, g, p, start, slip_from, speed):
     a Speed below the limit instead); an Event may add a card for a record
     Speed, for completing lap 1 among the first cars, or for passing cars."""
     end = np.int64(S.pos[g, p])
-    n = 0
-    if end < T.finish:  # no corner is checked once over the finish line
-        first = next_corner(T.corner_at, start)
-        count = next_corner(T.corner_at, end) - first
-        for j in range(count):
-            at = min(first + j, T.corners)
-            if not T.press[at]:
-                continue
-            limit = np.int64(S.limit[g, at])
-            line = T.corner_at[at]
-            over = slip_from < line <= end or speed >= limit + T.press_margin  # slipstreamed over, or fast
-            pressed = speed < limit if T.press_below else over
-            if pressed:
-                S.presses[g, p] += 1
-                n += T.press_cards
-    pressed = n // T.press_cards
+    pressed = presses(
+        T.corner_at, S.limit[g], T.press, T.finish, start, end, speed, T.press_margin, T.press_below, slip_from
+    )
+    S.presses[g, p] += pressed
+    n = pressed * T.press_cards
     P = S.pos.shape[1]
     record, lap_one, passing = 0, 0, 0
     if T.record_speed and speed >= T.record_speed:
