@@ -49,7 +49,7 @@ def test_shipped_file_loads_without_warnings(db):
     assert db.counts() == {
         "basic speed cards": 12,
         "starting upgrades": 3,
-        "garage upgrades": 68,  # 44 of the base game, 24 of the expansions (in the pool only with them)
+        "garage upgrades": 70,  # BGA's 46 of the base game, 24 of the expansions (in the pool only with them)
         "sponsorship cards": 49,  # 7 designs x 7 (facts heat-modules 2.2), two of them the expansions'
         "tracks": 8,
         "Legend cards": 10,
@@ -106,7 +106,7 @@ def test_starting_deck_per_track(tables):
     assert deck.sum() == 12 + 3 + 3  # basic, the track's Stress, the starting upgrades
     assert deck[tables.heat_card] == 1 and deck[tables.stress_card] == 3
     assert tables.starting_deck(usa, garage=True).sum() == 15
-    assert tables.cards.pool.sum() == 44 and (tables.cards.pool[tables.cards.deck > 0] == 0).all()
+    assert tables.cards.pool.sum() == 46 and (tables.cards.pool[tables.cards.deck > 0] == 0).all()
 
 
 def test_rules_by_gear_and_grid(tables):
@@ -154,7 +154,8 @@ def test_unknown_op(broken):
     )
     assert error_of(path) == (
         f"{path}:{line + 2}: cards.brakes_1.effects.0.op: unknown op 'warp' "
-        "(known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit, super_cool, draft)"
+        "(known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit, super_cool, draft, salvage, refresh, "
+        "direct_play, accelerate)"
     )
 
 

@@ -101,7 +101,9 @@ def test_a_tunnel_forbids_the_discard_step_and_discarding_stress():
 def test_a_draft_lands_right_behind_the_next_car_when_it_reaches():
     """Front Wing 1 (Draft 3, a flip of a Speed 1): 64 -> 65; the next car ahead on 68 is reached (land on
     67, 2 spaces); one on 70 is not (69 is 4 away). (No slipstream here, so that the Draft is seen alone.)"""
-    T = heat.tables(track="usa", expansions=["tunnel_vision"], slipstream=0)  # no slipstream after the Draft
+    # no slipstream after the Draft; the Garage module: the Front Wing's Draft is looked at only where such a
+    # card can be in the race (drafted, or a strength bonus)
+    T = heat.tables(track="usa", expansions=["tunnel_vision"], slipstream=0, garage_module=True)
     race, st = heat.batch(T, ["robot", "robot"], races=2, profiles=ROBOT)
     heat.hand_of(T, st, 0, {"speed_1": 7}, deck={"speed_1": 3})
     played(T, st, 0, {"front_wing_1": 1}, gear=1)
@@ -112,16 +114,17 @@ def test_a_draft_lands_right_behind_the_next_car_when_it_reaches():
 
 
 def test_super_cool_returns_heat_from_the_discard_to_the_engine():
-    race, st = heat.batch(JAPAN, ["robot", "robot"], races=1, profiles=ROBOT)
-    heat.hand_of(JAPAN, st, 0, {"speed_1": 7})
-    st.discard[:, 0, JAPAN.heat_card] += 3
+    japan = heat.tables(track="japan", expansions=["heavy_rain"], garage_module=True)  # Air Intake can be drafted
+    race, st = heat.batch(japan, ["robot", "robot"], races=1, profiles=ROBOT)
+    heat.hand_of(japan, st, 0, {"speed_1": 7})
+    st.discard[:, 0, japan.heat_card] += 3
     st.engine[:, 0] = 1
-    played(JAPAN, st, 0, {"air_intake_4": 1}, gear=3)  # speed 3, Super Cool 1, scrap 3
+    played(japan, st, 0, {"air_intake_4": 1}, gear=3)  # speed 3, Super Cool 1, scrap 3
     _cars_on(st, 0, {0: (20, 0), 1: (-20, 0)})
-    before = st.discard[0, 0, JAPAN.heat_card]
+    before = st.discard[0, 0, japan.heat_card]
     car_turn(race, st, np.array([0]), np.array([0]), np.array([False]))
     assert st.engine[0, 0] == 1 + 1 and st.cooled[0, 0] == 1
-    assert st.discard[0, 0, JAPAN.heat_card] <= before - 1 + 3, "one back to the Engine (the scrap may add more)"
+    assert st.discard[0, 0, japan.heat_card] <= before - 1 + 3, "one back to the Engine (the scrap may add more)"
 
 
 def test_expansion_upgrades_join_the_pool_only_with_their_expansion():

@@ -156,14 +156,16 @@ CASES = {
         "      - {op: {scrap: 6}, amount: 6}",
         0,
         "cards.turbocharger_2.effects.1.op",
-        "expected an op (known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit, super_cool, draft), got a mapping",
+        "expected an op (known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit, super_cool, draft, "
+        "salvage, refresh, direct_play, accelerate), got a mapping",
     ),
     "effect op given as a list": (
         "      - {op: scrap, amount: 6}",
         "      - {op: [scrap], amount: 6}",
         0,
         "cards.turbocharger_2.effects.1.op",
-        "expected an op (known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit, super_cool, draft), got a list",
+        "expected an op (known: heat, cooldown, scrap, discard_stress, slipstream, corner_limit, super_cool, draft, "
+        "salvage, refresh, direct_play, accelerate), got a list",
     ),
 }
 

@@ -78,15 +78,17 @@ class TablesCache:
 
     def __init__(self, struct: Any, build: Callable[[Any, Any, int], tuple], keep: int = 8) -> None:
         self.struct, self.build, self.keep = struct, build, keep
-        self._kept: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}
+        self._kept: dict[tuple[int, int, int, Any], tuple[Any, Any, Any]] = {}
 
-    def get(self, tables: Any, bots: Any, players: int) -> Any:
-        key = (id(tables), id(bots), players)
+    def get(self, tables: Any, bots: Any, players: int, variant: Any = None) -> Any:
+        """`variant`, where given, is passed on to build (and kept apart): Heat's card a strength bonus adds."""
+        key = (id(tables), id(bots), players, variant)
         hit = self._kept.get(key)
         if hit is None or hit[0] is not tables or hit[1] is not bots:
             if len(self._kept) >= self.keep:
                 self._kept.clear()
-            hit = self._kept[key] = (tables, bots, self.struct(*self.build(tables, bots, players)))
+            extra = () if variant is None else (variant,)
+            hit = self._kept[key] = (tables, bots, self.struct(*self.build(tables, bots, players, *extra)))
         return hit[2]
 
 

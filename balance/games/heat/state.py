@@ -39,6 +39,9 @@ class State:
     super_cool: np.ndarray  # (G, P) int8: Super Cool from cards played this round (Heavy Rain)
     draft: np.ndarray  # (G, P) int8: Draft from cards played this round (Tunnel Vision)
     stress_out: np.ndarray  # (G, P) int8: Stress the cards played discard from hand, in React (not in a tunnel)
+    salvage: np.ndarray  # (G, P) int8: Salvage from cards played this round (cards from the discard into the deck)
+    accelerate: np.ndarray  # (G, P) int8: Accelerate icons on cards played this round
+    flipped: np.ndarray  # (G, P) int8: cards flipped this round (what Accelerate adds; kept where a card accelerates)
     target: np.ndarray  # (G, P) int16: the speed the car's bot aimed at when it chose its cards
     # --- bookkeeping ---
     bots: np.ndarray  # (G, P) int16: profile index of each car's bot
@@ -109,6 +112,9 @@ def empty_state(G: int, P: int, K: int, N: int, laps: int, corners: int = 1, sec
         super_cool=np.zeros((G, P), i8),
         draft=np.zeros((G, P), i8),
         stress_out=np.zeros((G, P), i8),
+        salvage=np.zeros((G, P), i8),
+        accelerate=np.zeros((G, P), i8),
+        flipped=np.zeros((G, P), i8),
         target=z16(G, P),
         bots=z16(G, P),
         is_legend=np.zeros((G, P), bool),

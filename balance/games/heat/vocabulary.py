@@ -72,6 +72,30 @@ OPS: dict[str, OpSpec] = {
             "Draft (Tunnel Vision): in the React step, move up to `amount` spaces (a card's Draft adds up) onto the "
             "space right behind the next car ahead, through empty spaces only; not Speed.",
         ),
+        OpSpec(
+            "salvage",
+            False,
+            "Salvage (BGA's): in the React step, choose up to `amount` cards from your discard pile and shuffle "
+            "them into your draw deck.",
+        ),
+        OpSpec(
+            "refresh",
+            False,
+            "Refresh (BGA's): in the discard step, you may put this card, played this turn, on top of your draw "
+            "deck instead of discarding it (the first card you draw next).",
+        ),
+        OpSpec(
+            "direct_play",
+            False,
+            "Direct Play (BGA's): you may play this card from your hand in the React step, as if played normally: "
+            "its Speed moves the car on and counts at the corners, its icons apply; not one of the gear's cards.",
+        ),
+        OpSpec(
+            "accelerate",
+            False,
+            "Accelerate (BGA's): in the React step, you may add 1 Speed (and move 1 space) for each card flipped "
+            "this turn (a Stress card's or a \"+\" icon's, a Boost's).",
+        ),
     )
 }
 

@@ -79,7 +79,6 @@ def simulate(
     rules = RULES.load()
     seats = np.asarray(seats, dtype=np.int16)
     G, P = seats.shape
-    tab = tables_for(tables, bots, P)
     st = new_state(tables, G, P)
     st.bots[:] = seats
     arrays = structs.StateArrays(*(getattr(st, name) for name in STATE_FIELDS))
@@ -88,6 +87,7 @@ def simulate(
         card, who = int(bonus[0]), np.asarray(bonus[1], np.int64)
         if bots.legend[seats[np.arange(G), who]].any():
             raise ValueError("a strength bonus for a Legend car: Legends have no deck")
+    tab = tables_for(tables, bots, P, None if card < 0 else card)
     K = len(tables.cards.ids)
     carry = np.zeros((0, P, K), np.int16) if carry is None else np.ascontiguousarray(carry, dtype=np.int16)
     checker = Checker(broken)

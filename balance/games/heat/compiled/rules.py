@@ -33,6 +33,7 @@ NEG_INF = -np.inf
 OPEN_ROAD = 40  # target speed where no corner is in reach: as fast as possible
 UNFILLABLE = 1_000.0  # score penalty per card short of what the gear must play
 FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
+REFRESH_SPARE = 3  # Heat beyond the bot's reserve its Engine holds before it refreshes or salvages a card
 (
     GARAGE_MARKET,
     NOISE_DRAFT_PICK,
@@ -50,7 +51,24 @@ FAR_BELOW = -(1 << 30)  # turn_order's key of a finished car
     WEATHER,
     ROAD_CONDITIONS,
     SPONSORS,
+    NOISE_DIRECT,
+    NOISE_ACCELERATE,
 ) = range(len(PURPOSES))
+# card_effects' columns (tables.build): the ops a played card applies as it is revealed or in React
+(
+    FX_FLIPS,
+    FX_COOLDOWN,
+    FX_SLIPSTREAM,
+    FX_CORNER,
+    FX_SCRAP,
+    FX_STRESS,
+    FX_SUPER_COOL,
+    FX_DRAFT,
+    FX_SALVAGE,
+    FX_REFRESH,
+    FX_DIRECT,
+    FX_ACCELERATE,
+) = range(12)
 # a sector's effect (compile.SECTOR_COLUMNS)
 SEC_COOLDOWN, SEC_NO_COOLDOWN, SEC_SLIPSTREAM, SEC_NO_SLIPSTREAM_START, SEC_FREE_BOOST, SEC_WEATHER = range(6)
 EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
@@ -81,7 +99,11 @@ EV_START, EV_DRAFT, EV_PLAY = 0, 1, 8  # events.EVENTS
     SAY_SWAP,
     SAY_OUT,
     SAY_HEAT_OUT,
-) = range(23)
+    SAY_DIRECT,
+    SAY_ACCELERATE,
+    SAY_SALVAGE,
+    SAY_REFRESH,
+) = range(27)
 
 
 @inline
@@ -917,20 +939,18 @@ def reveal(T, S, X, g, p):
                         fit = max(fit, option)
             speed += fit if fit >= 0 else low
     flips, cool, slip, corner, scrap_n, stress, super_cool, draft_n = swapped, 0, 0, 0, 0, 0, 0, 0
-    effects = (
-        T.card_effects
-    )  # (K, 8): flips, cooldown, slipstream, corner limit, scrap, discard Stress, Super Cool, Draft
+    effects = T.card_effects  # (K, 12): the FX_ columns
     for k in range(K):
         c = play[k]
         if c:
-            flips += c * effects[k, 0]
-            cool += c * effects[k, 1]
-            slip += c * effects[k, 2]
-            corner += c * effects[k, 3]
-            scrap_n += c * effects[k, 4]
-            stress += c * effects[k, 5]
-            super_cool += c * effects[k, 6]
-            draft_n += c * effects[k, 7]
+            flips += c * effects[k, FX_FLIPS]
+            cool += c * effects[k, FX_COOLDOWN]
+            slip += c * effects[k, FX_SLIPSTREAM]
+            corner += c * effects[k, FX_CORNER]
+            scrap_n += c * effects[k, FX_SCRAP]
+            stress += c * effects[k, FX_STRESS]
+            super_cool += c * effects[k, FX_SUPER_COOL]
+            draft_n += c * effects[k, FX_DRAFT]
     speed += flip(T, S, X, g, p, flips, FLIP_PLAYED)
     S.cooldown_bonus[g, p] = cool
     S.slip_bonus[g, p] = slip
@@ -938,6 +958,14 @@ def reveal(T, S, X, g, p):
     S.super_cool[g, p] = super_cool
     S.draft[g, p] = draft_n
     S.stress_out[g, p] = stress  # discarded in React, where the car then stands (a tunnel forbids it)
+    if T.any_react_ops:  # (looked at only where a card in the race has them: the hot path)
+        salvage, accelerate = 0, 0
+        for k in range(K):
+            salvage += play[k] * effects[k, FX_SALVAGE]
+            accelerate += play[k] * effects[k, FX_ACCELERATE]
+        S.salvage[g, p] = salvage
+        S.accelerate[g, p] = accelerate
+        S.flipped[g, p] = flips
     discard, played = S.discard[g, p], S.played[g, p]
     if scrap_n > 0:  # cards from the top of the deck to the discard
         chance.draw_many_in(key(X, SCRAP, p), S.deck[g, p], scrap_n, discard, X.taken, X.drawn)
@@ -965,11 +993,49 @@ def discard_stress(T, S, g, p):
 
 @inline
 def react(T, S, X, g, p, start, speed, cool_more):
-    """Cooldown (gear, cards, Adrenaline) moves Heat from hand to the Engine;
-    then Boost, once, when even the highest flip keeps the corners payable."""
+    """The React step: the played cards' Stress discard, Cooldown (gear,
+    cards, Adrenaline) moves Heat from hand to the Engine, then Boost, once,
+    when even the highest flip keeps the corners payable; a race where some
+    card has another React symbol plays react_with_symbols instead. Returns
+    the Speed."""
+    if T.any_react_ops:  # (apart: the symbols' calls cost the hot path, scripts/bench_heat.py, even unmade)
+        return react_with_symbols(T, S, X, g, p, start, speed, cool_more)
+    discard_stress(T, S, g, p)
+    return cool_and_boost(T, S, X, g, p, start, speed, cool_more)
+
+
+@jit
+def react_with_symbols(T, S, X, g, p, start, speed, cool_more):
+    """React with the expansions' and BGA's symbols, in our order (docs/rules.md): Direct Play (its icons
+    join the step's), the Stress discard, Cooldown and Boost, Accelerate, Super Cool, Salvage, Draft."""
+    if T.direct_cards.shape[0]:
+        speed = direct_play(T, S, X, g, p, start, speed)
+    discard_stress(T, S, g, p)
+    boosts = S.boosts[g, p]
+    speed = cool_and_boost(T, S, X, g, p, start, speed, cool_more)
+    S.flipped[g, p] += S.boosts[g, p] - boosts  # a Boost flips a card
+    if S.accelerate[g, p] > 0:
+        speed = accelerating(T, S, X, g, p, start, speed)
+    heat = T.heat_card
+    back = min(np.int64(S.super_cool[g, p]), np.int64(S.discard[g, p, heat]))
+    if back > 0:  # Super Cool: from the discard
+        S.discard[g, p, heat] -= back
+        S.engine[g, p] += back
+        S.cooled[g, p] += back
+        say(X, SAY_SUPER_COOL, p, back, 0, 0, 0, 0, 0, 0, -1)
+    if S.salvage[g, p] > 0:
+        salvaging(T, S, X, g, p)
+    drafting(T, S, X, g, p, start, speed)
+    return speed
+
+
+@inline
+def cool_and_boost(T, S, X, g, p, start, speed, cool_more):
+    """Cooldown (gear, cards, Adrenaline, a Weather sector) moves Heat from
+    hand to the Engine; then Boost, once, when even the highest flip keeps
+    the corners payable. Returns the Speed."""
     gear = S.gear[g, p]
     heat = T.heat_card
-    discard_stress(T, S, g, p)
     more_cool, no_cool, free_boost = 0, False, False
     if T.weather_module:  # the sector the car is in after its move
         here = sector_of(T, np.int64(S.pos[g, p]))
@@ -1006,15 +1072,120 @@ def react(T, S, X, g, p, start, speed, cool_more):
         speed += more
         place(T, S, g, p, np.int64(S.pos[g, p]) + more)
         say(X, SAY_BOOST, p, more, S.pos[g, p], 0, 0, 0, 0, 0, -1)
-    back = min(np.int64(S.super_cool[g, p]), np.int64(S.discard[g, p, heat])) if T.any_react_ops else 0
-    if back > 0:  # Super Cool: from the discard
-        S.discard[g, p, heat] -= back
-        S.engine[g, p] += back
-        S.cooled[g, p] += back
-        say(X, SAY_SUPER_COOL, p, back, 0, 0, 0, 0, 0, 0, -1)
-    if T.any_react_ops:
-        drafting(T, S, X, g, p, start, speed)
     return speed
+
+
+@jit
+def direct_play(T, S, X, g, p, start, speed):
+    """Direct Play: a card in hand that may be played from there, copy by copy,
+    as if played: its Heat paid first (only from an Engine that holds it), its
+    Speed on the turn's (the car moves on, the corners check the whole), its
+    icons with the turn's (scrap now, the rest in their steps), not one of the
+    gear's cards. A bot plays it where the move keeps the corners payable and
+    the spaces are worth the Heat it costs and adds (its `fits`; a card of no
+    Speed and no Heat, for its icons, always); the random bot tosses a coin.
+    Returns the Speed."""
+    hand, effects = S.hand[g, p], T.card_effects
+    q = S.bots[g, p]
+    for i in range(T.direct_cards.shape[0]):
+        k = T.direct_cards[i]
+        while hand[k] > 0:
+            cost = T.heat_cost[k]
+            if S.engine[g, p] < cost:
+                break
+            gain = T.speed[k]
+            if T.is_choice[k]:  # (no published card: a designer's) its lowest choice
+                gain = 1 << 30
+                for o in range(T.choices.shape[1]):
+                    if T.choices[k, o] >= 0:
+                        gain = min(gain, T.choices[k, o])
+            now = np.int64(S.pos[g, p])
+            if T.noise[q] >= 1:
+                want = chance.uniform(key(X, NOISE_DIRECT, p)) < 0.5
+            else:  # the spaces gained less the card's own Heat, at the bot's price of a Heat
+                worth = np.float64(gain) - np.float64(T.heat_value[q]) * cost
+                want = fits(T, S, g, p, start, speed, now + gain, speed + gain, cost, worth, gain > 0 or cost > 0)
+            if not want:
+                break
+            hand[k] -= 1
+            S.play[g, p, k] += 1
+            S.played[g, p, k] += 1
+            event(X, g, p, k, EV_PLAY, S.round[g], -1)
+            if cost:
+                pay_heat(T, S, g, p, cost)
+            flips = effects[k, FX_FLIPS]
+            gain += flip(T, S, X, g, p, flips, FLIP_PLAYED)
+            S.flipped[g, p] += flips
+            S.cooldown_bonus[g, p] += effects[k, FX_COOLDOWN]
+            S.slip_bonus[g, p] += effects[k, FX_SLIPSTREAM]
+            S.corner_mod[g, p] += effects[k, FX_CORNER]
+            S.stress_out[g, p] += effects[k, FX_STRESS]
+            S.super_cool[g, p] += effects[k, FX_SUPER_COOL]
+            S.draft[g, p] += effects[k, FX_DRAFT]
+            S.salvage[g, p] += effects[k, FX_SALVAGE]
+            S.accelerate[g, p] += effects[k, FX_ACCELERATE]
+            if effects[k, FX_SCRAP] > 0:
+                n = effects[k, FX_SCRAP]
+                chance.draw_many_in(key(X, SCRAP, p), S.deck[g, p], n, S.discard[g, p], X.taken, X.drawn)
+            speed += gain
+            place(T, S, g, p, now + gain)
+            say(X, SAY_DIRECT, p, k, gain, S.pos[g, p], cost, 0, 0, 0, -1)
+    return speed
+
+
+@jit
+def accelerating(T, S, X, g, p, start, speed):
+    """Accelerate: +1 Speed (and a space) for each card flipped this turn, for
+    each Accelerate icon played; taken where it fits, as a Boost (the random
+    bot: a coin). Returns the Speed."""
+    n = np.int64(S.accelerate[g, p]) * np.int64(S.flipped[g, p])
+    if n <= 0:
+        return speed
+    now = np.int64(S.pos[g, p])
+    if T.noise[S.bots[g, p]] >= 1:
+        want = chance.uniform(key(X, NOISE_ACCELERATE, p)) < 0.5
+    else:
+        want = fits(T, S, g, p, start, speed, now + n, speed + n, 0, n, True)
+    if want:
+        place(T, S, g, p, now + n)
+        say(X, SAY_ACCELERATE, p, n, S.pos[g, p], 0, 0, 0, 0, 0, -1)
+        speed += n
+    return speed
+
+
+@jit
+def salvaging(T, S, X, g, p):
+    """Salvage: up to N cards from the discard pile shuffled into the draw deck
+    (a bag: their counts join it), the bot's best first, only cards it would
+    keep in hand (worth its `discard_below` or more; never Heat or Stress),
+    and only with Heat to spare and none on the discard pile."""
+    q = S.bots[g, p]
+    below = T.discard_below[q]
+    discard, deck = S.discard[g, p], S.deck[g, p]
+    # cards salvaged into the deck put off the reshuffle that brings the discard pile's Heat back: only with
+    # Heat to spare in the Engine and none waiting there (docs/bots.md: salvaging at will cost a Fuel's holder
+    # 3.7 points in France)
+    spare = S.engine[g, p] >= T.reserve[q] + REFRESH_SPARE and discard[T.heat_card] == 0
+    left = np.int64(S.salvage[g, p]) if spare else 0
+    moved = 0
+    row = new_row(X)
+    for k in range(discard.shape[0]):
+        put(X, row, k, 0)
+    while left > 0:
+        pick, best = -1, NEG_INF
+        for k in range(discard.shape[0]):
+            keeps = discard[k] > 0 and T.playable[k] and k != T.stress_card and T.value[k] >= below
+            if keeps and T.value[k] > best:
+                pick, best = k, np.float64(T.value[k])
+        if pick < 0:
+            break
+        discard[pick] -= 1
+        deck[pick] += 1
+        left -= 1
+        moved += 1
+        if 0 <= row < X.rows.shape[0]:
+            X.rows[row, pick] += 1
+    say(X, SAY_SALVAGE, p, moved, S.salvage[g, p], 0, 0, 0, 0, 0, row)
 
 
 @inline
@@ -1269,12 +1440,44 @@ def car_turn(T, S, X, g, p, last):
                 S.sponsors[g, k] += play[k] - own
                 S.received[g, p, k] -= play[k] - own
                 play[k] = 0
+    if T.any_react_ops and not S.overheated[g, p]:  # the discard step's Refresh: onto the deck, drawn first
+        refresh(T, S, X, g, p)
     held = 0
     for k in range(hand.shape[0]):
         discard[k] += play[k]
         play[k] = 0
         held += hand[k]
     draw(S, X, g, p, T.hand_size - held, DRAW_REPLENISH)
+
+
+@jit
+def refresh(T, S, X, g, p):
+    """Refresh, in the discard step: a played card with the icon goes on top of
+    the draw deck instead of the discard pile where the bot would keep it in
+    hand (worth its `discard_below` or more) and its Engine holds REFRESH_SPARE
+    Heat beyond its reserve, and the refill draws it first
+    (here: into the hand at once, the refill drawing the rest). Our deck is a
+    bag with no top: a refreshed card the refill has no room for joins the
+    deck (docs/rules.md)."""
+    hand, play = S.hand[g, p], S.play[g, p]
+    q = S.bots[g, p]
+    below = T.discard_below[q]
+    # a card refreshed is a card not drawn, and the draws bring Heat back to the hand to cool: only with Heat
+    # to spare (docs/bots.md: refreshing a Suspension 4 at any Engine cost its holder 3.4 points in France)
+    spare = S.engine[g, p] >= T.reserve[q] + REFRESH_SPARE
+    room = T.hand_size
+    for k in range(hand.shape[0]):
+        room -= hand[k]
+    for k in range(play.shape[0]):
+        n = np.int64(play[k])
+        if n <= 0 or T.card_effects[k, FX_REFRESH] <= 0 or T.value[k] < below or not spare:
+            continue
+        play[k] = 0
+        back = min(n, max(room, 0))
+        hand[k] += back
+        S.deck[g, p, k] += n - back
+        room -= back
+        say(X, SAY_REFRESH, p, k, n, back, 0, 0, 0, 0, -1)
 
 
 @inline
@@ -1306,6 +1509,9 @@ def play_round(T, S, X, g, order):
         S.super_cool[g, p] = 0
         S.stress_out[g, p] = 0
         S.draft[g, p] = 0
+        S.salvage[g, p] = 0
+        S.accelerate[g, p] = 0
+        S.flipped[g, p] = 0
         S.overheated[g, p] = False
     card = legend_card(S, X, g)
     say(X, SAY_ROUND, S.round[g], 0, 0, 0, 0, 0, 0, 0, -1)

@@ -41,7 +41,12 @@ PURPOSES = (
     "weather",
     "road conditions",
     "sponsors",  # the Championship's Sponsorship cards: dealt and gained (appended: the other codes stay)
+    "noise: direct play",  # the random bot's coins for Direct Play and Accelerate (appended too)
+    "noise: accelerate",
 )
+
+# the ops the React step and the refill look for only where some card has them (the hot path)
+REACT_OPS = ("super_cool", "draft", "salvage", "refresh", "direct_play", "accelerate")
 
 Tab = namedtuple(
     "Tab",
@@ -92,6 +97,7 @@ Tab = namedtuple(
         "op_super_cool",
         "op_draft",
         "card_effects",
+        "direct_cards",
         "starting_deck",
         "pool",
         "top",
@@ -234,7 +240,9 @@ def _i64(a) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(a, dtype=np.int64))
 
 
-def build(tables: Tables, bots: BotTable, players: int) -> Tab:
+def build(tables: Tables, bots: BotTable, players: int, bonus_card: int = -1) -> Tab:
+    """The tables of a race; `bonus_card`: a card a strength experiment adds to one deck (counted among the
+    cards that may be in the race)."""
     r, c = tables.rules, tables.cards
     track = tables.tracks[r.track]
     co = course(track)
@@ -244,6 +252,15 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
     op = lambda name: _i64(c.op(name))  # noqa: E731
     seats = np.array(draft_order(players, r.upgrades_each, V.DRAFT_ORDERS[r.draft_order]), np.int64)
     w, road, e = tables.weather, tables.road, tables.event
+    # the cards that may be in the race: the decks', the Garage pool's, the sponsor pile's, a strength bonus
+    in_race = _i64(tables.starting_deck(r.track, garage=r.garage_module)) > 0
+    if r.garage_module:
+        in_race |= _i64(c.pool) > 0
+    if e is not None:
+        in_race |= np.asarray(c.type == V.CARD_TYPES.index("sponsor"))
+    if bonus_card >= 0:
+        in_race[bonus_card] = True
+    reacts = lambda name: (_i64(c.op(name)) != 0) & in_race  # noqa: E731
     return Tab(
         players=players,
         heat_card=int(tables.heat_card),
@@ -301,11 +318,16 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
                         "discard_stress",
                         "super_cool",
                         "draft",
+                        "salvage",
+                        "refresh",
+                        "direct_play",
+                        "accelerate",
                     )
                 ],
                 axis=1,
             )
         ),
+        direct_cards=_i64(np.flatnonzero(reacts("direct_play"))),
         starting_deck=_i64(tables.starting_deck(r.track, garage=r.garage_module)),
         pool=_i64(c.pool),
         top=top,
@@ -331,7 +353,7 @@ def build(tables: Tables, bots: BotTable, players: int) -> Tab:
         # what the turn need not look at where nothing uses it (the hot path: scripts/bench_heat.py)
         any_flooded=bool(track.flooded.any()),
         any_tunnel=bool(track.tunnel.any()),
-        any_react_ops=bool((c.op("super_cool") != 0).any() or (c.op("draft") != 0).any()),
+        any_react_ops=bool(any(reacts(o).any() for o in REACT_OPS)),
         no_overheat=np.zeros(int(co.corners) + 1, np.int64),
         weather_module=bool(r.weather_module),
         weather_fixed=int(r.weather),

@@ -125,6 +125,17 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             lines.append(f"  car {a}: Super Cool {b} (Heat from the discard to the Engine)")
         elif kind == R.SAY_DRAFTING:
             lines.append(f"  car {a}: drafts {b} spaces to {c}")
+        elif kind == R.SAY_DIRECT:  # car, card, speed added, to, Heat paid
+            paid = f", pays {e} Heat" if e else ""
+            lines.append(f"  car {a}: plays {names[b]} ({ids[b]}) from its hand (Direct Play{paid}): +{c} -> {d}")
+        elif kind == R.SAY_ACCELERATE:
+            lines.append(f"  car {a}: Accelerate +{b} (a space for each card flipped) -> {c}")
+        elif kind == R.SAY_SALVAGE:  # car, cards moved, Salvage; the row: the cards
+            cards = cards_text(rows[row, :K], names, empty="nothing") if b else "nothing it would keep"
+            lines.append(f"  car {a}: Salvage {c}: {cards} from the discard pile into the draw deck")
+        elif kind == R.SAY_REFRESH:  # car, card, copies, of which into the hand at the refill
+            where = "drawn first at the refill" if c == d else f"{d} drawn first at the refill, {c - d} into the deck"
+            lines.append(f"  car {a}: Refresh: {names[b]} ({ids[b]}) on top of its draw deck ({where})")
         elif (
             kind == R.SAY_SPONSORS
         ):  # car, got, asked for, gained (else dealt), corners pressed, record, lap 1, passing
