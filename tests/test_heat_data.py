@@ -49,7 +49,7 @@ def test_shipped_file_loads_without_warnings(db):
     assert db.counts() == {
         "basic speed cards": 12,
         "starting upgrades": 3,
-        "garage upgrades": 70,  # BGA's 46 of the base game, 24 of the expansions (in the pool only with them)
+        "garage upgrades": 116,  # BGA's 46 designs x 2 of the base game, 24 of the expansions (with them only)
         "sponsorship cards": 49,  # 7 designs x 7 (facts heat-modules 2.2), two of them the expansions'
         "tracks": 8,
         "Legend cards": 10,
@@ -106,7 +106,7 @@ def test_starting_deck_per_track(tables):
     assert deck.sum() == 12 + 3 + 3  # basic, the track's Stress, the starting upgrades
     assert deck[tables.heat_card] == 1 and deck[tables.stress_card] == 3
     assert tables.starting_deck(usa, garage=True).sum() == 15
-    assert tables.cards.pool.sum() == 46 and (tables.cards.pool[tables.cards.deck > 0] == 0).all()
+    assert tables.cards.pool.sum() == 92 and (tables.cards.pool[tables.cards.deck > 0] == 0).all()
 
 
 def test_rules_by_gear_and_grid(tables):
@@ -165,14 +165,14 @@ def test_wrong_type(broken):
 
 
 def test_wrong_speed(broken):
-    path, line = broken("    count: 1\n    speed: [1, 3]\n", "    count: 1\n    speed: []\n")
+    path, line = broken("    count: 2\n    speed: [1, 3]\n", "    count: 2\n    speed: []\n")
     assert error_of(path) == f"{path}:{line + 1}: cards.brakes_2.speed: an empty list offers no speed to choose from"
 
 
 def test_unknown_tier(broken):
     path, line = broken(
-        "    tier: garage_basic\n    group: brakes\n    count: 1\n    speed: [1, 3]",
-        "    tier: garage\n    group: brakes\n    count: 1\n    speed: [1, 3]",
+        "    tier: garage_basic\n    group: brakes\n    count: 2\n    speed: [1, 3]",
+        "    tier: garage\n    group: brakes\n    count: 2\n    speed: [1, 3]",
     )
     assert error_of(path) == (
         f"{path}:{line}: cards.brakes_2.tier: 'garage' is not a known tier "

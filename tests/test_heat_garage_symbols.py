@@ -19,14 +19,30 @@ GARAGE = heat.tables(garage_module=True)  # the Garage pool: BGA's cards are in 
 ROBOT = {"robot": {"noise": 0.0, "boost": 0.0}}  # no noise, no Boost: the moves are the cards'
 
 
-def _turn(hand: dict, play: dict, gear: int, start: int, engine: int = 6, deck: dict | None = None, **profile):
+def _turn(
+    hand: dict,
+    play: dict,
+    gear: int,
+    start: int,
+    engine: int = 6,
+    deck: dict | None = None,
+    others: tuple = ((-20, 0),),
+    discard: dict | None = None,
+    **profile,
+):
     """Car 0 (balanced, no noise, no Boost, `profile` on top) on `start` with this hand, deck (twelve
-    Speed 1 by default) and these cards face down, its turn played; car 1 far behind."""
-    race, st = heat.batch(GARAGE, ["robot", "robot"], races=1, profiles={"robot": ROBOT["robot"] | profile})
+    Speed 1 by default), discard pile (if given) and these cards face down, its turn played; the other cars
+    on `others` (one far behind by default)."""
+    names = ["robot"] * (1 + len(others))
+    race, st = heat.batch(GARAGE, names, races=1, profiles={"robot": ROBOT["robot"] | profile})
     heat.hand_of(GARAGE, st, 0, hand, deck=deck or {"speed_1": 12})
+    if discard is not None:
+        st.discard[:, 0] = 0
+        for cid, n in discard.items():
+            st.discard[:, 0, heat.card(GARAGE, cid)] = n
     played(GARAGE, st, 0, play, gear=gear)
     st.engine[:, 0] = engine
-    _cars_on(st, 0, {0: (start, 0), 1: (-20, 0)})
+    _cars_on(st, 0, {0: (start, 0)} | {car + 1: spot for car, spot in enumerate(others)})
     car_turn(race, st, np.array([0]), np.array([0]), np.array([False]))
     return st
 
@@ -56,6 +72,23 @@ def test_direct_play_counts_at_the_corners_and_a_bot_plays_it_only_where_it_can_
     assert st.pos[0, 0] == (32 if plays else 29)
     assert _at(st, "gas_pedal_3", "hand") == (0 if plays else 1)
     assert st.corner_heat[0, 0] == (2 if plays else 0)
+
+
+def test_direct_play_is_not_made_for_speed_that_moves_the_car_no_space():
+    """From 14 a Speed 2 ends on 16; Gas Pedal 1 would take it to 17, where two cars stand (both lanes): it
+    would stop on 16 again, its Speed counted at the corners for nothing, so the bot keeps the card (then
+    slipstreams past them: 16 -> 18)."""
+    st = _turn({"gas_pedal_1": 1, "speed_1": 6}, {"speed_2": 1}, gear=1, start=14, others=((17, 0), (17, 1)))
+    assert _at(st, "gas_pedal_1", "hand") == 1 and st.played[0, 0].sum() == 1 and st.pos[0, 0] == 18
+
+
+def test_scrap_reshuffles_the_discard_pile_when_the_deck_runs_out():
+    """Gas Pedal 5 (Direct Play, Scrap 5) with 2 cards in the deck: those 2, then the discard pile (six Speed 2
+    and the 2 scrapped) shuffled in as a new deck, 3 more (BGA's scrap); the refill draws one: 8 - 3 - 1 left."""
+    st = _turn(
+        {"gas_pedal_5": 1, "speed_1": 6}, {"speed_2": 1}, gear=1, start=14, deck={"speed_1": 2}, discard={"speed_2": 6}
+    )
+    assert _at(st, "gas_pedal_5", "played") == 1 and st.deck[0, 0].sum() == 8 - 3 - 1
 
 
 def test_direct_play_pays_the_cards_heat_and_applies_its_cooldown():
@@ -141,11 +174,20 @@ def test_accelerate_adds_a_space_for_each_card_flipped_this_turn():
     assert two.pos[0, 0] == 14 + 4 + 2
 
 
+def test_accelerate_does_not_count_the_flip_of_a_card_whose_heat_was_not_paid():
+    """Wings 3 (6, 2 Heat) with an empty Engine is discarded and a random speed card played instead: a flip,
+    but no Boost symbol, which BGA's Accelerate counts (RoundTrait's flipped cards): 4 Wheel Drive 4's own "+"
+    is the one flip it counts (14 -> 16, +1)."""
+    st = _turn({"speed_1": 5}, {"four_wheel_drive_4": 1, "wings_3": 1}, gear=2, start=14, engine=0)
+    assert st.pos[0, 0] == 14 + 1 + 1 + 1
+
+
 def test_bgas_garage_cards_are_the_pool_and_none_is_approximate():
-    """The Garage pool holds BGA's base cards (Cards.php 1-16 and 18-47: 46), each modelled: Fuel (Salvage),
-    Gas Pedal (Direct Play, Scrap; the fifth Accelerate), Suspension (Refresh), the fourth 4 Wheel Drive."""
+    """The Garage pool holds BGA's base cards (Cards.php 1-16 and 18-47: 46 designs, two copies each), each
+    modelled: Fuel (Salvage), Gas Pedal (Direct Play, Scrap; the fifth Accelerate), Suspension (Refresh), the
+    fourth 4 Wheel Drive."""
     c = GARAGE.cards
     pool = {cid: int(n) for cid, n in zip(c.ids, c.pool, strict=True) if n}
-    assert sum(pool.values()) == 46
+    assert len(pool) == 46 and set(pool.values()) == {2}
     assert {"fuel_1", "gas_pedal_5", "suspension_3", "four_wheel_drive_4"} <= set(pool)
     assert not [cid for cid in pool if c.approximate[heat.card(GARAGE, cid)]]

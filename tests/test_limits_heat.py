@@ -135,7 +135,7 @@ CASES = {
         "must be at most 15, got 40000",
     ),
     "copies": (
-        "    group: turbocharger\n    count: 1\n    speed: 8",
+        "    group: turbocharger\n    count: 2\n    speed: 8",
         "    group: turbocharger\n    count: 40000\n    speed: 8",
         1,
         "cards.turbocharger_2.count",

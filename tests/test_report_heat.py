@@ -99,8 +99,8 @@ def test_garage_report_studies_the_drafted_upgrades(garage):
     catalog = json.loads((out.parent / "run" / "manifest.json").read_text())["catalog"]["cards"]
     upgrades = {c["id"] for c in catalog if c["studied"]}  # the pool: no expansion upgrades without rules.expansions
     assert set(cards["card"]) == upgrades and len(upgrades) == 46, "every Garage upgrade, nothing else"
-    # each player drafts exactly 3 upgrades (one copy of each design: none taken twice)
-    assert cards["draft_rate_pct"].sum() == pytest.approx(300, abs=5), "in percent, as named"
+    # each player drafts exactly 3 upgrades (a design's two copies may go to one player: a little less)
+    assert 280 <= cards["draft_rate_pct"].sum() <= 300, "in percent, as named"
     assert cards["mean_pick"].drop_nulls().is_between(1, 9).all(), "3 players x 3 picks"
     for absent in ("buy_rate", "auction_wins", "scrap_rate", "n_bought", "added_final"):
         assert not any(c.removesuffix("_pct").removesuffix("_pp") == absent for c in cards.columns), absent

@@ -192,6 +192,6 @@ def test_the_items_are_the_studied_cards(tmp_path):
     garage = SCENARIO.replace("{rules.track: italia}", "{rules.track: italia, rules.garage_module: true}")
     prep = prepare(load_scenario(_write(tmp_path, garage)))
     items = strength_items(catalog(prep))
-    assert len(items) == 46 and {i["kind"] for i in items} == {"upgrade"}  # BGA's 46 designs, one copy each
+    assert len(items) == 46 and {i["kind"] for i in items} == {"upgrade"}  # BGA's 46 designs (two copies each)
     assert len({i["id"] for i in items}) == len(items)
     assert GAME.strength_items is strength_items

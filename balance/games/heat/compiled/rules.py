@@ -226,10 +226,9 @@ def sector_of(T, pos):
 
 
 @inline
-def place(T, S, g, p, target):
-    """Car p on `target`, or the first space behind it with a free spot; on the
-    race line if that spot is free, else beside it."""
-    at, finished, lane = S.pos[g], S.finished[g], S.lane[g]
+def free_space(T, S, g, p, target):
+    """`target`, or the first space behind it where car p finds a free spot."""
+    at, finished = S.pos[g], S.finished[g]
     P = at.shape[0]
     lanes = T.lanes
     y = np.int16(target)
@@ -241,6 +240,16 @@ def place(T, S, g, p, target):
         if n < lanes:
             break
         y -= np.int16(1)
+    return y
+
+
+@inline
+def place(T, S, g, p, target):
+    """Car p on `target`, or the first space behind it with a free spot; on the
+    race line if that spot is free, else beside it."""
+    at, finished, lane = S.pos[g], S.finished[g], S.lane[g]
+    P = at.shape[0]
+    y = free_space(T, S, g, p, target)
     taken = False
     for o in range(P):
         if o != p and not finished[o] and at[o] == y and lane[o] == 0:
@@ -293,6 +302,15 @@ def draw(S, X, g, p, n, purpose):
     if n <= 0:
         return
     chance.draw_reshuffling_in(key(X, purpose, p), S.deck[g, p], S.discard[g, p], n, S.hand[g, p], X.taken, X.drawn)
+
+
+@inline
+def scrap(S, X, g, p, n):
+    """n cards from the top of the draw deck to the discard pile, the discard
+    pile shuffled in as a new deck when the deck runs out (BGA's Cards::scrap:
+    one card at a time, reshuffling; the cards scrapped so far go with it)."""
+    discard = S.discard[g, p]
+    chance.draw_reshuffling_in(key(X, SCRAP, p), S.deck[g, p], discard, n, discard, X.taken, X.drawn)
 
 
 @inline
@@ -965,10 +983,10 @@ def reveal(T, S, X, g, p):
             accelerate += play[k] * effects[k, FX_ACCELERATE]
         S.salvage[g, p] = salvage
         S.accelerate[g, p] = accelerate
-        S.flipped[g, p] = flips
-    discard, played = S.discard[g, p], S.played[g, p]
-    if scrap_n > 0:  # cards from the top of the deck to the discard
-        chance.draw_many_in(key(X, SCRAP, p), S.deck[g, p], scrap_n, discard, X.taken, X.drawn)
+        S.flipped[g, p] = flips - swapped  # (a card swapped for an unpaid Heat flips too, but BGA counts no Boost)
+    played = S.played[g, p]
+    if scrap_n > 0:
+        scrap(S, X, g, p, scrap_n)
     turn = S.round[g]
     for k in range(K):
         if play[k]:
@@ -1100,11 +1118,14 @@ def direct_play(T, S, X, g, p, start, speed):
                     if T.choices[k, o] >= 0:
                         gain = min(gain, T.choices[k, o])
             now = np.int64(S.pos[g, p])
+            land = np.int64(free_space(T, S, g, p, now + gain))  # (a full space: it stops behind, its Speed whole)
             if T.noise[q] >= 1:
                 want = chance.uniform(key(X, NOISE_DIRECT, p)) < 0.5
+            elif gain > 0 and land <= now:  # Speed for no space: Heat at the corners for nothing
+                want = False
             else:  # the spaces gained less the card's own Heat, at the bot's price of a Heat
-                worth = np.float64(gain) - np.float64(T.heat_value[q]) * cost
-                want = fits(T, S, g, p, start, speed, now + gain, speed + gain, cost, worth, gain > 0 or cost > 0)
+                worth = np.float64(land - now) - np.float64(T.heat_value[q]) * cost
+                want = fits(T, S, g, p, start, speed, land, speed + gain, cost, worth, gain > 0 or cost > 0)
             if not want:
                 break
             hand[k] -= 1
@@ -1125,8 +1146,7 @@ def direct_play(T, S, X, g, p, start, speed):
             S.salvage[g, p] += effects[k, FX_SALVAGE]
             S.accelerate[g, p] += effects[k, FX_ACCELERATE]
             if effects[k, FX_SCRAP] > 0:
-                n = effects[k, FX_SCRAP]
-                chance.draw_many_in(key(X, SCRAP, p), S.deck[g, p], n, S.discard[g, p], X.taken, X.drawn)
+                scrap(S, X, g, p, effects[k, FX_SCRAP])
             speed += gain
             place(T, S, g, p, now + gain)
             say(X, SAY_DIRECT, p, k, gain, S.pos[g, p], cost, 0, 0, 0, -1)
@@ -1136,16 +1156,18 @@ def direct_play(T, S, X, g, p, start, speed):
 @jit
 def accelerating(T, S, X, g, p, start, speed):
     """Accelerate: +1 Speed (and a space) for each card flipped this turn, for
-    each Accelerate icon played; taken where it fits, as a Boost (the random
+    each Accelerate icon played; taken where the spaces it lands ahead keep the
+    corners payable and beat the Heat they add, as Adrenaline's +1 (the random
     bot: a coin). Returns the Speed."""
     n = np.int64(S.accelerate[g, p]) * np.int64(S.flipped[g, p])
     if n <= 0:
         return speed
     now = np.int64(S.pos[g, p])
+    land = np.int64(free_space(T, S, g, p, now + n))
     if T.noise[S.bots[g, p]] >= 1:
         want = chance.uniform(key(X, NOISE_ACCELERATE, p)) < 0.5
-    else:
-        want = fits(T, S, g, p, start, speed, now + n, speed + n, 0, n, True)
+    else:  # the spaces it lands ahead, its Speed whole at the corners (as Adrenaline's +1, a slipstream)
+        want = land > now and fits(T, S, g, p, start, speed, land, speed + n, 0, land - now, True)
     if want:
         place(T, S, g, p, now + n)
         say(X, SAY_ACCELERATE, p, n, S.pos[g, p], 0, 0, 0, 0, 0, -1)
@@ -1185,7 +1207,8 @@ def salvaging(T, S, X, g, p):
         moved += 1
         if 0 <= row < X.rows.shape[0]:
             X.rows[row, pick] += 1
-    say(X, SAY_SALVAGE, p, moved, S.salvage[g, p], 0, 0, 0, 0, 0, row)
+    declined = 0 if spare else (1 if discard[T.heat_card] > 0 else 2)  # (the trace's reason for no card)
+    say(X, SAY_SALVAGE, p, moved, S.salvage[g, p], declined, 0, 0, 0, 0, row)
 
 
 @inline

@@ -130,9 +130,14 @@ def trace_lines(trace: np.ndarray, rows: np.ndarray, tables: Tables, bots: BotTa
             lines.append(f"  car {a}: plays {names[b]} ({ids[b]}) from its hand (Direct Play{paid}): +{c} -> {d}")
         elif kind == R.SAY_ACCELERATE:
             lines.append(f"  car {a}: Accelerate +{b} (a space for each card flipped) -> {c}")
-        elif kind == R.SAY_SALVAGE:  # car, cards moved, Salvage; the row: the cards
-            cards = cards_text(rows[row, :K], names, empty="nothing") if b else "nothing it would keep"
-            lines.append(f"  car {a}: Salvage {c}: {cards} from the discard pile into the draw deck")
+        elif kind == R.SAY_SALVAGE:  # car, cards moved, Salvage, why none (1 Heat on the pile, 2 Engine short); the row
+            if b:
+                lines.append(
+                    f"  car {a}: Salvage {c}: {cards_text(rows[row, :K], names)} from the discard pile into the deck"
+                )
+            else:
+                why = ["nothing it would keep", "Heat lies on its discard pile", "its Engine holds no Heat to spare"][d]
+                lines.append(f"  car {a}: Salvage {c}: takes nothing ({why})")
         elif kind == R.SAY_REFRESH:  # car, card, copies, of which into the hand at the refill
             where = "drawn first at the refill" if c == d else f"{d} drawn first at the refill, {c - d} into the deck"
             lines.append(f"  car {a}: Refresh: {names[b]} ({ids[b]}) on top of its draw deck ({where})")
