@@ -55,7 +55,8 @@ def play_task(task: Task) -> tuple[int, int, np.ndarray]:
     game = get_game(scenario.model.game)
     first = task.first
     streams = Streams(task.seed, first, task.size)  # keyed by the games' ids: runs extend
-    tables = game.play_chunk(_prepared(scenario), scenario, task.chunk, first, task.size, streams)
+    # (who won is all a task reads: no card events, logged_chunk's `cards`)
+    tables = game.play_chunk(_prepared(scenario), scenario, task.chunk, first, task.size, streams, cards=False)
     players = tables["players"]
     if task.who is BONUS_SEAT:
         ids = np.arange(first, first + task.size)
