@@ -12,7 +12,7 @@ import pytest
 from balance.errors import UserError
 from balance.games.chance import Streams
 from balance.games.events import Events
-from balance.games.heat import championship
+from balance.games.heat import championship, compiled
 from balance.games.heat.bots import bot_table, resolve_profiles
 from balance.games.heat.compiled import rules
 from balance.games.heat.compiled import tables as compiled_tables
@@ -167,6 +167,20 @@ def test_a_spin_out_eliminates_under_title_sponsor_withdraws():
     place, points = championship.race_points(t, st, (9, 6, 4, 3, 2, 1))
     assert place[0, 0] == 2 and points[0, 0] == 0, "out of the race: last, no points"
     assert finish_order(st)[0].tolist() == [2, 1]
+
+
+def test_under_an_eliminating_event_the_bots_crawl_rather_than_risk_the_race():
+    """Italia under Title sponsor withdraws (a spin-out eliminates), 600 races of balanced, aggressive and
+    cautious: each gear also has a plan of its slowest cards, and of plans that may spin out the slowest
+    scores best. Cars out: balanced 41.8% -> 33.3%, cautious 17.8% -> 12.8%, aggressive 80.3% -> 77.0%
+    (these races, before and after; the same seeds, so the figures are exact)."""
+    t = heat.season_race("season_1963", 3)
+    names = ["balanced", "aggressive", "cautious"]
+    bots = bot_table(resolve_profiles(None), names, t)
+    seats = (np.arange(3)[None, :] + np.arange(600)[:, None]) % 3
+    st = compiled.simulate(t, bots, seats, Streams(1, 0, 600))
+    out = {n: float(st.out[seats == q].mean()) for q, n in enumerate(names)}
+    assert out["balanced"] < 0.35 and out["cautious"] < 0.15 and out["aggressive"] < 0.79, out
 
 
 def test_turbulent_winds_allow_a_slipstream_only_in_gears_three_and_four():

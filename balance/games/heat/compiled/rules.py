@@ -716,16 +716,22 @@ def plan_car(T, S, X, g, p):
             if op_corner[k] > raised:
                 raised = op_corner[k]
     variants = 2 if raised > 0 else 1
+    if T.eliminate:  # an Event's spin-out ends the race: a plan per gear that crawls too (its slowest cards)
+        variants += 1
     for v in range(variants):
-        raise_by = raised if v == 1 else 0
+        raising = v == 1 and raised > 0
+        crawl = T.eliminate and v == variants - 1
+        raise_by = raised if raising else 0
         for h in range(n_held):
             k = held[h]
-            prefer[k] = 100.0 if v == 1 and op_corner[k] > 0 else 0.0
+            prefer[k] = 100.0 if raising and op_corner[k] > 0 else 0.0
         for i in range(G4):
             new = i + 1
             cost = shift_cost(two_heat, flood_heat, gear, new, flooded)
             budget = engine - cost
             aim = target_speed(corner_at, limit, corners, finish, pos, budget, reserve, risk, raise_by)
+            if crawl:
+                aim = 0
             j = v * G4 + i
             targets[j] = aim
             plan = plans[j]
@@ -746,6 +752,8 @@ def plan_car(T, S, X, g, p):
             spins = owed(corner_at, limit, overheat, finish, pos, pos + worst, worst, mod) > left_heat
             if spins:
                 value = np.float64(to_line) - 1.0 - T.spin_cost
+                if T.eliminate:  # of plans that may spin out of the race, the slowest (the least sure to)
+                    value -= np.float64(worst)
             else:
                 due = owed(corner_at, limit, overheat, finish, pos, pos + speed, speed, mod)
                 value = np.float64(total) - np.float64(heat_value) * due
@@ -1693,8 +1701,9 @@ def rule_broken(T, S, g, acted, pos_before, spins_before):
 
 @jit
 def scratch_for(K, gears):
-    """The phases' scratch for K card kinds (structs.GAME_FIELDS from `taken` on), made once for a batch's races."""
-    plans = 2 * gears
+    """The phases' scratch for K card kinds (structs.GAME_FIELDS from `taken` on), made once for a batch's races:
+    a plan per gear and variant (plain; corner-limit cards first; crawling, under an eliminating Event)."""
+    plans = 3 * gears
     return (
         np.empty(64, np.int64),
         np.zeros(K, np.int64),

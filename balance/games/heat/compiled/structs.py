@@ -32,9 +32,9 @@ GAME_FIELDS = (
     "play",  # (K,) the cards being revealed
     "jitter",  # (K,) the planning's noise per card
     "prefer",  # (K,)
-    "plans",  # (2 * gears, K) each plan's cards
-    "targets",  # (2 * gears,)
-    "scores",  # (2 * gears,)
+    "plans",  # (3 * gears, K) each plan's cards (plain, corner-limit cards first, crawling)
+    "targets",  # (3 * gears,)
+    "scores",  # (3 * gears,)
     "hand",  # (K,) the hand planned from
     "held",  # (K,) the playable cards held
     "left",  # (K,) copies left to choose
