@@ -1198,9 +1198,7 @@ def salvaging(T, S, X, g, p):
     spare = S.engine[g, p] >= T.reserve[q] + REFRESH_SPARE and discard[T.heat_card] == 0
     left = np.int64(S.salvage[g, p]) if spare else 0
     moved = 0
-    row = new_row(X)
-    for k in range(discard.shape[0]):
-        put(X, row, k, 0)
+    row = new_row(X)  # (a fresh row: zeros)
     while left > 0:
         pick, best = -1, NEG_INF
         for k in range(discard.shape[0]):
