@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .analysis.band import FAIR_BAND
 from .errors import EXIT_USER_ERROR, Problem, UserError
 from .games import GAMES, get_game
 from .printable import command_line, printable
@@ -453,7 +454,7 @@ def report(
     ] = None,
     tolerance: Annotated[
         float, typer.Option("--tolerance", help="The fair band, +- this many points: what to change lies beyond it.")
-    ] = 2.0,
+    ] = FAIR_BAND,
     jobs: JobsOption = None,
     quiet: QuietOption = False,
 ) -> None:
@@ -659,7 +660,7 @@ def strength(
     ] = None,
     tolerance: Annotated[
         float, typer.Option("--tolerance", help="The fair band, +- this many points: an item inside it is fair.")
-    ] = 2.0,
+    ] = FAIR_BAND,
     seed: SeedOption = None,
     jobs: JobsOption = None,
     out_dir: out_option("runs/<name>-strength") = None,
@@ -1048,7 +1049,7 @@ def rebalance(
     scenario: Annotated[Path, typer.Argument(help="The scenario: its field, players, seed and card database.")],
     tolerance: Annotated[
         float, typer.Option("--tolerance", help="The fair band, +- this many points: every item is taken inside it.")
-    ] = 3.0,
+    ] = FAIR_BAND,
     items: Annotated[
         Optional[str],
         typer.Option(

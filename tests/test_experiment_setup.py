@@ -3,6 +3,8 @@ the same options on every command, one output-folder rule, one progress line."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -119,3 +121,21 @@ def test_help_shows_no_value_beside_a_flag():
         flagged = [line for line in shown.splitlines() if "<bool>" in line and "--help" not in line]
         assert not flagged, (command, flagged)
         assert "--force" in shown or command in ("report", "trace"), command
+
+
+def test_strength_the_report_and_rebalance_call_fair_the_same_band_by_default():
+    """One fair band (+-3 points) unless --tolerance says otherwise: the report read +-2 while rebalance
+    took a database to +-3, so the report after a rebalance called too strong what rebalance called fair."""
+    from balance.analysis.band import FAIR_BAND
+    from balance.analysis.strength import strength_table
+    from balance.experiments.rebalance import RebalanceOptions
+    from balance.experiments.strength import Design
+    from balance.report.causal import causal_lines
+
+    assert FAIR_BAND == 3.0
+    for command in ("strength", "report", "rebalance"):
+        assert _options(command)["--tolerance"].default == FAIR_BAND, command
+    assert RebalanceOptions().tolerance == FAIR_BAND
+    assert Design(1024).tolerance == FAIR_BAND / 100
+    for function in (strength_table, causal_lines):
+        assert inspect.signature(function).parameters["tolerance"].default == FAIR_BAND / 100

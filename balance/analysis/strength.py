@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 from ..seeding import bonus_seat
+from .band import FAIR_BAND
 from .stats import Z95, benjamini_hochberg, two_sided_p
 from .winrate import Run
 
@@ -109,7 +110,7 @@ def strength_table(
     baseline: pl.DataFrame,
     with_card: dict[str, pl.DataFrame],
     replaces: dict[str, str] | None = None,
-    tolerance: float = 0.02,
+    tolerance: float = FAIR_BAND / 100,
 ) -> pl.DataFrame:
     """One row per item: the receiving seat's win rate without and with it, the
     paired difference and its 95% interval, p-value, BH flag and verdict;

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from ..analysis.band import FAIR_BAND
 from ..analysis.strength import UNDECIDED, receiving_seat_wins, strength_table
 from ..errors import Problem, UserError, did_you_mean
 from ..games import get_game
@@ -63,7 +64,7 @@ class Design:
 
     first: int
     budget: int | None = None
-    tolerance: float = 0.02  # the fair band's half width, as a share (0.02: 2 points)
+    tolerance: float = FAIR_BAND / 100  # the fair band's half width, as a share (0.03: 3 points)
     chunk: int = 4096  # games per task at most: an engine plays a big batch faster per game (4,096: 3x 512)
 
 
@@ -199,7 +200,7 @@ def strength(
     all_items: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
     budget: int | None = None,
-    tolerance: float = 2.0,
+    tolerance: float = FAIR_BAND,
 ) -> StrengthResult:
     """`cards`: the items to measure (default: the game's main ones, every item
     with `all_items`); `options.games` per item (with a `budget`, the first

@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
 from ..analysis.strength import STRONGER, UNDECIDED, WEAKER, next_z
 from ..analysis.strength import games_to_decide as item_games_to_decide
@@ -95,7 +96,7 @@ def causal_lines(
     seen: dict[str, dict[str, Any]],
     where: str,
     shown: int = SHOWN,
-    tolerance: float = 0.02,
+    tolerance: float = FAIR_BAND / 100,
     measure: tuple[str, ...] = (),
 ) -> list[str]:
     """The findings of the experiment: every item whose change is significant,

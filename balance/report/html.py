@@ -17,6 +17,7 @@ import pyarrow as pa
 from .. import __version__
 from ..analysis import cards as card_analysis
 from ..analysis import cars, drivers, laps, seasons, tallies, winrate
+from ..analysis.band import FAIR_BAND
 from ..analysis.corners import SHOWN as CORNERS_SHOWN
 from ..analysis.corners import corner_lines, corner_table
 from ..analysis.supply import debris_supply
@@ -442,7 +443,7 @@ def report_folder_name(name: Any, run_dir: Path) -> str:
 
 
 def build_report(
-    run_dir: str | Path, out: str | Path | None = None, strength_dir: Path | None = None, tolerance: float = 2.0
+    run_dir: str | Path, out: str | Path | None = None, strength_dir: Path | None = None, tolerance: float = FAIR_BAND
 ) -> Report:
     """The report of the run in `run_dir`, into `out` (default reports/<scenario name>).
     Every part is read whole first, its pages' checksums checked: a damaged
@@ -461,7 +462,7 @@ def build_report(
 
 
 def _build_report(
-    run_dir: Path, out: str | Path | None, strength_dir: Path | None = None, tolerance: float = 0.02
+    run_dir: Path, out: str | Path | None, strength_dir: Path | None = None, tolerance: float = FAIR_BAND / 100
 ) -> Report:
     manifest = load_manifest(run_dir)
     run = load_run(run_dir)
