@@ -221,11 +221,14 @@ def test_a_figure_balanced_in_two_fields_is_read_as_its_mean_with_both_errors():
 
     import polars as pl
 
-    from balance.experiments.rebalance import _mean_of_fields, _outside
+    from balance.analysis.strength import verdict
+    from balance.experiments.rebalance import _mean_of_fields, _outside, _split, _worst
 
     def table(change, half):
+        low, high = change - half, change + half
         return pl.DataFrame(
-            {"card": ["a"], "games": [1024], "change": [change], "ci_low": [change - half], "ci_high": [change + half]}
+            {"card": ["a"], "games": [1024], "change": [change], "ci_low": [low], "ci_high": [high]}
+            | {"verdict": [verdict(low, high, 0.03, change)]}
         )
 
     # +5 in one field, -1 in the other: +2 on the mean, half widths 1.0 and 2.0 add as independent errors
@@ -233,8 +236,18 @@ def test_a_figure_balanced_in_two_fields_is_read_as_its_mean_with_both_errors():
     assert row["change"] == pytest.approx(0.02) and row["games"] == 2048
     assert row["ci_high"] - row["change"] == pytest.approx(math.sqrt(0.01**2 + 0.02**2) / 2)
     assert row["verdict"] == "undecided" and _outside(row), "clear of 0, estimated inside: still stepped toward 0"
+    # the mean is what one number sets, but the item is to be fair in both fields: +3.3 in one and +0.5 in the
+    # other is fair on its mean (+1.9) and too strong where the report reads the scenario's field
+    (row,) = _mean_of_fields([table(0.033, 0.01), table(0.005, 0.01)], 0.03).iter_rows(named=True)
+    assert row["verdict"] == "fair" and _outside(row) and _worst(row) == pytest.approx(0.033)
+    (row,) = _mean_of_fields([table(0.01, 0.01), table(-0.01, 0.01)], 0.03).iter_rows(named=True)
+    assert not _outside(row) and _worst(row) == pytest.approx(0.01)
+    # fields 9 points apart: no number brings both inside +-3 (at the mean's fair value each stays 4.5 away)
     (row,) = _mean_of_fields([table(0.05, 0.01), table(-0.04, 0.01)], 0.03).iter_rows(named=True)
-    assert row["verdict"] == "fair" and not _outside(row), "the fields disagree: their mean is what one number sets"
+    assert row["verdict"] == "fair" and _outside(row) and row["spread"] == pytest.approx(0.045)
+    sentence = _split("Rocket Fuel", row, [("the scenario's field", None), ("the tuned field", None)])
+    assert sentence.startswith("Rocket Fuel reads from -4.0 to +5.0 points across the scenario's field and the tuned")
+    assert "each stays 4.5 points from fair" in sentence
 
 
 def _first_draft():

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ..analysis.band import FAIR_BAND
 from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict
 from ..errors import Problem, UserError
 from ..games import get_game
@@ -80,7 +81,7 @@ TUNED_FIELD = "the tuned field"
 class RebalanceOptions(ExperimentOptions):
     """Rebalance's own settings besides what every experiment takes."""
 
-    tolerance: float = 3.0  # the fair band, +- points
+    tolerance: float = FAIR_BAND  # the fair band, +- points
     items: list[str] | None = None  # the items to balance (default: every item strength --all measures)
     fixed: list[str] = field(default_factory=list)  # items or PATHs that must not move
     frees: list[str] = field(default_factory=list)  # PATH=RANGE: the lever of its item, within the range
@@ -331,7 +332,7 @@ def rebalance(
         for i in list(why):  # a sentence stands only while its item is outside the band
             if (
                 not _outside(rows[i])
-                or abs(rows[i]["change"]) < tol
+                or _worst(rows[i]) < tol
                 and i not in stuck
                 or _moved_by_the_field(levers.get(i), values, rows[i])
             ):
@@ -381,7 +382,9 @@ def rebalance(
                 _probe(lv, values, rows[item], read, game, scenario, m.seed)
             step = _step(lv, values[lv.path], game, scenario, values)
             if step == AT_NEAREST:  # kept: said where its estimate is outside the band (the fair value between two)
-                if abs(rows[item]["change"]) >= tol:
+                if rows[item].get("spread", 0.0) >= tol:
+                    why[item] = _split(names[item], rows[item], search)
+                elif _worst(rows[item]) >= tol:
                     why[item] = _between(lv, names[item], values[lv.path], rows[item]["change"])
                 continue
             if step is None:  # out of its number's reach: left at the value read nearest fair; its next number
@@ -455,7 +458,10 @@ def rebalance(
 
 def _mean_of_fields(tables: list[pl.DataFrame], tol: float) -> pl.DataFrame:
     """Each figure's mean over the fields (every field's deals are its own, so their errors add as independent
-    ones), its interval and verdict; games: all of its games."""
+    ones), its interval and verdict; games: all of its games. One number moves an item in every field alike, so
+    its mean is what a step sets (at mean 0 the worst field is as near fair as it gets); `spread` (half the gap
+    between the fields' reads) and `fields_outside` (a field's own read is outside) say whether it is fair in
+    each field, which is what the search is for (issue 45: inside the band in both fields)."""
     rows = []
     by_field = [{r["card"]: r for r in t.iter_rows(named=True)} for t in tables]
     for card in by_field[0]:
@@ -463,9 +469,11 @@ def _mean_of_fields(tables: list[pl.DataFrame], tol: float) -> pl.DataFrame:
         change = sum(r["change"] for r in reads) / len(reads)
         half = math.sqrt(sum(_half(r) ** 2 for r in reads)) / len(reads)
         low, high = change - half, change + half
+        spread = (max(r["change"] for r in reads) - min(r["change"] for r in reads)) / 2
         rows.append(
             {"card": card, "games": sum(int(r["games"]) for r in reads), "change": change}
-            | {"ci_low": low, "ci_high": high, "verdict": verdict(low, high, tol, change)}
+            | {"ci_low": low, "ci_high": high, "verdict": verdict(low, high, tol, change), "spread": spread}
+            | {"fields_outside": any(_outside(r) for r in reads)}
         )
     return pl.DataFrame(rows)
 
@@ -623,10 +631,16 @@ def _moved_by_the_field(lv: Lever | None, values: dict[str, Any], row: dict[str,
 def _outside(row: dict[str, Any]) -> bool:
     """A figure rebalance steps: too strong or too weak, or undecided with its interval clear of 0 (estimated
     inside the band, its interval past the edge: no number of games shows it fair where it stands, a step
-    toward 0 can)."""
-    if row["verdict"] in OUTSIDE:
+    toward 0 can); or, searched in two fields, outside in either (_mean_of_fields: Slipstream Body at +3.1 in
+    the scenario's field and +0.5 in the tuned field was fair on its mean, and the report called it too strong)."""
+    if row["verdict"] in OUTSIDE or row.get("fields_outside"):
         return True
     return row["verdict"] == UNDECIDED and (row["ci_low"] > 0 or row["ci_high"] < 0)
+
+
+def _worst(row: dict[str, Any]) -> float:
+    """How far the figure's farthest field reads from 0 (one field: its read)."""
+    return abs(row["change"]) + row.get("spread", 0.0)
 
 
 def _flat(reads: list[tuple[float, float, float]]) -> bool:
@@ -784,6 +798,18 @@ def _between(lv: Lever, name: str, value: Any, change: float) -> str:
         f"No whole value of {lv.path} brings {name} into the band: at {plain_number(value)} it reads {100 * change:+.1f} points, "
         f"the fair value lies between {plain_number(a)} and {plain_number(b)} (read {read} by value): a finer effect (a condition, or "
         "another number of the card) would reach it."
+    )
+
+
+def _split(name: str, row: dict[str, Any], search: list[tuple[str, Scenario]]) -> str:
+    """One sentence: the fields read the item so far apart that no value of a number, which moves them alike,
+    brings both inside the band."""
+    low, high = row["change"] - row["spread"], row["change"] + row["spread"]
+    return (
+        f"{name} reads from {100 * low:+.1f} to {100 * high:+.1f} points across {' and '.join(label for label, _ in search)}: "
+        f"a number moves every field alike, so none brings them all inside the band (at its mean's fair value each "
+        f"stays {100 * row['spread']:.1f} points from fair); the fields' bots play it differently: it needs an effect "
+        "they use alike."
     )
 
 
