@@ -191,3 +191,29 @@ def test_bgas_garage_cards_are_the_pool_and_none_is_approximate():
     assert len(pool) == 46 and set(pool.values()) == {2}
     assert {"fuel_1", "gas_pedal_5", "suspension_3", "four_wheel_drive_4"} <= set(pool)
     assert not [cid for cid in pool if c.approximate[heat.card(GARAGE, cid)]]
+
+
+def test_the_draft_values_each_symbol_in_the_unit_of_the_feature_it_is_nearest():
+    """Accelerate: a space for each of the card's own flips (a Boost's are the turn's choice); Super Cool as
+    Cooldown; Draft as slipstream's extra spaces; Direct Play a basic card's mean Speed (the gear slot it does
+    not take), weighed 0 by the built-in profiles (measured: it lost them the France Garage, docs/bots.md)."""
+    from balance.games.heat.bots import DRAFT_FEATURES, bot_table, expected_flip, resolve_profiles, upgrade_features
+
+    both = heat.tables(garage_module=True, expansions=["heavy_rain", "tunnel_vision"])
+    features, ids = upgrade_features(both), list(both.cards.ids)
+
+    def feature(card: str, name: str) -> float:
+        return float(features[ids.index(card), DRAFT_FEATURES.index(name)])
+
+    assert feature("four_wheel_drive_4", "accelerate") == 1 and feature("gas_pedal_5", "accelerate") == 0
+    assert feature("gas_pedal_5", "direct_play") == pytest.approx(expected_flip(both)) and expected_flip(both) > 0
+    assert feature("gas_pedal_4", "direct_play") == feature("gas_pedal_5", "direct_play")
+    assert feature("air_intake_3", "super_cool") == 1 and feature("front_wing_1", "draft") == 3
+    assert feature("front_wing_1", "slipstream") == 0 and feature("air_intake_3", "cooldown") == 1
+    profiles = resolve_profiles(None)
+    value = bot_table(profiles, ["balanced"], both).upgrade_value[0]
+    balanced = profiles["balanced"].draft
+    assert balanced.direct_play == 0 and balanced.accelerate == balanced.speed and balanced.draft == balanced.slipstream
+    # 4 Wheel Drive 4 (a flip, Accelerate) is worth a space more than the flip alone, Air Intake 3 a Cooldown more
+    flip = balanced.speed * expected_flip(both)
+    assert value[ids.index("four_wheel_drive_4")] == pytest.approx(flip + balanced.accelerate)

@@ -17,7 +17,10 @@ from .. import profiles
 from . import vocabulary as V
 from .compile import Tables
 
-DRAFT_FEATURES: tuple[str, ...] = ("speed", "heat", "cooldown", "slipstream", "corner_limit", "discard_stress", "scrap")
+DRAFT_FEATURES: tuple[str, ...] = (
+    *("speed", "heat", "cooldown", "slipstream", "corner_limit", "discard_stress", "scrap"),
+    *("direct_play", "accelerate", "super_cool", "draft"),
+)
 
 # Weights are float32 columns multiplied into scores: bounded, so that no product
 # overflows to inf (and inf x 0 to NaN, which would pick a choice at random).
@@ -36,6 +39,13 @@ class DraftWeights(Strict):
     corner_limit: Weight
     discard_stress: Weight
     scrap: Weight
+    # the expansions' and BGA's symbols, each in the unit of the feature it is nearest (upgrade_features): the
+    # built-in profiles weigh each as that feature (direct_play and accelerate as speed, super_cool as cooldown,
+    # draft as slipstream); a weight of its own, so that tune may find otherwise
+    direct_play: Weight
+    accelerate: Weight
+    super_cool: Weight
+    draft: Weight
 
 
 class Profile(Strict):
@@ -114,9 +124,20 @@ def expected_speed(tables: Tables) -> np.ndarray:
 
 
 def upgrade_features(tables: Tables) -> np.ndarray:
-    """(K, F) what each card does, in DRAFT_FEATURES order: Heat counts against it."""
-    op = tables.cards.op
+    """(K, F) what each card does, in DRAFT_FEATURES order: Heat counts against it. The symbols of the
+    expansions and BGA's Garage, in spaces or Heat as the rules give them (docs/bots.md):
+    - Direct Play: the card is played beyond the gear's cards, so the slot it would take holds another
+      card: a basic card's mean Speed (expected_flip) more than the same card without the symbol;
+    - Accelerate N: N spaces for each card flipped this turn; the flips the card itself makes are sure
+      (a Boost's or a Stress card's are the turn's), so N x its own flips;
+    - Super Cool N: up to N Heat back to the Engine, as Cooldown N (from the discard pile, not the hand);
+    - Draft N: up to N spaces onto the car ahead, as slipstream's N extra spaces.
+    Salvage and Refresh are not valued: what they give depends on the deck later in the race (Fuel 1 with
+    Salvage 2 measured -1.7 points, Suspension 4 with Refresh -3.0: docs/heat.md)."""
+    c, op = tables.cards, tables.cards.op
     heat = -op("heat").astype(np.float32)
     feats = [expected_speed(tables), heat, op("cooldown"), op("slipstream"), op("corner_limit")]
     feats += [op("discard_stress"), op("scrap")]
+    feats += [(op("direct_play") > 0) * expected_flip(tables), op("accelerate") * c.flips, op("super_cool")]
+    feats += [op("draft")]
     return np.stack([np.asarray(f, np.float32) for f in feats], axis=1)
