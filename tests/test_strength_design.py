@@ -136,6 +136,29 @@ def test_the_findings_and_what_to_change_come_from_the_experiment():
     assert len(one) == 1 and "rebalance" not in one[0], "one item to change: its own fit is the answer"
 
 
+def test_the_printed_fit_turns_a_number_that_can_reach_fair_and_never_deletes_an_effect():
+    """Rocket Fuel's one Drive to weaken was printed as amount=0..1: a fit whose only move deletes the effect.
+    A size shrinks toward 0 to weaken but never to 0 nor past it (rebalance's rule); where the first number has
+    nowhere to go, the item's next number is turned, both ways (a condition's threshold: the fit finds which)."""
+    from balance.report.causal import fit_lever
+
+    assert fit_range(1, weaken=True) is None and fit_range(2, weaken=True) == "1..2"
+    assert fit_range(-5, weaken=True) == "-5..-3" and fit_range(-5, weaken=False) == "-7..-5"
+    assert fit_range(13, weaken=None) == "7..19" and fit_range(1, weaken=None) == "1..3"
+    assert fit_range(0.5, weaken=True) == "0.125:0.5:0.125"
+    database = {
+        "playbooks": [
+            {"id": "rocket_fuel", "effects": [{"op": "drive", "amount": 1, "if": {"min_coins": 13}}]},
+            {"id": "nitro", "effects": [{"op": "drive", "amount": 1}]},
+        ]
+    }
+    assert fit_lever(database, "rocket_fuel", weaken=True) == ("playbooks.rocket_fuel.effects.0.if.min_coins", "7..19")
+    assert fit_lever(database, "rocket_fuel", weaken=False) == ("playbooks.rocket_fuel.effects.0.amount", "1..3")
+    assert fit_lever(database, "nitro", weaken=True) is None, "nothing left to turn: the line says change its effects"
+    rollers = {"cards": [{"id": "twin_rollers", "effects": [{"op": "hand_size", "amount": -4}]}]}
+    assert fit_lever(rollers, "twin_rollers", weaken=True) == ("cards.twin_rollers.effects.0.amount", "-6..-2")
+
+
 def test_the_receiving_seat_is_drawn_among_the_eligible_seats():
     from balance.seeding import bonus_seat
 

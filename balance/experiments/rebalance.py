@@ -55,7 +55,7 @@ from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict
 from ..errors import Problem, UserError
 from ..games import get_game
 from ..overrides import resolve_path, split_path
-from ..report.causal import find_entry, free_value, not_a_strength
+from ..report.causal import find_entry, free_value, item_numbers
 from ..runner import resolve_scenario, run
 from ..scale import scaled
 from ..scenario import Scenario
@@ -529,32 +529,13 @@ def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> 
             continue
         found = free_value(data, item)
         entry = find_entry(data, item)
-        numbers = [p for p in _numbers(entry[0], entry[1]) if p not in held] if entry else []
+        numbers = [p for p in item_numbers(entry[0], entry[1]) if p not in held] if entry else []
         first = found[0] if found and found[0] not in held else (numbers[0] if numbers else None)
         if first is None:
             continue
         others = [p for p in numbers if p != first]
         levers[item] = Lever(item, first, isinstance(_at(data, first), int), others=others)
     return {item: lv for item, lv in levers.items() if item not in held and lv.path not in held}
-
-
-def _numbers(entry: dict[str, Any], path: str) -> list[str]:
-    """The numbers of an item's entry a designer can turn, its cost first, then its effects' in order."""
-    out: list[str] = []
-
-    def walk(node: Any, at: str) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if not not_a_strength(node, key) or key == "cost":  # a cost is a lever of its own
-                    walk(value, f"{at}.{key}")
-        elif isinstance(node, list):  # an entry with an id is named by it, as overrides and --free name it
-            for i, value in enumerate(node):
-                walk(value, f"{at}.{value['id'] if isinstance(value, dict) and 'id' in value else i}")
-        elif isinstance(node, int | float) and not isinstance(node, bool):
-            out.append(at)
-
-    walk(entry, path)
-    return sorted(out, key=lambda p: not p.endswith(".cost"))
 
 
 def _at(data: Any, path: str) -> Any:

@@ -226,15 +226,74 @@ def _first_number(node: Any, path: str) -> tuple[str, float] | None:
     return None
 
 
-def fit_range(value: float, weaken: bool) -> str:
-    """A range of values around today's, toward the change: at least 2 steps, half the value where larger."""
-    step = max(2, int(abs(value)) // 2) if float(value).is_integer() else max(abs(value) / 2, 0.5)
-    if float(value).is_integer():
-        value = int(value)
-        low, high = (max(0, value - step), value) if weaken else (value, value + step)
-        return f"{low}..{high}"
-    low, high = (max(0.0, value - step), value) if weaken else (value, value + step)
-    return f"{low:g}:{high:g}:{step / 4:g}"
+def fit_range(value: float, weaken: bool | None) -> str | None:
+    """A range of values around today's, toward the change (`weaken`; None: both ways, for a number whose
+    direction the report does not know, such as a condition's threshold): at least 2 steps, half the value
+    where larger; the size shrinks toward 0 to weaken, never to 0 nor past it (0 deletes the effect, a
+    drive is not a brake: rebalance's rule too). None where no value but today's is left (an amount of 1
+    to weaken)."""
+    whole = float(value).is_integer()
+    size, sign = abs(value), -1 if value < 0 else 1
+    step = max(2, int(size) // 2) if whole else max(size / 2, 0.5)
+    least = (1 if whole else size / 4) if size else 0  # the smallest size of today's sign
+    low, high = (max(least, size - step), size) if weaken is not False else (size, size)
+    if weaken is not True:
+        high = size + step
+    if low == high:
+        return None
+    ends = sorted((sign * low, sign * high))
+    if whole:
+        return f"{int(ends[0])}..{int(ends[1])}"
+    return f"{ends[0]:g}:{ends[1]:g}:{step / 4:g}"
+
+
+def fit_lever(database: dict[str, Any], item: str, weaken: bool) -> tuple[str, str] | None:
+    """(PATH, RANGE) for the fit the report prints: the item's first number (free_value) toward the
+    change (both ways for a negative one), else its next number that has a range, both ways (the printed
+    fit for Rocket Fuel's one Drive
+    turned it 0..1, a fit that could only delete the effect; its coins' threshold reaches fair)."""
+    entry = find_entry(database, item)
+    first = free_value(database, item)
+    if entry is None or first is None:
+        return None
+    # a positive number makes its item stronger as it grows (a Drive, a die); a negative one may be a
+    # drawback (Twin Rollers' -4 cards) or an attack (a push of -5): both ways, the fit finds which
+    found = fit_range(first[1], weaken if first[1] > 0 else None)
+    if found is not None:
+        return first[0], found
+    for path in item_numbers(entry[0], entry[1]):
+        value = _value_at(entry[0], entry[1], path)
+        found = None if path == first[0] else fit_range(value, None)
+        if found is not None:
+            return path, found
+    return None
+
+
+def item_numbers(entry: dict[str, Any], path: str) -> list[str]:
+    """The numbers of an item's entry a designer can turn (PATHs naming it by id), its cost first, then its
+    effects' in order: rebalance's levers, and the printed fit's when the first cannot move."""
+    out: list[str] = []
+
+    def walk(node: Any, at: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if not not_a_strength(node, key) or key == "cost":  # a cost is a lever of its own
+                    walk(value, f"{at}.{key}")
+        elif isinstance(node, list):  # an entry with an id is named by it, as overrides and --free name it
+            for i, value in enumerate(node):
+                walk(value, f"{at}.{value['id'] if isinstance(value, dict) and 'id' in value else i}")
+        elif isinstance(node, int | float) and not isinstance(node, bool):
+            out.append(at)
+
+    walk(entry, path)
+    return sorted(out, key=lambda p: not p.endswith(".cost"))
+
+
+def _value_at(entry: dict[str, Any], path: str, number: str) -> Any:
+    node: Any = entry
+    for key in number[len(path) + 1 :].split("."):
+        node = node[int(key)] if isinstance(node, list) and key.isdigit() else node[key]
+    return node
 
 
 def sweep_range(value: float) -> str:
@@ -284,7 +343,7 @@ def change_lines(
         for r in rows.head(shown).iter_rows(named=True):
             item = r["card"]
             what = "Weaken" if weaken else "Strengthen"
-            free = free_value(database, item) if database else None
+            free = fit_lever(database, item, weaken) if database else None
             command = (
                 "-> "
                 + command_line(
@@ -292,7 +351,7 @@ def change_lines(
                     "fit",
                     scenario,
                     "--free",
-                    f"{free[0]}={fit_range(free[1], weaken)}",
+                    f"{free[0]}={free[1]}",
                     "--target",
                     f"strength:{item}=0+-{band}",
                 )
