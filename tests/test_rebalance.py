@@ -269,6 +269,15 @@ def test_a_step_is_taken_only_where_its_line_lands_clearly_nearer_fair():
     assert _step(across, 3, game, scenario, {path: 3}) == AT_NEAREST
     nearer = Lever("v8_block", path, True, reads=[(3, 0.05, 0.015), (2, 0.01, 0.015)], today=3)
     assert _step(nearer, 3, game, scenario, {path: 3}) == 2
+    # a gentle slope, the line crossing far off: half the way, on the same side of 0, is taken however small
+    # the gain against the noise (Roll Cage's gap read +3.4 at 4, +2.8 at 5, +2.4 at 6: it was kept at 4)
+    gentle, shipped = (
+        "cards.roll_cage.effects.0.if.behind_leader",
+        load_scenario(ROOT / "scenarios" / "two-player-duel.yaml"),
+    )
+    read = {2: 0.037, 3: 0.035, 4: 0.034, 5: 0.028, 6: 0.024, 8: 0.019, 12: 0.007}  # the search's, +-1.5 each
+    roll = Lever("roll_cage", gentle, True, reads=[(v, c, 0.015) for v, c in read.items()], today=4)
+    assert _step(roll, 4, game, shipped, {gentle: 4}) == 6
 
 
 def test_a_threshold_is_probed_both_ways_before_it_is_called_flat():

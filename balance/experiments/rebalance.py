@@ -715,9 +715,14 @@ def _step(lv: Lever, value: Any, game, scenario: Scenario, values: dict[str, Any
 
 
 def _clear_gain(now: float, predicted: float, half: float) -> bool:
-    """A step is taken only where its line says it lands nearer 0 by more than half the read's own half width:
-    a figure a unit's step would carry from one side of the band to the other (+2.1 -> -1.9) stays, or every
-    round's noise flips it back and forth (the searches of 2026-12-05 moved the same items up and down 4 times)."""
+    """A step across 0 is taken only where its line says it lands nearer 0 by more than half the read's own
+    half width: a figure a unit's step would carry from one side of the band to the other (+2.1 -> -1.9)
+    stays, or every round's noise flips it back and forth (the searches of 2026-12-05 moved the same items up
+    and down 4 times). A step that stays on its side of 0 is taken wherever the line says it lands nearer:
+    nothing flips, and a gentle slope's half-way step (Roll Cage's gap 4 -> 6: +3.4 -> +2.7) is how far it
+    gets in a round (it was kept at +3.4 as if its fair value lay between 4 and 5, its line crossing past 12)."""
+    if predicted * now > 0:
+        return abs(predicted) < abs(now)
     return abs(now) - abs(predicted) > half / 2
 
 
