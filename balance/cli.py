@@ -493,7 +493,7 @@ def report(
     if built.status:
         out.print(Text.assemble(("warning:", "yellow"), f" {built.status}"), soft_wrap=True)
     for heading, lines in built.findings:
-        out.print(f"{heading}:", soft_wrap=True)
+        out.print(heading if heading.endswith("?") else f"{heading}:", soft_wrap=True)
         for line in lines:
             out.print(f"- {line}", soft_wrap=True)
     out.print(

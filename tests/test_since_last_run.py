@@ -111,6 +111,11 @@ def test_the_report_and_compare_open_with_the_changed_items_causal_before_and_af
     measure(out, "rocket_fuel")
     code, stdout, _ = cli("report", out, "--out", out.parent / "report")
     line = next(x for x in stdout.splitlines() if x.startswith("- Rocket Fuel (changed): "))
+    # the page's first answer, then what changed (issue 45): both from the measured figures
+    answer = stdout.split("Is the game balanced?\n", 1)[1]
+    assert stdout.index("Is the game balanced?") < stdout.index("Since the last run:")
+    assert "- In the scenario's field: " in answer.split("Since the last run:")[0]
+    assert "- Not measured: the tuned field (measured by balance strong " in answer.split("Since the last run:")[0]
     before = json.loads((out.parent / "loop.previous" / MEASURED / "baseline" / "manifest.json").read_text())
     assert before["status"] == "complete"
     import polars as pl

@@ -188,6 +188,7 @@ def strong_section(
         "exploit": exploit,
         "ladder": shown,
         "positions": joined,
+        "tuned_table": theirs[0] if theirs else None,  # the items by experiment in the tuned field
     }
 
 

@@ -45,6 +45,8 @@ from .page import cell, render, write_csv
 from .since import HEADING as SINCE
 from .since import since_lines
 from .status import no_winner_lines, run_status
+from .verdict import HEADING as BALANCED
+from .verdict import verdict_lines
 
 WHAT_HAPPENED = "What happened"  # the one heading of a page without a winner
 DRAFT_RULES = {"horsepower": "rules.draft_coins"}  # the same for the draft's order (1 = the first pick)
@@ -758,6 +760,17 @@ def _build_report(
     since = since_lines(run_dir, manifest, unique, shown_run)
     if since:  # what a designer's edit did opens the page
         sections.insert(0, (SINCE, since))
+    if measured:  # the answer first, from the same figures as the findings below
+        fields = [
+            ("the scenario's field", measured[0], command_line("balance", "report", shown_run, "--measure")),
+            (
+                "the tuned field",
+                None if strong["missing"] else strong.get("tuned_table"),
+                command_line("balance", "strong", shown_run, "--measure"),
+            ),
+        ]
+        places = [(labels.seat, equality), ("draft position", draft_equality)]
+        sections.insert(0, (BALANCED, verdict_lines(fields, places, tolerance)))
     deeper = [  # what a designer runs next, from this page
         (
             command_line("balance", "report", shown_run, "--measure", "--budget", 400000),

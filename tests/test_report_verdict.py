@@ -1,0 +1,61 @@
+"""The report's first answer (issue 45): is the game balanced? From the same
+figures as the findings (the items' verdicts by experiment in each field, the
+positions' test and gap), against the one fair band."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from balance.report.verdict import verdict_lines
+
+
+def _items(*verdicts: str) -> pl.DataFrame:
+    return pl.DataFrame({"card": [f"i{k}" for k in range(len(verdicts))], "verdict": list(verdicts)}).with_columns(
+        pl.lit(1024).alias("games")
+    )
+
+
+def _positions(gap: float, p: float) -> pl.DataFrame:
+    return pl.DataFrame({"n_players": [4], "games": [20000], "p_value": [p], "largest_gap": [gap]})
+
+
+def test_balanced_only_where_every_item_is_fair_in_every_field_and_every_position_inside_the_band():
+    fair = _items("fair", "fair", "fair")
+    lines = verdict_lines(
+        [("the scenario's field", fair, "m"), ("the tuned field", fair, "s")],
+        [("seat", _positions(0.012, 0.03)), ("draft position", _positions(0.05, 0.2))],
+        0.03,
+    )
+    assert lines[0].startswith("Yes, by experiment: every item fair in every field measured")
+    assert lines[1] == (
+        "In the scenario's field: 3 of 3 items fair, 0 too strong, 0 too weak, 0 undecided (3,072 paired games; "
+        "causal: each item given to one seat, the same games without it)."
+    )
+    assert (
+        lines[3]
+        == "Seats (4 players): the best and worst 1.2 points apart (n=20,000 games; chi-square p = 0.030): inside the band."
+    )
+    assert lines[4].endswith("5.0 points apart (n=20,000 games; chi-square p = 0.200): inside the band."), (
+        "not shown unequal"
+    )
+
+
+def test_not_yet_names_what_is_outside_in_each_field_and_the_positions():
+    lines = verdict_lines(
+        [("the scenario's field", _items("too strong", "fair", "too weak"), "m"), ("the tuned field", None, "CMD")],
+        [("seat", _positions(0.04, 0.001))],
+        0.03,
+    )
+    assert lines[0].startswith(
+        "Not yet, by experiment at the fair band of +-3 points: outside it, 2 items in the scenario's field, "
+        "the seats with 4 players (What to change"
+    )
+    assert lines[-1] == "Not measured: the tuned field (measured by CMD)."
+
+
+def test_undecided_items_are_not_shown_balanced():
+    lines = verdict_lines([("the scenario's field", _items("fair", "undecided"), "m")], [], 0.03)
+    assert lines[0] == (
+        "No figure is outside the fair band of +-3 points by experiment, but 1 item is undecided: "
+        "not yet shown balanced."
+    )
