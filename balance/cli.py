@@ -1084,6 +1084,14 @@ def rebalance(
             "held out (again for more).",
         ),
     ] = None,
+    search_also: Annotated[
+        bool,
+        flag(
+            "--search-also",
+            help="Balance in the --also scenarios too, not only check the proposal there: each figure is its "
+            "mean over every field, and a figure outside in any of them is stepped.",
+        ),
+    ] = False,
     no_tuned: Annotated[
         bool,
         flag(
@@ -1129,6 +1137,7 @@ def rebalance(
         positions=not no_positions,
         tuned=not no_tuned,
         also=also or [],
+        search_also=search_also,
     )
     cards_path = resolve_scenario(scenario, common.runs()).cards_path
     if apply is not None:  # before any game

@@ -143,6 +143,7 @@ def test_mistakes_are_one_line_before_any_game(tmp_path):
         (["--also", str(other)], "plays "),
         (["--also", str(path)], "is given twice"),
         (["--also", str(tmp_path / "missing.yaml")], "missing.yaml"),
+        (["--search-also"], "balances in the --also scenarios: give one"),
     ]
     for args, words in cases:
         result = CliRunner().invoke(app, ["rebalance", str(path), *args, "--out", str(tmp_path / "o")])
@@ -192,6 +193,28 @@ def test_a_rebalance_resumed_with_more_rounds_ends_where_one_run_of_them_ends(tm
     a, b = ((tmp_path / k / "proposal.yaml").read_text() for k in "ab")
     assert a == b and "v8_block" in a
     assert (tmp_path / "a" / "items.csv").read_text() == (tmp_path / "b" / "items.csv").read_text()
+
+
+def test_search_also_balances_in_the_other_scenarios_too(tmp_path):
+    """--also only checks the proposal in another player count (a 4-player proposal cost the 2-player duel 9
+    figures held out); --search-also measures every round there too, each figure its mean over the fields."""
+    import json
+
+    path, three = tmp_path / "plant.yaml", tmp_path / "three.yaml"
+    path.write_text(PLANTED)
+    three.write_text(
+        PLANTED.replace("name: plant", "name: plant-three")
+        .replace("players: 2", "players: 3")
+        .replace("bots: [racer, balanced]", "bots: [racer, balanced, economist]")
+    )
+    base = ["rebalance", str(path), "--items", "v8_block", "--no-positions", "--no-tuned", "--rounds", "1", "-q"]
+    for out, more in (("a", []), ("b", ["--search-also"])):
+        result = CliRunner().invoke(app, [*base, "--also", str(three), *more, "--out", str(tmp_path / out)])
+        assert result.exit_code == 0, result.output
+    searched = [json.loads((tmp_path / k / "rebalance.json").read_text())["settings"]["search"] for k in "ab"]
+    assert searched == [["the scenario's field"], ["the scenario's field", "plant-three"]]
+    rounds = [json.loads((tmp_path / k / "rebalance.json").read_text())["rounds"][0] for k in "ab"]
+    assert rounds[0]["changes"]["v8_block"] != rounds[1]["changes"]["v8_block"], "the round read both fields"
 
 
 def test_a_changed_number_is_said_anew_in_its_text_only_where_the_text_says_it_once():

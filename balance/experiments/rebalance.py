@@ -91,6 +91,7 @@ class RebalanceOptions(ExperimentOptions):
     positions: bool = True  # the seats and draft positions too, where the rules have coins for them
     tuned: bool = True  # the tuned field searched in and checked too, where the game has `tuned`
     also: list[str] = field(default_factory=list)  # other scenarios of the database it is also checked in
+    search_also: bool = False  # balance in the --also scenarios too (each figure its mean over every field)
 
 
 @dataclass
@@ -188,11 +189,14 @@ def rebalance(
         raise UserError(Problem("--tolerance", None, "tolerance", f"must be between 0 and 50, got {options.tolerance}"))
     if options.rounds < 1:
         raise UserError(Problem("--rounds", None, "rounds", "must be at least 1"))
+    if options.search_also and not options.also:
+        raise UserError(Problem("--search-also", None, "search-also", "balances in the --also scenarios: give one"))
     fields = _check_fields(scenario, options)  # before any game: a wrong --also is one line, not a lost hour
     # the fields each round measures: the scenario's, and the tuned field where it is checked (an item is stepped by
     # its mean over them: a proposal for one field's bots alone moved 21 items out of the band in the other)
-    tuned = [(label, base) for label, base in fields if label == TUNED_FIELD]
-    search = [("the scenario's field", scenario), *tuned]
+    # --search-also: the other scenarios too (a 4-player proposal cost the 2-player duel 9 figures held out)
+    others = [(label, base) for label, base in fields if label == TUNED_FIELD or options.search_also]
+    search = [("the scenario's field", scenario), *others]
     levers = _levers(scenario, items, options)
     positions = _positions(scenario, options) if options.positions else {}
     levers |= {key: lv for key, lv in positions.items() if lv.path not in options.fixed}
@@ -400,6 +404,7 @@ def rebalance(
                 stuck.append(item)
                 continue
             moved[lv.path] = step
+            why.pop(item, None)  # said of a value it leaves (Roll Cage's "between 4 and 5" stood at 14)
         record["moved"] = moved
         rounds.append(record)
         values.update(moved)
