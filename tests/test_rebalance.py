@@ -270,7 +270,12 @@ def test_a_figure_balanced_in_two_fields_is_read_as_its_mean_with_both_errors():
     assert row["verdict"] == "fair" and _outside(row) and row["spread"] == pytest.approx(0.045)
     sentence = _split("Rocket Fuel", row, [("the scenario's field", None), ("the tuned field", None)])
     assert sentence.startswith("Rocket Fuel reads from -4.0 to +5.0 points across the scenario's field and the tuned")
-    assert "each stays 4.5 points from fair" in sentence
+    assert "the farthest stays at least 4.5 points from fair" in sentence
+    # three fields: the reads' own ends (not the mean +- half the gap), the fields listed
+    (row,) = _mean_of_fields([table(0.08, 0.01), table(0.0, 0.01), table(0.01, 0.01)], 0.03).iter_rows(named=True)
+    assert row["field_low"] == 0.0 and row["field_high"] == 0.08 and _worst(row) == pytest.approx(0.08)
+    three = [("the scenario's field", None), ("the tuned field", None), ("duel", None)]
+    assert "from +0.0 to +8.0 points across the scenario's field, the tuned field and duel:" in _split("X", row, three)
 
 
 def _first_draft():

@@ -474,10 +474,11 @@ def _mean_of_fields(tables: list[pl.DataFrame], tol: float) -> pl.DataFrame:
         change = sum(r["change"] for r in reads) / len(reads)
         half = math.sqrt(sum(_half(r) ** 2 for r in reads)) / len(reads)
         low, high = change - half, change + half
-        spread = (max(r["change"] for r in reads) - min(r["change"] for r in reads)) / 2
+        lowest, highest = min(r["change"] for r in reads), max(r["change"] for r in reads)
         rows.append(
             {"card": card, "games": sum(int(r["games"]) for r in reads), "change": change}
-            | {"ci_low": low, "ci_high": high, "verdict": verdict(low, high, tol, change), "spread": spread}
+            | {"ci_low": low, "ci_high": high, "verdict": verdict(low, high, tol, change)}
+            | {"spread": (highest - lowest) / 2, "field_low": lowest, "field_high": highest}
             | {"fields_outside": any(_outside(r) for r in reads)}
         )
     return pl.DataFrame(rows)
@@ -626,7 +627,7 @@ def _outside(row: dict[str, Any]) -> bool:
 
 def _worst(row: dict[str, Any]) -> float:
     """How far the figure's farthest field reads from 0 (one field: its read)."""
-    return abs(row["change"]) + row.get("spread", 0.0)
+    return max(abs(row.get("field_low", row["change"])), abs(row.get("field_high", row["change"])))
 
 
 def _flat(reads: list[tuple[float, float, float]]) -> bool:
@@ -795,12 +796,13 @@ def _between(lv: Lever, name: str, value: Any, change: float) -> str:
 def _split(name: str, row: dict[str, Any], search: list[tuple[str, Scenario]]) -> str:
     """One sentence: the fields read the item so far apart that no value of a number, which moves them alike,
     brings both inside the band."""
-    low, high = row["change"] - row["spread"], row["change"] + row["spread"]
+    labels = [label for label, _ in search]
+    fields = " and ".join(labels) if len(labels) < 3 else ", ".join(labels[:-1]) + " and " + labels[-1]
     return (
-        f"{name} reads from {100 * low:+.1f} to {100 * high:+.1f} points across {' and '.join(label for label, _ in search)}: "
-        f"a number moves every field alike, so none brings them all inside the band (at its mean's fair value each "
-        f"stays {100 * row['spread']:.1f} points from fair); the fields' bots play it differently: it needs an effect "
-        "they use alike."
+        f"{name} reads from {100 * row['field_low']:+.1f} to {100 * row['field_high']:+.1f} points across {fields}: "
+        f"a number moves every field alike, so none brings them all inside the band (wherever it is set, the "
+        f"farthest stays at least {100 * row['spread']:.1f} points from fair); the fields' bots play it "
+        "differently: it needs an effect they use alike."
     )
 
 
