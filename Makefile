@@ -25,8 +25,8 @@ install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
 # The default scenario: check the cards, run it (an earlier run of other cards
-# is kept as runs/four-player-mixed.previous, and the report opens with what
-# changed since, by experiment) and again with the tuned bots (balance strong: the best challenger a
+# is kept as runs/four-player-mixed.previous, and the report opens with its answer, is the game
+# balanced?, and what changed since, by experiment) and again with the tuned bots (balance strong: the best challenger a
 # 200,000-game tune finds against them, and every card and Playbook measured in the tuned field too),
 # measure every card and Playbook by experiment and build the report in reports/four-player-mixed/
 # (--measure, 5,200 games an item: every item decided in both fields), and trace its first game.
