@@ -59,3 +59,25 @@ def test_undecided_items_are_not_shown_balanced():
         "No figure is outside the fair band of +-3 points by experiment, but 1 item is undecided: "
         "not yet shown balanced."
     )
+
+
+def test_since_the_last_run_reads_both_runs_verdicts_at_one_band():
+    """The last run was measured at +-2 and stored its verdicts so; read at +-3 (this report's band) an item
+    whose figures hardly moved is no 'verdict moved' (Spike Strip, +2.2 -> +0.9, was 'too strong' at +-2)."""
+    from balance.report.causal import strength_moves
+
+    def table(change: float, half: float, stored: str) -> pl.DataFrame:
+        return pl.DataFrame(
+            {"card": ["spike_strip"], "change": [change], "ci_low": [change - half], "ci_high": [change + half]}
+            | {"games": [4096], "verdict": [stored]}
+        )
+
+    before, after = table(0.022, 0.017, "too strong"), table(0.009, 0.017, "fair")
+    (line,) = strength_moves(before, after, set(), {}, 0.03)
+    assert (
+        line
+        == "Between fair and undecided only (an interval at the band's edge): spike_strip (undecided -> fair, +0.9)."
+    )
+    (line,) = strength_moves(before, after, set(), {}, 0.02)
+    assert line.startswith("spike_strip (verdict moved): +2.2 (+0.5 to +3.9, n=4,096) -> +0.9")
+    assert line.endswith("was too strong, now undecided")

@@ -16,7 +16,7 @@ import polars as pl
 
 from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
-from ..analysis.strength import STRONGER, UNDECIDED, WEAKER, next_z
+from ..analysis.strength import STRONGER, UNDECIDED, WEAKER, next_z, verdict
 from ..analysis.strength import games_to_decide as item_games_to_decide
 from ..printable import command_line
 
@@ -468,13 +468,26 @@ def _verdict_move(before: str, after: str) -> str:
     return f"now {after} (was {before})"
 
 
-def strength_moves(before: pl.DataFrame, after: pl.DataFrame, changed: set[str], names: dict[str, str]) -> list[str]:
+def at_band(row: dict[str, Any], tolerance: float) -> str:
+    """An item's verdict from its interval and estimate, at this band."""
+    return verdict(row["ci_low"], row["ci_high"], tolerance, row["change"])
+
+
+def strength_moves(
+    before: pl.DataFrame,
+    after: pl.DataFrame,
+    changed: set[str],
+    names: dict[str, str],
+    tolerance: float = FAIR_BAND / 100,
+) -> list[str]:
     """Each changed item, then each other item whose verdict moved to or from too
     strong or too weak: its causal strength before -> after, both with their
     intervals and games, and the verdict; the items that only moved between fair
-    and undecided (an interval crossing the band's edge by noise) named in one line."""
-    old = {r["card"]: r for r in before.iter_rows(named=True)}
-    new = {r["card"]: r for r in after.iter_rows(named=True)}
+    and undecided (an interval crossing the band's edge by noise) named in one line.
+    Both runs' verdicts are read at `tolerance` (a run measured at another band,
+    or before the band was one, answers "did it help" in the same measure)."""
+    old = {r["card"]: r | {"verdict": at_band(r, tolerance)} for r in before.iter_rows(named=True)}
+    new = {r["card"]: r | {"verdict": at_band(r, tolerance)} for r in after.iter_rows(named=True)}
     moved = [i for i in new if i in old and i not in changed and old[i]["verdict"] != new[i]["verdict"]]
     flagged = (STRONGER, WEAKER)
     settled = [i for i in moved if old[i]["verdict"] not in flagged and new[i]["verdict"] not in flagged]

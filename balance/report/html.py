@@ -757,7 +757,7 @@ def _build_report(
         contradicted=contradicted,
     )
     shown_run = _shown_path(str(run_dir))
-    since = since_lines(run_dir, manifest, unique, shown_run)
+    since = since_lines(run_dir, manifest, unique, shown_run, tolerance)
     if since:  # what a designer's edit did opens the page
         sections.insert(0, (SINCE, since))
     if measured:  # the answer first, from the same figures as the findings below

@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 
 from ..analysis import winrate
+from ..analysis.band import FAIR_BAND
 from ..experiments.compare import changed_ids, database_changes
 from ..logs import read_manifest
 from ..printable import command_line, printable
@@ -60,8 +61,11 @@ def rate_lines(before: pl.DataFrame | None, after: pl.DataFrame | None, key: str
     ]
 
 
-def since_lines(run_dir: Path, manifest: dict[str, Any], names: dict[str, str], shown_run: str) -> list[str]:
-    """The section's lines; none where no earlier run of this scenario is kept."""
+def since_lines(
+    run_dir: Path, manifest: dict[str, Any], names: dict[str, str], shown_run: str, tolerance: float = FAIR_BAND / 100
+) -> list[str]:
+    """The section's lines; none where no earlier run of this scenario is kept. Both runs' verdicts at the
+    report's band (`tolerance`)."""
     previous = previous_of(run_dir)
     old = read_manifest(previous) if previous.is_dir() else None
     if not old or old.get("status") != "complete":
@@ -83,7 +87,7 @@ def since_lines(run_dir: Path, manifest: dict[str, Any], names: dict[str, str], 
             "By experiment (causal): each item's strength in each run's own paired experiment (the same seed: the "
             "same games wherever the databases agree), before -> after, with the verdict:"
         )
-        moves = strength_moves(then[0], now[0], changed_ids(changed), names)
+        moves = strength_moves(then[0], now[0], changed_ids(changed), names, tolerance)
         lines += moves or ["No changed item was measured and no verdict moved."]
     elif now or then:
         which = shown_previous if now else shown_run
