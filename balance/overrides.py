@@ -60,6 +60,13 @@ def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
     return tuple(out)
 
 
+def value_at(data: Any, path: str) -> Any:
+    """The value a dotted path names (one that resolve_path resolves: list entries by index or by id)."""
+    for key in resolve_path(data, split_path(path)):
+        data = data[key]
+    return data
+
+
 def canonical_path(data: Any, resolved: tuple[Any, ...]) -> str:
     """The dotted path of a resolved document path (resolve_path), spelled one
     way: an item of a list with ids by its id, another list's item by its

@@ -155,6 +155,9 @@ def test_the_printed_fit_turns_a_number_that_can_reach_fair_and_never_deletes_an
     assert fit_lever(database, "rocket_fuel", weaken=True) == ("playbooks.rocket_fuel.effects.0.if.min_coins", "7..19")
     assert fit_lever(database, "rocket_fuel", weaken=False) == ("playbooks.rocket_fuel.effects.0.amount", "1..3")
     assert fit_lever(database, "nitro", weaken=True) is None, "nothing left to turn: the line says change its effects"
+    # a next number in a list of entries with ids (Shuffle GP's drivers and their cards) is read by its id
+    driver = {"drivers": [{"id": "comet", "effects": [{"amount": 1}], "cards": [{"id": "c1", "speed": 5}]}]}
+    assert fit_lever(driver, "comet", weaken=True) == ("drivers.comet.cards.c1.speed", "3..7")
     rollers = {"cards": [{"id": "twin_rollers", "effects": [{"op": "hand_size", "amount": -4}]}]}
     assert fit_lever(rollers, "twin_rollers", weaken=True) == ("cards.twin_rollers.effects.0.amount", "-6..-2")
 

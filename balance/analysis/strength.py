@@ -106,6 +106,12 @@ def verdict(low: float, high: float, tolerance: float, change: float | None = No
     return UNDECIDED
 
 
+def verdict_counts(table: pl.DataFrame) -> dict[str, int]:
+    """How many items each verdict holds (fair, too strong, too weak, undecided)."""
+    counts = dict(table["verdict"].value_counts().iter_rows())
+    return {v: int(counts.get(v, 0)) for v in (FAIR, STRONGER, WEAKER, UNDECIDED)}
+
+
 def strength_table(
     baseline: pl.DataFrame,
     with_card: dict[str, pl.DataFrame],

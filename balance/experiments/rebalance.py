@@ -54,7 +54,7 @@ from ..analysis.band import FAIR_BAND
 from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict
 from ..errors import Problem, UserError
 from ..games import get_game
-from ..overrides import resolve_path, split_path
+from ..overrides import value_at
 from ..report.causal import find_entry, free_value, item_numbers
 from ..runner import resolve_scenario, run
 from ..scale import scaled
@@ -540,14 +540,8 @@ def _levers(scenario: Scenario, items: list[str], options: RebalanceOptions) -> 
         if first is None:
             continue
         others = [p for p in numbers if p != first]
-        levers[item] = Lever(item, first, isinstance(_at(data, first), int), others=others)
+        levers[item] = Lever(item, first, isinstance(value_at(data, first), int), others=others)
     return {item: lv for item, lv in levers.items() if item not in held and lv.path not in held}
-
-
-def _at(data: Any, path: str) -> Any:
-    for key in resolve_path(data, split_path(path)):
-        data = data[key]
-    return data
 
 
 POSITIONS = {"seat": ("seat_coins", 0), "draft_position": ("draft_coins", 1)}  # the rules' coins, the first's number
@@ -647,7 +641,7 @@ def _line(reads: list[tuple[float, float, float]], w: np.ndarray | None = None) 
 
 
 def _today(scenario: Scenario, path: str) -> Any:
-    return _at(scenario.database_doc().data, path)
+    return value_at(scenario.database_doc().data, path)
 
 
 def _variant(scenario: Scenario, values: dict[str, Any], seed: int, name: str) -> Scenario:
@@ -810,9 +804,3 @@ def _no_lever(name: str, fixed: list[str], item: str) -> str:
     if item in fixed:
         return f"{name} is outside the band and held by --fix."
     return f"{name} is outside the band and its entry holds no number to turn: it needs a new effect."
-
-
-def verdict_counts(table: pl.DataFrame) -> dict[str, int]:
-    """How many items each verdict holds (fair, too strong, too weak, undecided)."""
-    counts = dict(table["verdict"].value_counts().iter_rows())
-    return {v: int(counts.get(v, 0)) for v in (FAIR, STRONGER, WEAKER, UNDECIDED)}

@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 import yaml
 
+from ..analysis.strength import verdict_counts
 from ..atomic import write_text
 from ..errors import Problem, UserError
 from ..overrides import resolve_path, split_path
@@ -19,7 +20,7 @@ from ..report.page import render, write_csv
 from ..units import in_units
 from ..yamlio import load_yaml
 from .fit.probe import plain_number
-from .rebalance import OUTSIDE, RebalanceResult, verdict_counts
+from .rebalance import OUTSIDE, RebalanceResult
 
 NUMBER = r"-?\d+(?:\.\d+)?"
 

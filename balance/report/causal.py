@@ -18,6 +18,7 @@ from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
 from ..analysis.strength import STRONGER, UNDECIDED, WEAKER, next_z, verdict
 from ..analysis.strength import games_to_decide as item_games_to_decide
+from ..overrides import value_at
 from ..printable import command_line
 
 SHOWN = 8  # items a side (too strong, too weak) named in the findings; the rest: "and N more"
@@ -250,8 +251,8 @@ def fit_range(value: float, weaken: bool | None) -> str | None:
 def fit_lever(database: dict[str, Any], item: str, weaken: bool) -> tuple[str, str] | None:
     """(PATH, RANGE) for the fit the report prints: the item's first number (free_value) toward the
     change (both ways for a negative one), else its next number that has a range, both ways (the printed
-    fit for Rocket Fuel's one Drive
-    turned it 0..1, a fit that could only delete the effect; its coins' threshold reaches fair)."""
+    fit for Rocket Fuel's one Drive turned it 0..1, a fit that could only delete the effect; its coins'
+    threshold reaches fair)."""
     entry = find_entry(database, item)
     first = free_value(database, item)
     if entry is None or first is None:
@@ -262,8 +263,7 @@ def fit_lever(database: dict[str, Any], item: str, weaken: bool) -> tuple[str, s
     if found is not None:
         return first[0], found
     for path in item_numbers(entry[0], entry[1]):
-        value = _value_at(entry[0], entry[1], path)
-        found = None if path == first[0] else fit_range(value, None)
+        found = None if path == first[0] else fit_range(value_at(database, path), None)
         if found is not None:
             return path, found
     return None
@@ -287,13 +287,6 @@ def item_numbers(entry: dict[str, Any], path: str) -> list[str]:
 
     walk(entry, path)
     return sorted(out, key=lambda p: not p.endswith(".cost"))
-
-
-def _value_at(entry: dict[str, Any], path: str, number: str) -> Any:
-    node: Any = entry
-    for key in number[len(path) + 1 :].split("."):
-        node = node[int(key)] if isinstance(node, list) and key.isdigit() else node[key]
-    return node
 
 
 def sweep_range(value: float) -> str:
@@ -381,6 +374,12 @@ def change_lines(
     return lines + seat_lines
 
 
+def position_out(row: dict[str, Any], tolerance: float) -> bool:
+    """The seats (or draft positions) of a player count out of balance: the chi-square test rejects equal
+    shares and the best and worst lie more than the band apart."""
+    return row["p_value"] < 0.05 and row["largest_gap"] > tolerance
+
+
 def seat_change_lines(
     seats: pl.DataFrame,
     equality: pl.DataFrame,
@@ -398,7 +397,7 @@ def seat_change_lines(
     first = 0 if key == "seat" else 1  # a rule's list starts at seat 0, at draft position 1
     lines = []
     for row in equality.iter_rows(named=True):
-        if not (row["p_value"] < 0.05 and row["largest_gap"] > tolerance):
+        if not position_out(row, tolerance):
             continue
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate")
         worst = group.row(0, named=True)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER
+from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict_counts
+from .causal import position_out
 
 HEADING = "Is the game balanced?"
 
@@ -28,8 +29,8 @@ def verdict_lines(
         if table is None:
             missing.append(f"{name} (measured by {command})")
             continue
-        counts = dict(table["verdict"].value_counts().iter_rows())
-        strong, weak, fair, open_ = (int(counts.get(v, 0)) for v in (STRONGER, WEAKER, FAIR, UNDECIDED))
+        counts = verdict_counts(table)
+        strong, weak, fair, open_ = (counts[v] for v in (STRONGER, WEAKER, FAIR, UNDECIDED))
         if strong + weak:
             outside.append(f"{strong + weak} items in {name}")
         undecided += open_
@@ -42,7 +43,7 @@ def verdict_lines(
         if equality is None:
             continue
         for row in equality.iter_rows(named=True):
-            out = row["p_value"] < 0.05 and row["largest_gap"] > tolerance
+            out = position_out(row, tolerance)
             if out:
                 outside.append(f"the {word}s with {row['n_players']} players")
             lines.append(
