@@ -131,3 +131,26 @@ def test_by_default_strength_measures_each_games_main_items_and_all_of_them_with
     ).table
     assert sorted(table["kind"].unique().to_list()) == ["power"] and table.height == 6
     assert seen[-1] == 32 * 7 and seen == sorted(seen)  # the baseline and six powers, counted in order
+
+
+def test_a_duel_measures_no_card_the_duel_leaves_out_of_the_parts_deck():
+    """Rulebook 1.2: (M) cards leave the Parts Deck below
+    rules.multiplayer_min_players. A two-player strength experiment gave a seat
+    an extra Rear-Ender anyway and called it too strong (+6.0 points in the
+    duel), a card no duel holds; at four players every (M) card is measured."""
+    import yaml
+
+    from balance.games import GAMES
+    from balance.scenario import load_scenario
+
+    game = GAMES["horsepower"]
+    multi = {c["id"] for c in yaml.safe_load((ROOT / "cards.yaml").read_text())["cards"] if "M" in c.get("flags", [])}
+    assert {"rear_ender", "slipstream_body", "sticky_fingers"} <= multi
+
+    def measured(name: str) -> set[str]:
+        catalog = game.catalog(game.prepare(load_scenario(ROOT / "scenarios" / f"{name}.yaml")))
+        return {i["id"] for i in game.strength_items(catalog) if i["kind"] == "card"}
+
+    assert not measured("two-player-duel") & multi
+    assert multi <= measured("four-player-mixed")
+    assert multi <= measured("three-player-mixed")

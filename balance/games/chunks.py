@@ -29,6 +29,7 @@ class Prepared:
     tables: Any
     bots: Any
     pool: bool  # True: seats draw their bots from the pool at random
+    players: int = 0  # the scenario's player count, where the game's catalog depends on it
 
 
 def chunk_seats(pool: bool, n_bots: int, scenario: ScenarioView, first: int, size: int, streams: Streams) -> np.ndarray:

@@ -46,15 +46,28 @@ def prepare(scenario: ScenarioView) -> Prepared:
         raise UserError(scenario.doc.problem(("bonus_card",), f"no card with id {m.bonus_card!r}, nor a Playbook"))
     bots = bot_table(profiles, names, tables, m.players)
     compiled.ensure_compiled(tables, bots, m.players)  # here, before any worker: one compile, said on the console
-    return Prepared(db, tables, bots, pool=not isinstance(m.bots, list))
+    return Prepared(db, tables, bots, pool=not isinstance(m.bots, list), players=m.players)
 
 
 def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
     """Every card and Playbook of the database as played, so reports can list
-    the ones that never appear in the logs."""
+    the ones that never appear in the logs. A card's count is its copies at the
+    scenario's player count: an (M) card left out of the Parts Deck below
+    rules.multiplayer_min_players (1.2) counts 0, so no experiment measures a
+    card the game does not hold."""
     db = prep.database
+    left_out = prep.players < db.rules.multiplayer_min_players
     return {
-        "cards": [{"id": c.id, "name": c.name, "type": c.type, "group": c.group, "count": c.count} for c in db.cards],
+        "cards": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "type": c.type,
+                "group": c.group,
+                "count": 0 if left_out and "M" in c.flags else c.count,
+            }
+            for c in db.cards
+        ],
         "playbooks": [{"id": p.id, "name": p.name, "count": p.count} for p in db.playbooks],
     }
 
