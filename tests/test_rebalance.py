@@ -357,3 +357,24 @@ def test_a_long_step_goes_half_the_way_and_the_best_round_is_the_proposal():
     for r, outside in enumerate([19, 27, 19, 23], start=1):
         best = _best_round(best, r, {path: 3 - r}, outside)
     assert best == {"round": 3, "values": {path: 0}, "outside": 19}
+
+
+def test_a_field_of_another_player_count_measures_only_the_cards_its_game_holds(tmp_path):
+    """Rulebook 1.2: (M) cards leave a duel's Parts Deck. Rebalance measured every item of its scenario in each
+    --also field, so a four-player search read Rear-Ender and Spin Out (M) in the two-player duel held out
+    (+8.0, +20.6 points) and counted them outside there; now a field reads only the items its game holds, in the
+    search (--search-also) and held out."""
+    path, duel = tmp_path / "three.yaml", tmp_path / "duel.yaml"
+    three = (
+        PLANTED.replace("name: plant", "name: plant-three")
+        .replace("players: 2", "players: 3")
+        .replace("bots: [racer, balanced]", "bots: [racer, balanced, economist]")
+    )
+    path.write_text(three)
+    duel.write_text(PLANTED)
+    args = ["rebalance", str(path), "--items", "v8_block,rear_ender", "--no-positions", "--no-tuned", "--rounds", "1"]
+    result = CliRunner().invoke(app, [*args, "--also", str(duel), "--search-also", "--out", str(tmp_path / "o"), "-q"])
+    assert result.exit_code == 0, result.output
+    fields = list(_csv(tmp_path / "o" / "fields.csv"))
+    assert {r["card"] for r in fields if r["field"] == "plant"} == {"v8_block"}
+    assert {r["card"] for r in _csv(tmp_path / "o" / "items.csv")} == {"v8_block", "rear_ender"}

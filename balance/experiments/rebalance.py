@@ -268,6 +268,17 @@ def rebalance(
 
         return report
 
+    held_by: dict[int, set[str]] = {}
+
+    def holds(base: Scenario) -> set[str]:
+        """The items a field's game holds: another player count may leave some out (rulebook 1.2's (M) cards)."""
+        if base is scenario:
+            return set(figures)
+        if id(base) not in held_by:
+            ids = {i["id"] for i in strength_items(game, game.catalog(game.prepare(base)))}
+            held_by[id(base)] = {f for f in figures if f in ids or f in positions}
+        return held_by[id(base)]
+
     def measure(
         at: dict[str, Any],
         seed: int,
@@ -278,6 +289,7 @@ def rebalance(
         base: Scenario = scenario,
     ) -> pl.DataFrame:
         nonlocal used
+        chosen = [c for c in chosen if c in holds(base)]  # a duel holds no (M) card: none is given it there
         variant = _variant(base, at, seed, f"{m.name}-{folder}")
         kinds = replacing if base is scenario else _replacing(base, catalog)
         table = paired_strength(variant, chosen, out / folder, options.runs(seed=seed), progress(what), games, kinds)
@@ -296,6 +308,7 @@ def rebalance(
         tables = [
             measure(at, seed, f"{folder}-{i}", what if i == 0 else f"{what}, {label}", chosen, games, base)
             for i, (label, base) in enumerate(search)
+            if set(chosen) & holds(base)
         ]
         return tables[0] if len(tables) == 1 else _mean_of_fields(tables, tol)
 
