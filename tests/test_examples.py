@@ -54,6 +54,21 @@ REDESIGNED = {
     "underdog",
     "back_marker",
     "rear_ender",
+    # the sixth pass (examples/README.md step 6): coin thresholds that split the fields, Playbooks no number moved,
+    # the duel's Spin Out, coins alone a dead card
+    "tip_jar",
+    "second_wind",
+    "pit_crew_overhaul",
+    "pit_lane_saboteur",
+    "spin_out",
+    "launch_control",
+    "dual_mount_frame",
+    "spaceframe",
+    "slipstream_body",
+    "sticky_fingers",
+    "interest_account",
+    "cog_tread_wheels",
+    "oil_slick",
 }
 
 # the rule settings the designer added (docs/rules.md 6.1: the box's 18 Debris ran out in every game)
