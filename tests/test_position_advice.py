@@ -52,3 +52,20 @@ def test_a_seat_gap_that_widens_under_strong_play_is_said_and_one_within_the_noi
     assert line.startswith("Under strong play the seat gap widens: 5.9 points between the best and worst seat")
     assert "10.5 in the tuned field (balance strong, n=20,000 games)" in line
     assert strong_gap_line(positions([0.286, 0.248, 0.243, 0.223], [0.284, 0.248, 0.243, 0.225])) == []
+
+
+def test_the_printed_draft_fit_raises_the_worst_positions_coins_from_what_it_holds():
+    """The shipped database gives draft position 1 four coins; when it won least, the report printed
+    `--free rules.draft_coins.0=0..3`, and the fit, run as printed, proposed 4 -> 0: fewer coins for the
+    position that wins least. The range now starts at what the position holds and goes up."""
+    draft = pl.DataFrame(
+        {"n_players": [4] * 4, "draft_position": [1, 2, 3, 4], "win_rate": [0.225, 0.252, 0.268, 0.255]}
+    )
+    equality = pl.DataFrame({"n_players": [4], "p_value": [1e-5], "largest_gap": [0.043]})
+    database = {"rules": {"draft_coins": [4, 0, 3, 7]}}
+    scenario = "scenarios/four-player-mixed.yaml"
+    (line,) = seat_change_lines(draft, equality, 0.03, scenario, "rules.draft_coins", "draft_position", database)
+    assert "draft position 1 wins least" in line
+    assert shlex.split(line.split(" -> ", 1)[1])[4] == "rules.draft_coins.0=4..7"
+    (param,) = free_params(load_scenario(ROOT / scenario), ["rules.draft_coins.0=4..7"])
+    assert (param.low, param.high, param.start) == (4, 7, 4), "the fit starts from the database's own value"

@@ -387,11 +387,15 @@ def seat_change_lines(
     scenario: str,
     seat_rule: str | None,
     key: str = "seat",
+    database: dict[str, Any] | None = None,
 ) -> list[str]:
     """The seats (or, with `key="draft_position"`, the draft positions, 1 the
     first pick) out of balance: the chi-square test rejects equal shares and
     the gap passes the tolerance; with a fit over the game's compensation
-    rule for them where it has one (rules.seat_coins, rules.draft_coins)."""
+    rule for them where it has one (rules.seat_coins, rules.draft_coins): the
+    worst position's coins raised from what the database gives it (a fixed
+    0..3 asked a position holding 4 coins, and winning least, to hold fewer)."""
+    today = _rule_list(database, seat_rule)
     word = key.replace("_", " ")
     target = "seat-balance" if key == "seat" else "draft-balance"
     first = 0 if key == "seat" else 1  # a rule's list starts at seat 0, at draft position 1
@@ -401,6 +405,8 @@ def seat_change_lines(
             continue
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate")
         worst = group.row(0, named=True)
+        at = worst[key] - first
+        now = int(today[at]) if today is not None and 0 <= at < len(today) else 0
         fix = (
             " -> "
             + command_line(
@@ -408,7 +414,7 @@ def seat_change_lines(
                 "fit",
                 scenario,
                 "--free",
-                f"{seat_rule}.{worst[key] - first}=0..3",
+                f"{seat_rule}.{worst[key] - first}={now}..{now + 3}",
                 "--target",
                 f"{target}<={100 * tolerance:g}",
             )
@@ -423,6 +429,17 @@ def seat_change_lines(
             f"{word} {worst[key]} wins least{lever}{fix}"
         )
     return lines
+
+
+def _rule_list(database: dict[str, Any] | None, rule: str | None) -> list[Any] | None:
+    """A rule's list of numbers by position in the database (rules.draft_coins), or None where it has none."""
+    if database is None or rule is None:
+        return None
+    try:
+        value = value_at(database, rule)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return value if isinstance(value, list) and all(isinstance(v, int | float) for v in value) else None
 
 
 def strong_gap_line(positions: pl.DataFrame | None, word: str = "seat") -> list[str]:

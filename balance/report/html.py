@@ -720,15 +720,17 @@ def _build_report(
         lines = causal.causal_lines(measured[0], unique, seen, where, tolerance=tolerance, measure=measure)
         contradicted = causal.contradicted(measured[0], seen)
         game = manifest.get("game", "")
-        seat_lines = causal.seat_change_lines(seats, equality, tolerance, scenario_path, SEAT_RULES.get(game))
+        # the database as the run played it (its manifest keeps it): the file may have been edited since
+        database = manifest.get("database") or causal.load_database(manifest.get("cards_file"))
+        seat_lines = causal.seat_change_lines(
+            seats, equality, tolerance, scenario_path, SEAT_RULES.get(game), database=database
+        )
         if draft is not None and draft_equality is not None:  # the draft's order, drawn apart from the seats
             seat_lines += causal.seat_change_lines(
-                draft, draft_equality, tolerance, scenario_path, DRAFT_RULES.get(game), "draft_position"
+                draft, draft_equality, tolerance, scenario_path, DRAFT_RULES.get(game), "draft_position", database
             )
         if not strong["missing"]:
             seat_lines += causal.strong_gap_line(strong["positions"], strong["seat_word"])
-        # the database as the run played it (its manifest keeps it): the file may have been edited since
-        database = manifest.get("database") or causal.load_database(manifest.get("cards_file"))
         change = causal.change_lines(measured[0], unique, tolerance, scenario_path, database, seat_lines)
     own = {k: auction_lines.get(k, []) + driver_lines.get(k, []) for k in ("position", "items", "strategies", "supply")}
     sections = findings(
