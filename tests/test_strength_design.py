@@ -157,7 +157,19 @@ def test_the_printed_fit_turns_a_number_that_can_reach_fair_and_never_deletes_an
     assert fit_lever(database, "nitro", weaken=True) is None, "nothing left to turn: the line says change its effects"
     # a next number in a list of entries with ids (Shuffle GP's drivers and their cards) is read by its id
     driver = {"drivers": [{"id": "comet", "effects": [{"amount": 1}], "cards": [{"id": "c1", "speed": 5}]}]}
-    assert fit_lever(driver, "comet", weaken=True) == ("drivers.comet.cards.c1.speed", "3..7")
+    assert fit_lever(driver, "comet", weaken=True) == ("drivers.comet.cards.c1.speed", "3..5")
+    # a next number that is a size turns toward the change: Drift Tyres' second Drive of 1 cannot weaken it
+    # (printed as 1..3 on the shipped database, a fit that could only make it stronger): its coins can
+    drift = {
+        "cards": [
+            {
+                "id": "drift_tyres",
+                "effects": [{"op": "drive", "amount": 1}, {"op": "drive", "amount": 1, "if": {"min_coins": 7}}],
+            }
+        ]
+    }
+    assert fit_lever(drift, "drift_tyres", weaken=True) == ("cards.drift_tyres.effects.1.if.min_coins", "4..10")
+    assert fit_lever(drift, "drift_tyres", weaken=False) == ("cards.drift_tyres.effects.0.amount", "1..3")
     rollers = {"cards": [{"id": "twin_rollers", "effects": [{"op": "hand_size", "amount": -4}]}]}
     assert fit_lever(rollers, "twin_rollers", weaken=True) == ("cards.twin_rollers.effects.0.amount", "-6..-2")
 

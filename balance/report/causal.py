@@ -263,7 +263,13 @@ def fit_lever(database: dict[str, Any], item: str, weaken: bool) -> tuple[str, s
     if found is not None:
         return first[0], found
     for path in item_numbers(entry[0], entry[1]):
-        found = None if path == first[0] else fit_range(value_at(database, path), None)
+        if path == first[0]:
+            continue
+        value = value_at(database, path)
+        # a condition's threshold, or a negative number: both ways; a size weakens as it shrinks, a cost as it
+        # grows (Drift Tyres' second Drive of 1, turned 1..3 to weaken it, could only make it stronger)
+        direction = None if ".if." in path or value < 0 else (not weaken if path.endswith(".cost") else weaken)
+        found = fit_range(value, direction)
         if found is not None:
             return path, found
     return None
