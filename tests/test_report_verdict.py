@@ -15,15 +15,33 @@ def _items(*verdicts: str) -> pl.DataFrame:
     )
 
 
-def _positions(gap: float, p: float) -> pl.DataFrame:
-    return pl.DataFrame({"n_players": [4], "games": [20000], "p_value": [p], "largest_gap": [gap]})
+def _positions(word: str, rates: list[float], p: float, half: float = 0.006) -> tuple:
+    """A seat_equality row and its win rates (n=20,000 games, each rate +- `half`), as the report passes them."""
+    key = "seat" if word == "seat" else "draft_position"
+    equality = pl.DataFrame(
+        {"n_players": [4], "games": [20000], "p_value": [p], "largest_gap": [max(rates) - min(rates)]}
+    )
+    table = pl.DataFrame(
+        {
+            "n_players": [4] * 4,
+            key: [0, 1, 2, 3] if key == "seat" else [1, 2, 3, 4],
+            "win_rate": rates,
+            "ci_low": [r - half for r in rates],
+            "ci_high": [r + half for r in rates],
+            "fair": [0.25] * 4,
+        }
+    )
+    return word, equality, table, key
 
 
 def test_balanced_only_where_every_item_is_fair_in_every_field_and_every_position_inside_the_band():
     fair = _items("fair", "fair", "fair")
     lines = verdict_lines(
         [("the scenario's field", fair, "m"), ("the tuned field", fair, "s")],
-        [("seat", _positions(0.012, 0.03)), ("draft position", _positions(0.05, 0.2))],
+        [
+            _positions("seat", [0.256, 0.250, 0.250, 0.244], 0.03),
+            _positions("draft position", [0.275, 0.25, 0.25, 0.225], 0.2, 0.004),  # each 2.5 points from its share
+        ],
         0.03,
     )
     assert lines[0].startswith("Yes, by experiment: every item fair in every field measured")
@@ -31,19 +49,20 @@ def test_balanced_only_where_every_item_is_fair_in_every_field_and_every_positio
         "In the scenario's field: 3 of 3 items fair, 0 too strong, 0 too weak, 0 undecided (3,072 paired games; "
         "causal: each item given to one seat, the same games without it)."
     )
-    assert (
-        lines[3]
-        == "Seats (4 players): the best and worst 1.2 points apart (n=20,000 games; chi-square p = 0.030): inside the band."
+    assert lines[3] == (
+        "Seats (4 players): the best and worst 1.2 points apart (n=20,000 games; chi-square p = 0.030): "
+        "each inside the band of its share."
     )
-    assert lines[4].endswith("5.0 points apart (n=20,000 games; chi-square p = 0.200): inside the band."), (
-        "not shown unequal"
+    # 5 points between the best and the worst, each 2.5 from its share: inside, as rebalance and fit read it
+    assert lines[4].endswith(
+        "5.0 points apart (n=20,000 games; chi-square p = 0.200): each inside the band of its share."
     )
 
 
 def test_not_yet_names_what_is_outside_in_each_field_and_the_positions():
     lines = verdict_lines(
         [("the scenario's field", _items("too strong", "fair", "too weak"), "m"), ("the tuned field", None, "CMD")],
-        [("seat", _positions(0.04, 0.001))],
+        [_positions("seat", [0.29, 0.25, 0.24, 0.22], 0.001)],  # seat 0 +4 points from its share
         0.03,
     )
     assert lines[0].startswith(
@@ -81,3 +100,17 @@ def test_since_the_last_run_reads_both_runs_verdicts_at_one_band():
     (line,) = strength_moves(before, after, set(), {}, 0.02)
     assert line.startswith("spike_strip (verdict moved): +2.2 (+0.5 to +3.9, n=4,096) -> +0.9")
     assert line.endswith("was too strong, now undecided")
+
+
+def test_a_position_whose_interval_reaches_past_the_band_is_not_yet_shown_balanced():
+    fair = _items("fair", "fair")
+    lines = verdict_lines(
+        [("the scenario's field", fair, "m")], [_positions("draft position", [0.225, 0.25, 0.268, 0.257], 0.001)], 0.03
+    )
+    assert lines[0] == (
+        "No figure is outside the fair band of +-3 points by experiment, but 1 position is undecided: "
+        "not yet shown balanced."
+    )
+    assert lines[-1].endswith(
+        "not yet shown inside: draft position 1 -2.5 points (-3.1 to -1.9) from its share, undecided."
+    )

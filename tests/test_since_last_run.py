@@ -131,7 +131,7 @@ def test_the_report_and_compare_open_with_the_changed_items_causal_before_and_af
     assert "Win rate by seat (3 players, n=64 games a run): seat 0: " in stdout
     assert "Win rate by draft position (3 players" in stdout
     page = (out.parent / "report" / "index.html").read_text()
-    assert page.index("Since the last run") < page.index("What to change")
+    assert page.index(">Since the last run<") < page.index(">What to change<")  # the sections, not the answer
     # Going deeper: the comparison with the kept run, and a sweep of the measured item's own number, as they run
     assert f"<code>balance compare {out}.previous {out}</code>" in page
     assert (

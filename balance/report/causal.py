@@ -16,7 +16,7 @@ import polars as pl
 
 from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
-from ..analysis.strength import STRONGER, UNDECIDED, WEAKER, next_z, verdict
+from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, next_z, verdict
 from ..analysis.strength import games_to_decide as item_games_to_decide
 from ..overrides import value_at
 from ..printable import command_line
@@ -380,10 +380,31 @@ def change_lines(
     return lines + seat_lines
 
 
-def position_out(row: dict[str, Any], tolerance: float) -> bool:
-    """The seats (or draft positions) of a player count out of balance: the chi-square test rejects equal
-    shares and the best and worst lie more than the band apart."""
-    return row["p_value"] < 0.05 and row["largest_gap"] > tolerance
+def position_figures(rates: pl.DataFrame, key: str, tolerance: float) -> dict[int, list[dict[str, Any]]]:
+    """Each seat's (or draft position's) win rate less its fair share, with its 95% interval and verdict at the
+    band, by player count: the figures rebalance steps and fit's seat-balance and draft-balance targets hold."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for row in rates.sort(key).iter_rows(named=True):
+        fair = row.get("fair") or 1 / row["n_players"]
+        change, low, high = row["win_rate"] - fair, row["ci_low"] - fair, row["ci_high"] - fair
+        figure = {"position": row[key], "change": change, "ci_low": low, "ci_high": high}
+        out.setdefault(row["n_players"], []).append(figure | {"verdict": verdict(low, high, tolerance, change)})
+    return out
+
+
+def position_out(figures: list[dict[str, Any]]) -> bool:
+    """The seats (or draft positions) of a player count out of balance: one of them is too strong or too weak
+    by its own share, as rebalance reads a position and fit's targets hold it (the best and worst more than the
+    band apart, which the report read before, called positions out that each lay inside the band)."""
+    return any(f["verdict"] in (STRONGER, WEAKER) for f in figures)
+
+
+def position_phrase(word: str, figure: dict[str, Any]) -> str:
+    """A position's figure in words: draft position 1 -3.4 points (-4.0 to -2.8) from its share, too weak."""
+    return (
+        f"{word} {figure['position']} {100 * figure['change']:+.1f} points ({100 * figure['ci_low']:+.1f} to "
+        f"{100 * figure['ci_high']:+.1f}) from its share, {figure['verdict']}"
+    )
 
 
 def seat_change_lines(
@@ -396,8 +417,8 @@ def seat_change_lines(
     database: dict[str, Any] | None = None,
 ) -> list[str]:
     """The seats (or, with `key="draft_position"`, the draft positions, 1 the
-    first pick) out of balance: the chi-square test rejects equal shares and
-    the gap passes the tolerance; with a fit over the game's compensation
+    first pick) out of balance (position_out: one too strong or too weak by
+    its own share); with a fit over the game's compensation
     rule for them where it has one (rules.seat_coins, rules.draft_coins): the
     worst position's coins raised from what the database gives it (a fixed
     0..3 asked a position holding 4 coins, and winning least, to hold fewer)."""
@@ -406,8 +427,9 @@ def seat_change_lines(
     target = "seat-balance" if key == "seat" else "draft-balance"
     first = 0 if key == "seat" else 1  # a rule's list starts at seat 0, at draft position 1
     lines = []
+    figures = position_figures(seats, key, tolerance)
     for row in equality.iter_rows(named=True):
-        if not position_out(row, tolerance):
+        if not position_out(figures.get(row["n_players"], [])):
             continue
         group = seats.filter(pl.col("n_players") == row["n_players"]).sort("win_rate")
         worst = group.row(0, named=True)
@@ -429,10 +451,11 @@ def seat_change_lines(
         )
         lever = f" (its lever: {seat_rule}, extra starting coins by {word})" if seat_rule and key != "seat" else ""
         p = row["p_value"]
+        beyond = "; ".join(position_phrase(word, f) for f in figures[row["n_players"]] if f["verdict"] != FAIR)
         lines.append(
-            f"{word.capitalize()}s out of balance ({row['n_players']} players): {100 * row['largest_gap']:.1f} points "
-            f"between the best and worst {word} (chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}); "
-            f"{word} {worst[key]} wins least{lever}{fix}"
+            f"{word.capitalize()}s out of balance ({row['n_players']} players): {beyond}, past the band of its share "
+            f"({100 * row['largest_gap']:.1f} points between the best and worst {word}, chi-square p "
+            f"{'< 0.001' if p < 0.001 else f'= {p:.3f}'}); {word} {worst[key]} wins least{lever}{fix}"
         )
     return lines
 

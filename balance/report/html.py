@@ -771,7 +771,7 @@ def _build_report(
                 command_line("balance", "strong", shown_run, "--measure"),
             ),
         ]
-        places = [(labels.seat, equality), ("draft position", draft_equality)]
+        places = [(labels.seat, equality, seats, "seat"), ("draft position", draft_equality, draft, "draft_position")]
         sections.insert(0, (BALANCED, verdict_lines(fields, places, tolerance)))
     deeper = [  # what a designer runs next, from this page
         (

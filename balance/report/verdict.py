@@ -9,22 +9,22 @@ from __future__ import annotations
 import polars as pl
 
 from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict_counts
-from .causal import position_out
+from .causal import position_figures, position_out, position_phrase
 
 HEADING = "Is the game balanced?"
 
 
 def verdict_lines(
     fields: list[tuple[str, pl.DataFrame | None, str]],
-    positions: list[tuple[str, pl.DataFrame | None]],
+    positions: list[tuple[str, pl.DataFrame | None, pl.DataFrame | None, str]],
     tolerance: float,
 ) -> list[str]:
     """`fields`: (name, its strength table or None, the command that measures it); `positions`: (the word,
-    its equality table: seat_equality's) for the seats and draft positions. A position is out of balance as
-    What to change reads it: equal shares rejected (p < 0.05) and the best and worst more than the band
-    apart."""
+    its equality table: seat_equality's, its win rates: by_seat's or by_draft_position's, their key column)
+    for the seats and draft positions. A position is out of balance as What to change, rebalance and fit read
+    it: too strong or too weak by its own share (position_out); an undecided one is not yet shown balanced."""
     band = f"{100 * tolerance:g}"
-    lines, outside, undecided, missing = [], [], 0, []
+    lines, outside, undecided, unsettled, missing = [], [], 0, 0, []
     for name, table, command in fields:
         if table is None:
             missing.append(f"{name} (measured by {command})")
@@ -39,17 +39,28 @@ def verdict_lines(
             f"undecided ({int(table['games'].sum()):,} paired games; causal: each item given to one seat, the same "
             "games without it)."
         )
-    for word, equality in positions:
-        if equality is None:
+    for word, equality, rates, key in positions:
+        if equality is None or rates is None:
             continue
+        figures = position_figures(rates, key, tolerance)
         for row in equality.iter_rows(named=True):
-            out = position_out(row, tolerance)
+            mine = figures.get(row["n_players"], [])
+            out = position_out(mine)
+            open_ = [f for f in mine if f["verdict"] == UNDECIDED]
             if out:
                 outside.append(f"the {word}s with {row['n_players']} players")
+            unsettled += len(open_) if not out else 0
+            said = "; ".join(position_phrase(word, f) for f in mine if f["verdict"] != FAIR)
             lines.append(
                 f"{word.capitalize()}s ({row['n_players']} players): the best and worst {100 * row['largest_gap']:.1f} "
                 f"points apart (n={row['games']:,} games; chi-square p = {row['p_value']:.3f}): "
-                + ("outside the band." if out else "inside the band.")
+                + (
+                    f"outside the band: {said}."
+                    if out
+                    else f"not yet shown inside: {said}."
+                    if open_
+                    else "each inside the band of its share."
+                )
             )
     if missing:
         lines.append("Not measured: " + "; ".join(missing) + ".")
@@ -59,8 +70,13 @@ def verdict_lines(
             " (What to change lists the scenario's field's and the positions, with the one command that moves them "
             "all together; Under strong play shows each item in both fields)."
         )
-    elif undecided or missing:
+    elif undecided or unsettled or missing:
         are = f"{undecided} item is" if undecided == 1 else f"{undecided} items are"
+        if unsettled:  # a seat or draft position whose interval reaches past the band: more games tell
+            are = (f"{undecided} {'item' if undecided == 1 else 'items'} and " if undecided else "") + (
+                f"{unsettled} {'position' if unsettled == 1 else 'positions'} "
+                + ("is" if undecided + unsettled == 1 else "are")
+            )
         head = f"No figure is outside the fair band of +-{band} points by experiment, but {are} undecided"
         head += (" and a field is not measured" if missing else "") + ": not yet shown balanced."
     else:
