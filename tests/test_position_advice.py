@@ -40,6 +40,7 @@ def _rates(rates: list[float], half: float = 0.006) -> pl.DataFrame:
             "ci_low": [r - half for r in rates],
             "ci_high": [r + half for r in rates],
             "fair": [0.25] * 4,
+            "games": [20000] * 4,
         }
     )
 

@@ -29,6 +29,7 @@ def _positions(word: str, rates: list[float], p: float, half: float = 0.006) -> 
             "ci_low": [r - half for r in rates],
             "ci_high": [r + half for r in rates],
             "fair": [0.25] * 4,
+            "games": [20000] * 4,
         }
     )
     return word, equality, table, key

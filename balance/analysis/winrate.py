@@ -83,6 +83,20 @@ def by_playbook(run: Run | str | Path) -> pl.DataFrame:
     return _rates(players, ["playbook"])
 
 
+def from_share(rates: pl.DataFrame, key: str) -> list[dict]:
+    """Each seat's (or draft position's, `key`) win rate less its fair share, with its 95% interval and games,
+    per row of by_seat's (or by_draft_position's) table, in order: the one figure fit's seat-balance and
+    draft-balance targets, rebalance and the report read a position by."""
+    out = []
+    for r in rates.sort(["n_players", key]).iter_rows(named=True):
+        fair = r.get("fair") or 1 / r["n_players"]
+        out.append(
+            {"n_players": r["n_players"], "position": r[key], "games": int(r["games"])}
+            | {"change": r["win_rate"] - fair, "ci_low": r["ci_low"] - fair, "ci_high": r["ci_high"] - fair}
+        )
+    return out
+
+
 def seat_equality(run: Run | str | Path, seats: pl.DataFrame | None = None) -> pl.DataFrame:
     """Per player count: the chi-square test that every seat wins equally often
     (finished games only), and the balance index 1 - (largest minus smallest

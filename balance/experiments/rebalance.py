@@ -273,10 +273,9 @@ def rebalance(
     def holds(base: Scenario) -> set[str]:
         """The items a field's game holds: another player count may leave some out (rulebook 1.2's (M) cards)."""
         if base is scenario:
-            return set(figures)
+            return set(items)
         if id(base) not in held_by:
-            ids = {i["id"] for i in strength_items(game, game.catalog(game.prepare(base)))}
-            held_by[id(base)] = {f for f in figures if f in ids or f in positions}
+            held_by[id(base)] = {i["id"] for i in strength_items(game, game.catalog(game.prepare(base)))}
         return held_by[id(base)]
 
     def measure(

@@ -18,7 +18,8 @@ from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
 from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, next_z, verdict
 from ..analysis.strength import games_to_decide as item_games_to_decide
-from ..overrides import value_at
+from ..analysis.winrate import from_share
+from ..overrides import resolve_path, split_path, value_at
 from ..printable import command_line
 
 SHOWN = 8  # items a side (too strong, too weak) named in the findings; the rest: "and N more"
@@ -384,11 +385,10 @@ def position_figures(rates: pl.DataFrame, key: str, tolerance: float) -> dict[in
     """Each seat's (or draft position's) win rate less its fair share, with its 95% interval and verdict at the
     band, by player count: the figures rebalance steps and fit's seat-balance and draft-balance targets hold."""
     out: dict[int, list[dict[str, Any]]] = {}
-    for row in rates.sort(key).iter_rows(named=True):
-        fair = row.get("fair") or 1 / row["n_players"]
-        change, low, high = row["win_rate"] - fair, row["ci_low"] - fair, row["ci_high"] - fair
-        figure = {"position": row[key], "change": change, "ci_low": low, "ci_high": high}
-        out.setdefault(row["n_players"], []).append(figure | {"verdict": verdict(low, high, tolerance, change)})
+    for f in from_share(rates, key):
+        out.setdefault(f["n_players"], []).append(
+            f | {"verdict": verdict(f["ci_low"], f["ci_high"], tolerance, f["change"])}
+        )
     return out
 
 
@@ -442,7 +442,7 @@ def seat_change_lines(
                 "fit",
                 scenario,
                 "--free",
-                f"{seat_rule}.{worst[key] - first}={now}..{now + 3}",
+                f"{seat_rule}.{at}={now}..{now + 3}",
                 "--target",
                 f"{target}<={100 * tolerance:g}",
             )
@@ -464,10 +464,9 @@ def _rule_list(database: dict[str, Any] | None, rule: str | None) -> list[Any] |
     """A rule's list of numbers by position in the database (rules.draft_coins), or None where it has none."""
     if database is None or rule is None:
         return None
-    try:
-        value = value_at(database, rule)
-    except (KeyError, IndexError, TypeError, ValueError):
+    if isinstance(resolve_path(database, split_path(rule)), str):  # a message: the database has no such rule
         return None
+    value = value_at(database, rule)
     return value if isinstance(value, list) and all(isinstance(v, int | float) for v in value) else None
 
 

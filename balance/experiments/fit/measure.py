@@ -30,16 +30,11 @@ def seat_balance(run: Path, by: str = "seat") -> dict[str, Figure]:
     seats = winrate.by_seat(run) if by == "seat" else winrate.by_draft_position(run)
     if seats is None:  # a game without a draft
         return {}
-    seats = seats.filter(pl.col("n_players") == seats["n_players"].max()).sort(by)
+    seats = seats.filter(pl.col("n_players") == seats["n_players"].max())
     word = by.replace("_", " ")
     return {
-        f"{word} {r[by]}": Figure(
-            100 * (r["win_rate"] - r["fair"]),
-            100 * (r["ci_low"] - r["fair"]),
-            100 * (r["ci_high"] - r["fair"]),
-            int(r["games"]),
-        )
-        for r in seats.iter_rows(named=True)
+        f"{word} {f['position']}": Figure(100 * f["change"], 100 * f["ci_low"], 100 * f["ci_high"], f["games"])
+        for f in winrate.from_share(seats, by)
     }
 
 
