@@ -848,9 +848,17 @@ def tune(
         flag(
             "--harden",
             help="Make `tuned` unexploitable: adopt the best challenger (a fresh tune or a hand counter) "
-            "until none gains more than 3 points held out, checked at twice the budget.",
+            "until none gains more than 3 points held out, checked at twice the budget and at least --check-budget.",
         ),
     ] = False,
+    check_budget: Annotated[
+        int,
+        typer.Option(
+            "--check-budget",
+            help="With --harden: the least search budget of the check that ends it (a smaller search finds "
+            "smaller exploits; default: the budget of the exploitability figure bots.yaml ships).",
+        ),
+    ] = 320_000,
     counters: Annotated[
         Optional[Path],
         typer.Option(
@@ -884,6 +892,8 @@ def tune(
     from .experiments.tune import tune as run_tune
     from .experiments.tune.output import points
 
+    if check_budget != 320_000 and not harden:
+        raise UserError(Problem("--check-budget", None, "check-budget", "--check-budget goes with --harden"))
     if counters is not None and not (exploit or harden):
         raise UserError(Problem("--counters", None, "counters", "--counters goes with --exploit or --harden"))
     if exploit or harden:
@@ -937,7 +947,7 @@ def tune(
         from .experiments.tune.harden import summary
 
         with game_bar("harden tuned", quiet) as bar:
-            hardened = run_harden(scenario, options, hand, bar)
+            hardened = run_harden(scenario, options, hand, bar, check_budget)
         for step in hardened.steps:
             best = max(step["challengers"], key=lambda c: c["gain"])
             out.print(

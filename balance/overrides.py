@@ -51,13 +51,20 @@ def resolve_path(data: Any, parts: list[str]) -> tuple[Any, ...] | str:
                     return f"no {'.'.join(parts[:i])} item with id {part!r}{hint} (known: {', '.join(ids)})"
             else:
                 if not part.isdigit() or int(part) >= len(node):
-                    return f"{'.'.join(parts[:i])} has no item {part} (it has {len(node)})"
+                    return f"{'.'.join(parts[:i])} has no item {part} ({_indices(len(node))})"
                 index = int(part)
             out.append(index)
             node = node[index]
         else:
             return f"{'.'.join(parts[:i])} is a single value, not a mapping or list"
     return tuple(out)
+
+
+def _indices(n: int) -> str:
+    """The items a list has, by the index a path names them with (they count from 0)."""
+    if n == 0:
+        return "it is empty"
+    return "its only item is 0" if n == 1 else f"its items are 0 to {n - 1}"
 
 
 def value_at(data: Any, path: str) -> Any:

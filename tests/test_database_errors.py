@@ -274,3 +274,15 @@ def test_counts_differing_from_the_rulebook_are_warnings(broken, cards_text):
 def test_too_many_copies_of_a_card(broken):
     path, line = broken("    type: debris\n    count: 18\n", "    type: debris\n    count: 180\n")
     assert error_of(path) == f"{path}:{line + 1}: cards.debris.count: must be at most 100, got 180"
+
+
+def test_a_path_past_the_end_of_a_list_names_the_indices_the_list_has():
+    """Found on a --free of issue 45: 'effects has no item 1 (it has 1)' read as
+    if item 1 existed; a path counts from 0, so the message says the range."""
+    from balance.overrides import resolve_path
+
+    data = {"cards": [{"id": "spaceframe", "effects": [{"op": "drive"}]}, {"id": "bare", "effects": []}]}
+    one = resolve_path(data, ["cards", "spaceframe", "effects", "1", "amount"])
+    assert one == "cards.spaceframe.effects has no item 1 (its only item is 0)"
+    assert resolve_path(data, ["cards", "bare", "effects", "0"]) == "cards.bare.effects has no item 0 (it is empty)"
+    assert resolve_path(data, ["cards", "7"]) == "cards has no item 7 (its items are 0 to 1)"

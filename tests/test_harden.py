@@ -96,6 +96,27 @@ def test_harden_adopts_a_refuting_challenger_and_stops_when_a_doubled_check_hold
     assert "holds: the best challenger" in (result.out / "tuned.yaml").read_text().splitlines()[0]
 
 
+def test_a_check_that_holds_below_the_check_floor_checks_again_at_twice_its_budget(tmp_path):
+    """A small search finds small exploits (on the sixth Horsepower database a
+    hardening checked at 80,000 games held, and a 320,000-game tune then beat
+    it by +3.2 points): the procedure ends only on a check that holds with at
+    least the floor's budget, doubling the check until it gets there."""
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL)
+    scenario = exploit_field(load_scenario(path))
+    options = TuneOptions(
+        jobs=1, bot="tuned", budget=300, games_per_eval=16, population=4, confirm_games=512, out=tmp_path / "h"
+    )
+    result = harden(scenario, options, {}, check_budget=1200)
+    *_, before, last = [(s["budget"], s["check"], s["adopted"]) for s in result.steps]
+    assert before == (600, True, False), "a check that held below the floor"
+    assert last == (1200, True, False), "...and the check again at twice its budget, which ends it"
+    assert result.holds
+    runner = CliRunner()
+    alone = runner.invoke(app, ["tune", str(path), "--bot", "tuned", "--check-budget", "1000"])
+    assert alone.exit_code == 2 and "--check-budget goes with --harden" in alone.stderr
+
+
 def test_counters_file_mistakes_are_one_line(tmp_path):
     bad = tmp_path / "c.yaml"
     bad.write_text("downforce: [1, 2]\n")
