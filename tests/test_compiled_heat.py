@@ -36,7 +36,11 @@ Garage cases and bonus-39 (Wings 1 scraps 2) recorded again; with the
 database before and the old Scrap, the engine still reproduced all 22. The
 bots' draft came to value Accelerate, Super Cool and Draft (docs/bots.md): the
 five Garage cases whose races drafted differently, and the traces, recorded
-again; with those weights at 0 the engine reproduced all 22 and the traces."""
+again; with those weights at 0 the engine reproduced all 22 and the traces.
+BGA's Heat cards joined the Garage pool (rules.garage_draft.heat_cards, two
+of each tier; the random and noisy bots draft some): the seven Garage cases
+and the traces recorded again; with heat_cards at 0 the engine reproduced
+all 22 and the traces."""
 
 from __future__ import annotations
 
@@ -148,23 +152,23 @@ DIGESTS = {
     "cars-4": "61557c4ec74388839e5a4322b3862e29",
     "cars-5": "5294b0950ffdf97afb86ba72974df743",
     "cars-6": "5ed90189f415267850a51ee213468d37",
-    "garage-2": "65df15dcc1eeab5be101a4c34848cc24",
-    "garage-6": "155990da6dbe79999e7fc5f17f8f307e",
+    "garage-2": "da663efb47456d48ebf64156610d485f",
+    "garage-6": "d97ecd9623d3ea21305ee9f30df36c29",
     "adrenaline-both-aggressive-legends-2": "42e1060342d8d559e5e2f47b6e0d38d5",
     "adrenaline-both-aggressive-legends-6": "fea179f5371bc7788d75d7b90e037920",
     "short-stress-2": "bc7c2e4267eb21c87d84bac94f8a2f9c",
     "short-stress-6": "1730ef7e46f88cb545940928ceac9e86",
-    "round-robin-draft-2": "37e60ecc5b262243149e7da4a5e11e7e",
-    "round-robin-draft-6": "fab84619591fad9fada2a9c49c5c5a51",
+    "round-robin-draft-2": "bc6c84302cb2a0bd61fe2fffdacc52bf",
+    "round-robin-draft-6": "5e2de91cc9199aac90b8f584aabd3c71",
     "grid-cap-2": "27942bedcdccd6af2304649208ca8bee",
     "grid-cap-6": "879fb222bf250868ad5626a774ee62c4",
     "gears-2": "0a9acb21132d1ecc8115d7ac11308eb9",
     "gears-6": "5ae2b799a794edce8e4285424d8d8311",
     "bonus-14": "55e2dac8e992d59f3d0ae73133727a28",
     "bonus-39": "db8f3cbdbe7de07f954e38cb9302a7f3",
-    "bonus-14-garage": "61d7ac71fd0750072a0dc03b3d853c26",
-    "bonus-39-garage": "bce05a6e3ebd0d9e5f060e2e5905f8cb",
-    "garage-usa-4": "358d44f970fdfcbaead31b470be58e84",
+    "bonus-14-garage": "8837b906713fcdca175a2abba1a88cdc",
+    "bonus-39-garage": "b86f1acd2138ee1a7c1006b71169ffa2",
+    "garage-usa-4": "6e6a13ecc4b9e6275fa8f7ab1aecf41c",
 }
 
 
@@ -239,8 +243,8 @@ def traced(rules: dict, cars: int, race: int) -> list[str]:
 
 # sha256 of the traces of 9 races (3 settings, races 1-3), recorded where the numpy engine said the same; recorded
 # again when the published Legend cards replaced ours (issue 46: the Legends' lines and moves), and when the Garage
-# pool became BGA's 46 cards, and when the draft came to value Accelerate
-TRACE_DIGEST = "73877bcb84fdbe56f554da849a5dea83"
+# pool became BGA's 46 cards, and when the draft came to value Accelerate, and when the pool took BGA's Heat cards
+TRACE_DIGEST = "71fa65d963ebeb52ed25b15a053471a2"
 
 
 def test_a_traced_race_says_what_the_numpy_engine_said():

@@ -13,7 +13,7 @@ from balance.errors import UserError
 from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat import championship, compiled
-from balance.games.heat.bots import bot_table, resolve_profiles
+from balance.games.heat.bots import DRAFT_FEATURES, bot_table, resolve_profiles
 from balance.games.heat.compiled import rules
 from balance.games.heat.compiled import tables as compiled_tables
 from balance.games.heat.log import finish_order
@@ -24,6 +24,7 @@ from .test_heat_rules import _cars_on
 
 TITLE_SPONSOR = heat.season_race("season_1963", 0)  # USA: 3 Sponsorship cards dealt, press A (the line at 11)
 ROBOT = {"robot": {"noise": 0.0, "boost": 0.0}}
+HOARDER = {"hoarder": {"noise": 0.0, "draft": dict.fromkeys(DRAFT_FEATURES, 0.0)}}  # takes the Heat card shown
 ONE = np.array([0])
 
 
@@ -173,14 +174,16 @@ def test_under_an_eliminating_event_the_bots_crawl_rather_than_risk_the_race():
     """Italia under Title sponsor withdraws (a spin-out eliminates), 600 races of balanced, aggressive and
     cautious: each gear also has a plan of its slowest cards, and of plans that may spin out the slowest
     scores best. Cars out: balanced 41.8% -> 33.3%, cautious 17.8% -> 12.8%, aggressive 80.3% -> 77.0%
-    (these races, before and after; the same seeds, so the figures are exact)."""
+    (these races, before and after; the same seeds, so the figures are exact). Since the Garage pool holds
+    BGA's Heat cards the same seeds reveal other markets: 30.8%, 15.0%, 77.0% (over 6,000 races 31.6%,
+    13.3%, 76.4% with them, 32.2%, 13.3%, 76.6% without: the draws moved, not the bots)."""
     t = heat.season_race("season_1963", 3)
     names = ["balanced", "aggressive", "cautious"]
     bots = bot_table(resolve_profiles(None), names, t)
     seats = (np.arange(3)[None, :] + np.arange(600)[:, None]) % 3
     st = compiled.simulate(t, bots, seats, Streams(1, 0, 600))
     out = {n: float(st.out[seats == q].mean()) for q, n in enumerate(names)}
-    assert out["balanced"] < 0.35 and out["cautious"] < 0.15 and out["aggressive"] < 0.79, out
+    assert out["balanced"] < 0.35 and out["cautious"] < 0.16 and out["aggressive"] < 0.79, out
 
 
 def test_turbulent_winds_allow_a_slipstream_only_in_gears_three_and_four():
@@ -305,7 +308,8 @@ def test_a_seasons_races_keep_the_rules_and_score_9_6_4_3():
 
 def test_each_race_adds_one_upgrade_and_the_cars_keep_their_upgrades():
     races, bots, seats, result, _ = _seasons("season_1963")
-    pool = races[0].cards.pool
+    pool = races[0].cards.pool.copy()
+    pool[races[0].heat_card] = 0  # (the pool's Heat cards: these bots take none)
     for r, st in enumerate(result.races):
         owned = (st.deck + st.hand + st.play + st.discard)[..., pool > 0]
         players = ~st.is_legend
@@ -364,6 +368,43 @@ def test_a_season_unknown_to_the_database_is_a_one_line_error():
 def test_a_fixed_road_conditions_list_must_suit_every_race_of_the_season():
     with pytest.raises(UserError, match=r"seasons\.season_1961\.races\.0\.track: rules\.road_conditions lists 4"):
         heat.season_race("season_1961", 0, road_conditions=["slow_corner"] * 4)  # Great Britain: 5 corners
+
+
+def test_a_drafted_heat_card_is_the_cars_for_the_rest_of_the_season():
+    """The Championship drafts from the single races' Garage pool, BGA's Heat cards in it (two of each tier);
+    a Heat card drafted is the car's as an upgrade is: BGA puts it in the deck (RaceTrait.php stFinishDraft)
+    and clears only the race's Heat (Cards.php clean), so it comes to every later race on top of the race's."""
+    races = tuple(heat.season_race("season_1961", r, weather=True) for r in range(3))
+    assert all(t.cards.pool[t.heat_card] == 4 for t in races)
+    names = ["hoarder", "balanced", "aggressive", "cautious"]
+    bots = bot_table(resolve_profiles(HOARDER), names, races[0])
+    seats = ((np.arange(4)[None, :] + np.arange(64)[:, None]) % 4).astype(np.int16)
+    broken: list[str] = []
+    result = championship.play_season(
+        _season("season_1961"), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, 0, 64), broken=broken
+    )
+    assert broken == []
+    h, games = races[0].heat_card, np.arange(64)[:, None]
+    drafted = np.stack([st.drafted[games, result.slot[r], h] for r, st in enumerate(result.races)])  # (R, G, car)
+    hoarder = seats == 0  # (G, car): the hoarder's car (the hoarder never swaps: it values every card alike)
+    assert drafted[:, hoarder].sum() > 0 and drafted[:, ~hoarder].sum() == 0
+    for r in (1, 2):
+        carried = result.races[r].received[games, result.slot[r], h]  # (no Event takes Heat out in 1961)
+        assert (carried == drafted[:r].sum(axis=0)).all(), r
+        race_heat = races[r].tracks[races[r].rules.track].heat + result.races[r].weather_heat[:, None]
+        st = result.races[r]
+        whole = st.engine + (st.deck + st.hand + st.play + st.discard)[..., h]
+        assert (whole[games, result.slot[r]] == race_heat + drafted[: r + 1].sum(axis=0))[hoarder].all()
+
+
+def test_a_swap_gives_away_a_drafted_heat_card_never_the_races_own():
+    """The first picker may swap an upgrade it owns (BGA's argsSwapUpgrade: the cards it drafted, a Heat card
+    of the pool among them): never a Heat card the Weather put into its deck (Rain: 3 of the Engine's)."""
+    races, _, _, result, broken = _seasons("season_1961", games=128)
+    assert broken == [] and any((st.weather_heat != 0).any() for st in result.races)
+    h = races[0].heat_card
+    for st in result.races:
+        assert (st.received[..., h] >= 0).all() and (st.drafted[..., h] == 0).all()
 
 
 def test_the_logs_drafts_are_the_upgrades_each_car_drafted_a_swap_included():

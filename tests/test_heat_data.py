@@ -106,7 +106,29 @@ def test_starting_deck_per_track(tables):
     assert deck.sum() == 12 + 3 + 3  # basic, the track's Stress, the starting upgrades
     assert deck[tables.heat_card] == 1 and deck[tables.stress_card] == 3
     assert tables.starting_deck(usa, garage=True).sum() == 15
-    assert tables.cards.pool.sum() == 92 and (tables.cards.pool[tables.cards.deck > 0] == 0).all()
+    pool = tables.cards.pool.copy()
+    pool[tables.heat_card] = 0  # (the pool's Heat cards: the next test)
+    assert pool.sum() == 92 and (pool[tables.cards.deck > 0] == 0).all()
+
+
+def test_the_garage_pool_holds_bgas_two_heat_cards_of_each_tier_and_a_designer_may_leave_them_out(
+    db, tables, heat_text, tmp_path
+):
+    """BGA's upgrade deck (Cards.php setupNewGame: two copies of every type 1 to 79, types 17 and 48 Heat
+    cards, 17 among the basic upgrades and 48 among the advanced) holds 4 Heat cards beside the 92 upgrades:
+    rules.garage_draft.heat_cards, in the pool as the rules' one Heat card; 0 and 0 leave them out."""
+    heat_cards = db.rules.garage_draft.heat_cards
+    assert (heat_cards.basic, heat_cards.advanced) == (2, 2)
+    assert tables.cards.pool[tables.heat_card] == 4 and tables.cards.pool.sum() == 92 + 4
+    path, _ = broken_copy(tmp_path, heat_text, "heat.yaml")(
+        "heat_cards: {basic: 2, advanced: 2}", "heat_cards: {basic: 0, advanced: 0}"
+    )
+    none = compile_database(load_database(path))
+    assert none.cards.pool[none.heat_card] == 0 and none.cards.pool.sum() == 92
+    path, _ = broken_copy(tmp_path, heat_text, "heat.yaml")(
+        "heat_cards: {basic: 2, advanced: 2}", "heat_cards: {basic: 0, advanced: 1}"
+    )
+    assert compile_database(load_database(path)).cards.pool[tables.heat_card] == 1
 
 
 def test_rules_by_gear_and_grid(tables):

@@ -185,9 +185,10 @@ def test_accelerate_does_not_count_the_flip_of_a_card_whose_heat_was_not_paid():
 def test_bgas_garage_cards_are_the_pool_and_none_is_approximate():
     """The Garage pool holds BGA's base cards (Cards.php 1-16 and 18-47: 46 designs, two copies each), each
     modelled: Fuel (Salvage), Gas Pedal (Direct Play, Scrap; the fifth Accelerate), Suspension (Refresh), the
-    fourth 4 Wheel Drive."""
+    fourth 4 Wheel Drive; and its types 17 and 48, Heat cards, as the Heat card (test_heat_data)."""
     c = GARAGE.cards
     pool = {cid: int(n) for cid, n in zip(c.ids, c.pool, strict=True) if n}
+    assert pool.pop("heat") == 4
     assert len(pool) == 46 and set(pool.values()) == {2}
     assert {"fuel_1", "gas_pedal_5", "suspension_3", "four_wheel_drive_4"} <= set(pool)
     assert not [cid for cid in pool if c.approximate[heat.card(GARAGE, cid)]]

@@ -8,9 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.games import get_game
+from balance.games.heat.bots import DRAFT_FEATURES
 from balance.games.heat.compiled.tables import draft_order
 from balance.games.heat.course import course
 from balance.games.heat.log import finish_order
+from balance.scenario import load_scenario
 
 from . import heat
 from .heat import car_turn, flip, legend_turn, place, plan_round, play_race, target_speed, turn_order
@@ -57,6 +60,47 @@ def test_garage_module_each_player_drafts_three_upgrades_instead_of_the_starting
     assert draft_order(3, 2, "round_robin") == [[2, 1, 0], [2, 1, 0]]
     first = st.draft_pick[:, 2][st.draft_pick[:, 2] > 0].min()
     assert first == 1, "the back of the grid picks first"
+
+
+# A bot whose draft values every card alike (every weight 0, no noise) takes the first card of the market in the
+# database's order: the Heat card (it comes before every upgrade), whenever the market shows one.
+HOARDER = {"hoarder": {"noise": 0.0, "draft": dict.fromkeys(DRAFT_FEATURES, 0.0)}}
+
+
+def test_garage_heat_cards_a_drafted_heat_card_is_a_heat_card_in_the_deck_never_played_for_speed():
+    """BGA's Garage pool holds Heat cards (Cards.php types 17 and 48, two copies each: heat_cards); one drafted
+    goes into the player's deck (RaceTrait.php actChooseUpgrade, stFinishDraft) and is a Heat card as any:
+    never played for speed (only where the hand has too few other cards), a Cooldown returns it to the
+    Engine, where it pays Heat. The bots value every upgrade above it (draft.heat: one Heat against it)."""
+    t = heat.tables(garage_module=True, track="france")
+    race, st = heat.batch(t, ["hoarder", "robot", "cautious"], races=100, seed=4, profiles=HOARDER)
+    took = st.drafted[:, 0, HEAT]
+    assert took.any() and (took <= 3).all(), "the hoarder takes a Heat card whenever the market shows one"
+    assert (st.drafted[:, 1:, HEAT] == 0).all(), "balanced and cautious take any upgrade over a Heat card"
+    assert ((st.deck + st.hand)[:, 0, HEAT] == took).all() and (st.engine[:, 0] == 6).all(), "in the deck"
+    st.hand[:, 0, HEAT] += st.deck[:, 0, HEAT]  # every drafted Heat card in hand
+    st.deck[:, 0, HEAT] = 0
+    plan_round(race, st)
+    assert (st.play[:, 0, HEAT][~st.overheated[:, 0]] == 0).all() and not st.overheated[:, 0].any()
+    race, st = heat.batch(t, ["hoarder", "robot", "cautious"], races=100, seed=4, profiles=HOARDER)  # whole races
+    assert heat.play_race(race, st) == [], "the checker counts the drafted Heat among the car's Heat cards"
+    whole = st.engine + (st.deck + st.hand + st.play + st.discard)[..., HEAT]
+    assert (whole[:, 0] == 6 + took).all() and (whole[:, 1:] == 6).all()
+    assert (st.cooled[took > 0, 0] > 0).all()
+
+
+def test_garage_heat_cards_the_trace_names_a_drafted_heat_card(tmp_path):
+    scenario = tmp_path / "hoarder.yaml"
+    scenario.write_text(
+        f"name: hoarder\ngame: heat\ncards: {heat.ROOT / 'heat.yaml'}\nplayers: 3\n"
+        "bots: [hoarder, balanced, cautious]\n"
+        f"bot_profiles: {{hoarder: {{noise: 0.0, draft: {dict.fromkeys(DRAFT_FEATURES, 0.0)}}}}}\n"
+        "overrides: {rules.track: france, rules.garage_module: true}\ngames: 8\nseed: 4\n".replace("'", "")
+    )
+    traces = [get_game("heat").trace(load_scenario(scenario), 4, game) for game in range(8)]
+    picks = [line for trace in traces for line in trace.splitlines() if line.startswith("  pick ")]
+    assert len(picks) == 8 * 9
+    assert any(line.endswith("takes Heat (heat)") for line in picks), picks
 
 
 # --- Shift Gears and Play Cards ------------------------------------------------

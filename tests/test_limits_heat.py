@@ -134,6 +134,20 @@ CASES = {
         "rules.garage_draft.upgrades_each",
         "must be at most 15, got 40000",
     ),
+    "Heat cards in the Garage pool": (
+        "    heat_cards: {basic: 2, advanced: 2}",
+        "    heat_cards: {basic: 40000, advanced: 2}",
+        0,
+        "rules.garage_draft.heat_cards.basic",
+        "must be at most 20, got 40000",
+    ),
+    "Heat cards in the Garage pool, fewer than none": (
+        "    heat_cards: {basic: 2, advanced: 2}",
+        "    heat_cards: {basic: 2, advanced: -1}",
+        0,
+        "rules.garage_draft.heat_cards.advanced",
+        "must be at least 0, got -1",
+    ),
     "copies": (
         "    group: turbocharger\n    count: 2\n    speed: 8",
         "    group: turbocharger\n    count: 40000\n    speed: 8",
@@ -216,7 +230,9 @@ def test_bot_profile_numbers_are_bounded(override, field, message):
 def test_the_limits_fit_the_engine_arrays():
     """The sums and products the limits bound, against the dtypes that hold them
     (compile.py, state.py, course.py); a change of a limit that breaks one fails here."""
-    cars, heat_owned = S.MAX_CARS, S.MAX_TRACK_CARDS + S.MAX_COPIES  # the Engine's Heat and the Heat card's copies
+    # the Engine's Heat and the Heat card's copies: a deck's, or at most the Garage pool's two tiers (a season's
+    # drafted Heat leaves the pool)
+    cars, heat_owned = S.MAX_CARS, S.MAX_TRACK_CARDS + 2 * S.MAX_COPIES
     # int8 round fields (corner_mod, slip_bonus, cooldown_bonus) and the Cooldown sum in react()
     assert S.MAX_GEARS * S.MAX_AMOUNT + S.MAX_RULE <= I8
     # int8 compiled columns and the draft's pick number and drafted copies
@@ -288,7 +304,12 @@ def largest() -> dict[str, Any]:
         "pro_legends": S.MAX_RULE,
         "legend_colours": COLOURS,
         "stress_supply": S.MAX_STRESS_SUPPLY,
-        "garage_draft": {"upgrades_each": S.MAX_DRAFT, "order": "snake", "revealed_extra": S.MAX_DRAFT},
+        "garage_draft": {
+            "upgrades_each": S.MAX_DRAFT,
+            "order": "snake",
+            "revealed_extra": S.MAX_DRAFT,
+            "heat_cards": {"basic": S.MAX_COPIES, "advanced": S.MAX_COPIES},
+        },
         "grid": {"cars_per_space": 2, "pole_space": -1},
     }
     amount = S.MAX_AMOUNT
@@ -363,7 +384,7 @@ def smallest() -> dict[str, Any]:
         "max_cars": 2,
         "legend_colours": ["black"],
         "stress_supply": 0,
-        "garage_draft": {"upgrades_each": 0, "revealed_extra": 0},
+        "garage_draft": {"upgrades_each": 0, "revealed_extra": 0, "heat_cards": {"basic": 0, "advanced": 0}},
         "grid": {"cars_per_space": 2, "pole_space": -1},
     }
     cards = [

@@ -124,7 +124,9 @@ def expected_speed(tables: Tables) -> np.ndarray:
 
 
 def upgrade_features(tables: Tables) -> np.ndarray:
-    """(K, F) what each card does, in DRAFT_FEATURES order: Heat counts against it. The symbols of the
+    """(K, F) what each card does, in DRAFT_FEATURES order: Heat counts against it, and the Heat card of
+    the Garage pool (BGA's, rules.garage_draft.heat_cards) is one Heat against it: a card with no Speed that
+    puts one more Heat card in the car's cycle, as a card that costs 1 Heat does. The symbols of the
     expansions and BGA's Garage, in spaces or Heat as the rules give them (docs/bots.md):
     - Direct Play: the card is played beyond the gear's cards, so the slot it would take holds another
       card: a basic card's mean Speed (expected_flip) more than the same card without the symbol;
@@ -135,7 +137,7 @@ def upgrade_features(tables: Tables) -> np.ndarray:
     Salvage and Refresh are not valued: what they give depends on the deck later in the race (Fuel 1 with
     Salvage 2 measured -1.7 points, Suspension 4 with Refresh -3.0: docs/heat.md)."""
     c, op = tables.cards, tables.cards.op
-    heat = -op("heat").astype(np.float32)
+    heat = -op("heat").astype(np.float32) - (c.type == V.CARD_TYPES.index("heat"))
     feats = [expected_speed(tables), heat, op("cooldown"), op("slipstream"), op("corner_limit")]
     feats += [op("discard_stress"), op("scrap")]
     feats += [(op("direct_play") > 0) * expected_flip(tables), op("accelerate") * c.flips, op("super_cool")]

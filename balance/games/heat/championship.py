@@ -84,10 +84,31 @@ def standings_rank(total: np.ndarray, last: np.ndarray, slot: np.ndarray) -> np.
 def kept_cards(tables: Tables, st: State) -> np.ndarray:
     """(G, P, K) by grid slot: what a car takes to the next race, its Garage
     upgrades and the Sponsorship cards it still holds (Heat, Stress and the
-    speed cards are the race's)."""
+    speed cards are the race's), and the Heat cards it drafted from the
+    Garage pool (drafted_heat)."""
     c = tables.cards
-    kept = (c.pool > 0) | (c.type == V.CARD_TYPES.index("sponsor"))
-    return np.where(kept[None, None, :], owned_cards(st), 0).astype(np.int16)
+    heat = c.type == V.CARD_TYPES.index("heat")
+    kept = ((c.pool > 0) & ~heat) | (c.type == V.CARD_TYPES.index("sponsor"))
+    out = np.where(kept[None, None, :], owned_cards(st), 0)
+    out[:, :, tables.heat_card] = drafted_heat(tables, st)
+    return out.astype(np.int16)
+
+
+def drafted_heat(tables: Tables, st: State) -> np.ndarray:
+    """(G, P) the Heat cards of the Garage pool a car owns after a race: the
+    ones it drafted, this race and before (a swap's given away), which are the
+    car's as its upgrades are (BGA moves a drafted card into the player's
+    deck, Heat or not, and clears only the race's Heat). Our Heat cards are
+    alike, so they are counted: an Event's Heat out of the game comes from the
+    race's Heat first (BGA takes the Engine's first), from the drafted ones
+    only when the race's is gone."""
+    h = tables.heat_card
+    whole = st.engine.astype(np.int64) + owned_cards(st)[..., h]  # every Heat card the car holds
+    out_per_lap = tables.event.heat_out_per_lap if tables.event is not None else 0
+    laps = st.lap_round.shape[2]
+    taken_out = out_per_lap * (st.lap_round[:, :, : laps - 1] > 0).sum(axis=2)  # (as rules.laps_done)
+    own = st.drafted[..., h].astype(np.int64) + st.received[..., h] + np.where(st.is_legend, 0, taken_out)
+    return np.clip(own, 0, whole)
 
 
 def owned_cards(st: State) -> np.ndarray:

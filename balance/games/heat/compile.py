@@ -85,7 +85,7 @@ class CardTable:
     is_basic: np.ndarray  # (K,) bool: a basic speed card, where flips stop
     approximate: np.ndarray  # (K,) bool: effects unclear in the facts
     deck: np.ndarray  # (K,) int16: copies per player deck, basic and starting tiers; Stress 0 (the track's)
-    pool: np.ndarray  # (K,) int16: copies in the Garage pool
+    pool: np.ndarray  # (K,) int16: copies in the Garage pool (the Heat card's: rules.garage_draft.heat_cards)
     sponsors: np.ndarray  # (K,) int16: copies in the Championship's sponsor pile (Sponsorship cards)
 
     def index(self, card_id: str) -> int:
@@ -209,8 +209,11 @@ def compile_race(db: Database, race: SeasonRace) -> Tables:
             "garage_module": True,
             "weather_module": champ.weather_module,
             "hand_size": event.hand_size or db.rules.hand_size,
-            "garage_draft": GarageDraft(
-                upgrades_each=champ.upgrades_per_race, order="round_robin", revealed_extra=champ.revealed_extra
+            "garage_draft": GarageDraft(  # the single races' pool: the same Heat cards in it
+                upgrades_each=champ.upgrades_per_race,
+                order="round_robin",
+                revealed_extra=champ.revealed_extra,
+                heat_cards=db.rules.garage_draft.heat_cards,
             ),
         }
     )
@@ -331,8 +334,16 @@ def in_race(card, expansions) -> bool:
 
 
 def in_pool(card, expansions) -> bool:
-    """A Garage upgrade of the races (in_race)."""
+    """A Garage upgrade of the races (in_race). (The pool's Heat cards are the Heat card's: pool_copies.)"""
     return card.tier in V.GARAGE_TIERS and in_race(card, expansions)
+
+
+def pool_copies(card, rules) -> int:
+    """A card's copies in the Garage pool: a Garage upgrade's `count` (in_pool), and the Heat card's
+    rules.garage_draft.heat_cards (BGA's upgrade deck holds Heat cards, two of each tier); 0 for the rest."""
+    if card.type == "heat":
+        return rules.garage_draft.heat_cards.total
+    return card.count if in_pool(card, rules.expansions) else 0
 
 
 def _card_table(db: Database) -> CardTable:
@@ -365,7 +376,7 @@ def _card_table(db: Database) -> CardTable:
         is_basic=column([c.type == "speed" for c in cards], bool),
         approximate=column([c.approximate for c in cards], bool),
         deck=column([c.count if c.tier in in_deck else 0 for c in cards], np.int16),
-        pool=column([c.count if in_pool(c, db.rules.expansions) else 0 for c in cards], np.int16),
+        pool=column([pool_copies(c, db.rules) for c in cards], np.int16),
         sponsors=column([c.count if c.type == "sponsor" else 0 for c in cards], np.int16),
     )
 

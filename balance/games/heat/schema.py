@@ -152,11 +152,24 @@ class Adrenaline(Strict):
     mode: Literal[V.ADRENALINE_MODES] = "either"  # type: ignore[valid-type]
 
 
+class GarageHeat(Strict):
+    """Heat cards shuffled into the Garage pool, by tier (BGA's upgrade deck: two among the basic
+    upgrades, two among the advanced, its Cards.php types 17 and 48). Drafted, one is the rules' Heat card."""
+
+    basic: Annotated[int, Field(ge=0, le=MAX_COPIES)] = 2
+    advanced: Annotated[int, Field(ge=0, le=MAX_COPIES)] = 2
+
+    @property
+    def total(self) -> int:
+        return self.basic + self.advanced
+
+
 class GarageDraft(Strict):
     upgrades_each: Annotated[int, Field(ge=0, le=MAX_DRAFT)]
     order: Literal[V.DRAFT_ORDERS] = "snake"  # type: ignore[valid-type]
     # cards revealed each draft round: the players plus this many
     revealed_extra: Annotated[int, Field(ge=0, le=MAX_DRAFT)] = 3
+    heat_cards: GarageHeat = GarageHeat()  # Heat cards in the Garage pool (BGA's: 2 basic, 2 advanced)
 
 
 class Championship(Strict):
@@ -977,7 +990,7 @@ def _weather_checks(weather, roads, rules: Rules, tracks, doc: YamlDoc, label) -
 
 
 def _garage_checks(cards, rules: Rules, doc: YamlDoc) -> list[Problem]:
-    pool = sum(
+    pool = rules.garage_draft.heat_cards.total + sum(
         c.count or 0 for _, c, _ in cards if c.tier in V.GARAGE_TIERS and c.expansion in (None, *rules.expansions)
     )
     need = rules.garage_draft.upgrades_each * rules.max_cars
@@ -985,8 +998,8 @@ def _garage_checks(cards, rules: Rules, doc: YamlDoc) -> list[Problem]:
         return [
             doc.problem(
                 ("rules", "garage_draft", "upgrades_each"),
-                f"the Garage pool holds {pool} upgrades, too few to give {rules.max_cars} players "
-                f"{rules.garage_draft.upgrades_each} each",
+                f"the Garage pool holds {pool} cards (its Heat cards included), too few to give "
+                f"{rules.max_cars} players {rules.garage_draft.upgrades_each} each",
             )
         ]
     return []

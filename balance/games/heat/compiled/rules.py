@@ -533,11 +533,13 @@ def garage_draft(T, S, X, g, players):
 def swap_upgrade(T, S, X, g, market, pick):
     """The Championship's draft ends with the first picker's swap: one upgrade
     it owns for one left in the draft, when its bot values the one left more
-    (its draft values, no noise: a swap is a plain comparison). An upgrade
-    drafted in this draft is as if never drafted (its draft event names the
-    one taken instead); one carried from a race before leaves (the one taken
-    is logged as drafted, `pick` after the draft's last); a strength bonus
-    copy is never given."""
+    (its draft values, no noise: a swap is a plain comparison); it owns what it
+    drafted and what it carried, a Heat card of the pool among them (not the
+    race's Heat a Weather token put in its deck). An upgrade drafted in this
+    draft is as if never drafted (its draft event names the one taken
+    instead); one carried from a race before leaves (the one taken is logged
+    as drafted, `pick` after the draft's last); a strength bonus copy is
+    never given."""
     first = -1
     for i in range(T.draft_seats.shape[1]):
         p = T.draft_seats[0, i]
@@ -553,7 +555,7 @@ def swap_upgrade(T, S, X, g, market, pick):
         v = np.float64(T.upgrade_value[q, k])
         if market[k] > 0 and v > best:
             take, best = k, v
-        owned = np.int64(S.deck[g, first, k]) - S.bonus[g, first, k]
+        owned = np.int64(S.drafted[g, first, k]) + S.received[g, first, k]  # (not the Weather's Heat in the deck)
         if T.pool[k] > 0 and owned > 0 and v < worst:
             give, worst = k, v
     if take < 0 or give < 0 or best <= worst:
