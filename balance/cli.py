@@ -852,13 +852,13 @@ def tune(
         ),
     ] = False,
     check_budget: Annotated[
-        int,
+        Optional[int],
         typer.Option(
             "--check-budget",
             help="With --harden: the least search budget of the check that ends it (a smaller search finds "
-            "smaller exploits; default: the budget of the exploitability figure bots.yaml ships).",
+            "smaller exploits; default 320,000: the budget of the exploitability figure bots.yaml ships).",
         ),
-    ] = 320_000,
+    ] = None,
     counters: Annotated[
         Optional[Path],
         typer.Option(
@@ -892,7 +892,7 @@ def tune(
     from .experiments.tune import tune as run_tune
     from .experiments.tune.output import points
 
-    if check_budget != 320_000 and not harden:
+    if check_budget is not None and not harden:
         raise UserError(Problem("--check-budget", None, "check-budget", "--check-budget goes with --harden"))
     if counters is not None and not (exploit or harden):
         raise UserError(Problem("--counters", None, "counters", "--counters goes with --exploit or --harden"))
@@ -947,7 +947,7 @@ def tune(
         from .experiments.tune.harden import summary
 
         with game_bar("harden tuned", quiet) as bar:
-            hardened = run_harden(scenario, options, hand, bar, check_budget)
+            hardened = run_harden(scenario, options, hand, bar, 320_000 if check_budget is None else check_budget)
         for step in hardened.steps:
             best = max(step["challengers"], key=lambda c: c["gain"])
             out.print(
