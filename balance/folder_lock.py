@@ -13,6 +13,7 @@ import fcntl
 import os
 import socket
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -186,3 +187,29 @@ def release_folders() -> None:
     while _READING:
         _, lock = _READING.popitem()
         lock.release()
+
+
+PARTS_LOCK = ".parts.lock"
+
+
+@contextlib.contextmanager
+def parts_guard(out: Path, takeover: bool = False) -> Iterator[None]:
+    """Order a worker's part writes against a run taking the directory over.
+    A worker checks that its run is still the directory's and writes its parts
+    holding out/.parts.lock shared; a run replaces the manifest holding it
+    alone (`takeover`). Without it, the worker of a killed run could pass its
+    check just before a --force run took over and write after that run had
+    written the same chunk (on a fast engine a whole run fits in that gap):
+    the new run's chunk lost. Both wait (each holds it for milliseconds); a
+    folder where nothing can be locked is written as before."""
+    try:
+        fd = os.open(out / PARTS_LOCK, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):  # a file system without locks: written as before
+            fcntl.flock(fd, fcntl.LOCK_EX if takeover else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)  # drops the lock

@@ -36,7 +36,7 @@ from . import __version__, progress
 from .allocator import tune_allocator
 from .atomic import write_with
 from .errors import Problem, UserError
-from .folder_lock import LOCK, RunLock, take_for_writing
+from .folder_lock import LOCK, RunLock, parts_guard, take_for_writing
 from .games import get_game
 from .games.chance import Streams
 from .limits import check_jobs, check_memory, check_plan
@@ -179,10 +179,11 @@ def run_chunk(
         if tracker is not None:
             tracker.close()
     if out is not None:
-        if run_id is not None and current_run(out) != run_id:
-            return {"chunk": chunk, "games": 0, "orphaned": True}
-        for name in TABLES:
-            write_part(out, name, chunk, tables[name], run_id)
+        with parts_guard(out):  # the check and the writes, never split by a run taking the directory over
+            if run_id is not None and current_run(out) != run_id:
+                return {"chunk": chunk, "games": 0, "orphaned": True}
+            for name in TABLES:
+                write_part(out, name, chunk, tables[name], run_id)
         return {"chunk": chunk, "games": size}
     return {"chunk": chunk, "games": size, "tables": tables}
 
@@ -481,13 +482,14 @@ def run(
                 kept = previous_of(out)
             elif old.get("status") == "complete":  # the same games: played again in place, the kept one stays
                 options = replace(options, force=True)
-        _check_existing(out, manifest, options)
-        old = read_manifest(out)
-        if old is not None and options.resume:
-            manifest["started"] = old.get("started", manifest["started"])
-            manifest["run_id"] = old.get("run_id")  # its parts are stamped with it (None: a run from before stamps)
-        run_id = manifest["run_id"]
-        _write_or_explain(out, manifest, plan)
+        with parts_guard(out, takeover=True):  # an orphaned worker of a run before finishes its write first
+            _check_existing(out, manifest, options)
+            old = read_manifest(out)
+            if old is not None and options.resume:
+                manifest["started"] = old.get("started", manifest["started"])
+                manifest["run_id"] = old.get("run_id")  # its parts are stamped with it (None: a run from before)
+            run_id = manifest["run_id"]
+            _write_or_explain(out, manifest, plan)
         todo = [c for c in range(len(plan)) if not chunk_done(out, c, run_id, plan[c][1], deep=options.resume)]
         # parts there but unreadable, short or another run's: played again
         bad = [c for c in todo if any(part_path(out, t, c).exists() for t in TABLES)]

@@ -499,6 +499,39 @@ def test_killing_the_parent_alone_leaves_no_foreign_games_in_a_later_run(tmp_pat
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def test_a_run_takes_over_only_after_an_orphaned_workers_write_in_flight(tmp_path):
+    """The race behind the test above, made certain: a killed run's worker has
+    checked that its run is still the directory's and is writing its chunk when
+    a --force run starts. On the compiled engine the whole new run fits in that
+    gap, and the orphan's chunk landed over the new run's own (the new run then
+    read "partial", its games lost). The new run waits for the write in flight,
+    then replaces it."""
+    import threading
+
+    from balance.folder_lock import parts_guard
+    from balance.runner import current_run, write_part
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    out = tmp_path / "run"
+    killed = run(path, RunOptions(out=out, jobs=1, games=16, seed=3))
+    orphan_part = pl.read_parquet(part_path(out, "games", 0)).to_arrow()
+    result: dict = {}
+    with parts_guard(out):  # the orphan, between its check and its write
+        assert current_run(out) == killed.manifest["run_id"]
+        taker = threading.Thread(
+            target=lambda: result.update(r=run(path, RunOptions(out=out, jobs=1, games=16, seed=7, force=True)))
+        )
+        taker.start()
+        taker.join(timeout=2)
+        assert taker.is_alive() and current_run(out) == killed.manifest["run_id"], "it waits for the write"
+        write_part(out, "games", 0, orphan_part, killed.manifest["run_id"])
+    taker.join(timeout=60)
+    assert result["r"].manifest["status"] == "complete"
+    run(path, RunOptions(out=tmp_path / "clean", jobs=1, games=16, seed=7))
+    assert_same(tables(tmp_path / "clean"), tables(out))
+
+
 def _group(proc_dir: Path) -> int | None:
     """The process group of /proc/PID (None when it ended meanwhile)."""
     try:
