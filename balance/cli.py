@@ -1110,6 +1110,27 @@ def rebalance(
             "field and the tuned field, `tuned` in every seat, and the proposal is checked in both).",
         ),
     ] = False,
+    harden: Annotated[
+        bool,
+        flag(
+            "--harden",
+            help="Harden `tuned` (balance tune --harden) at each round's values before the round reads the "
+            "tuned field: a database step moves the best response. Minutes a round.",
+        ),
+    ] = False,
+    harden_budget: Annotated[
+        int, typer.Option("--harden-budget", help="With --harden: each hardening's first search budget.")
+    ] = 160_000,
+    check_budget: Annotated[
+        int,
+        typer.Option(
+            "--check-budget", help="With --harden: the least search budget of the check that ends a hardening."
+        ),
+    ] = 320_000,
+    counters: Annotated[
+        Optional[Path],
+        typer.Option("--counters", help="With --harden: hand counters each hardening tries too (as balance tune's)."),
+    ] = None,
     games: games_option("Games per item in a measure's first pass", "1,024") = None,
     seed: SeedOption = None,
     jobs: JobsOption = None,
@@ -1128,6 +1149,7 @@ def rebalance(
         apply_to_copy,
         check_copy,
         field_summaries,
+        hardened_line,
         summary,
         write_outputs,
         written,
@@ -1136,6 +1158,22 @@ def rebalance(
 
     chosen = listed(items, "--items", "item ids, e.g. --items twin_turbo,rocket_fuel")
     common = experiment_options(games, seed, jobs, out_dir, force, resume, backend, scheduler)
+    hardening, hand = None, {}
+    if not harden:
+        given = [f for f, v in (("--counters", counters), ("--harden-budget", harden_budget != 160_000)) if v]
+        given += ["--check-budget"] if check_budget != 320_000 else []
+        if given:
+            raise UserError(Problem(given[0], None, given[0][2:], f"{given[0]} goes with --harden"))
+    else:
+        from .experiments.tune import TuneOptions
+        from .experiments.tune.harden import load_counters
+
+        for name, value in (("--harden-budget", harden_budget), ("--check-budget", check_budget)):
+            if value < 1:
+                raise UserError(Problem(name, None, name[2:], f"must be at least 1, got {value:,}"))
+        hardening = TuneOptions(budget=harden_budget)
+        if counters is not None:
+            hand, _ = load_counters(counters, resolve_scenario(scenario, common.runs()).model.game)
     options = RebalanceOptions(
         **vars(common),
         tolerance=tolerance,
@@ -1148,6 +1186,9 @@ def rebalance(
         tuned=not no_tuned,
         also=also or [],
         search_also=search_also,
+        harden=hardening,
+        counters=hand,
+        check_budget=check_budget,
     )
     cards_path = resolve_scenario(scenario, common.runs()).cards_path
     if apply is not None:  # before any game
@@ -1161,16 +1202,20 @@ def rebalance(
         out.print(line, soft_wrap=True, markup=False)
     for path, value in result.proposal.items():
         out.print(f"  {path}: {result.start[path]} -> {value}", soft_wrap=True, markup=False)
+    if result.tuned_profile is not None:
+        out.print(hardened_line(result), soft_wrap=True, markup=False)
     if apply is not None and result.proposal:
         written_to, by_hand = apply_to_copy(cards_path, result.proposal, apply)
         out.print(f"the proposal written into a copy of the card database: {written_to}", soft_wrap=True, markup=False)
         then = applied_scenario(resolve_scenario(scenario, common.runs()).source, written_to, result)
-        out.print(
-            f"next: {command_line('balance', 'tune', then, '--exploit')} (`tuned` was hardened against today's "
-            "database: where a challenger gains more than 3 points, --harden it, then rebalance again)",
-            soft_wrap=True,
-            markup=False,
+        why = (
+            "`tuned` hardened at the proposal's values plays there (applied.yaml's bot_profiles): a fresh "
+            "exploit check at the budget bots.yaml ships"
+            if result.tuned_profile is not None
+            else "`tuned` was hardened against today's database: where a challenger gains more than 3 points, "
+            "--harden it, then rebalance again"
         )
+        out.print(f"next: {command_line('balance', 'tune', then, '--exploit')} ({why})", soft_wrap=True, markup=False)
         if by_hand:
             out.print(
                 f"rewrite by hand the text of {', '.join(by_hand)}: it says the changed number more than once, "

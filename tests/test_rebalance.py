@@ -144,6 +144,10 @@ def test_mistakes_are_one_line_before_any_game(tmp_path):
         (["--also", str(path)], "is given twice"),
         (["--also", str(tmp_path / "missing.yaml")], "missing.yaml"),
         (["--search-also"], "balances in the --also scenarios: give one"),
+        (["--counters", str(ROOT / "tests" / "data" / "counters.yaml")], "--counters goes with --harden"),
+        (["--check-budget", "1000"], "--check-budget goes with --harden"),
+        (["--harden", "--no-tuned"], "drop --no-tuned"),
+        (["--harden", "--harden-budget", "0"], "--harden-budget"),
     ]
     for args, words in cases:
         result = CliRunner().invoke(app, ["rebalance", str(path), *args, "--out", str(tmp_path / "o")])
@@ -378,3 +382,35 @@ def test_a_field_of_another_player_count_measures_only_the_cards_its_game_holds(
     fields = list(_csv(tmp_path / "o" / "fields.csv"))
     assert {r["card"] for r in fields if r["field"] == "plant"} == {"v8_block"}
     assert {r["card"] for r in _csv(tmp_path / "o" / "items.csv")} == {"v8_block", "rear_ender"}
+
+
+def test_harden_reads_each_rounds_tuned_field_with_tuned_hardened_at_its_values(tmp_path):
+    """A database step moves the best response (the seventh Horsepower database's steps moved `tuned`'s from
+    Drive to tempo to thinning and coins), so --harden hardens `tuned` at every round's values before the round
+    reads the tuned field. Here `tuned` is planted playing at random: round 1's hardening adopts the counter
+    that plays as bots.yaml's does, round 2's starts from it at round 2's values, and the held-out check, the
+    profile written and the applied scenario are each the hardening at the values they play."""
+    from balance.experiments.rebalance import RebalanceOptions, rebalance
+    from balance.experiments.rebalance_output import applied_scenario, write_outputs
+    from balance.experiments.tune import TuneOptions
+    from balance.games import GAMES
+
+    path = tmp_path / "plant.yaml"
+    path.write_text(PLANTED + "bot_profiles:\n  tuned: {noise: 1.0}\n")
+    shipped = GAMES["horsepower"].profiles(None)["tuned"].model_dump(mode="json", by_alias=True)
+    small = TuneOptions(budget=300, games_per_eval=16, population=4, confirm_games=512)
+    options = RebalanceOptions(
+        jobs=1, out=tmp_path / "o", items=["v8_block"], positions=False, rounds=2, games=512, budget=2048, probe_games=1024,
+        harden=small, counters={"sharp": shipped}, check_budget=600,
+    )  # fmt: skip
+    result = rebalance(path, options)
+    first, second = result.hardened["1"], result.hardened["2"]
+    assert first["values"] == {"cards.v8_block.effects.0.amount": 9} and first["profile"]["noise"] < 1.0
+    assert second["values"] == result.rounds[1]["values"] != first["values"], "hardened again at the moved values"
+    assert first["games"] > 0 and second["games"] > 0 and first["holds"] and second["holds"]
+    assert result.tuned_profile == result.hardened[str(len(result.rounds))]["profile"]
+    write_outputs(result, "plant")
+    assert yaml.safe_load((result.out / "tuned.yaml").read_text())["tuned"] == result.tuned_profile
+    applied = load_scenario(applied_scenario(path, CARDS, result))
+    assert applied.model.bot_profiles["tuned"] == result.tuned_profile
+    assert "values (2 hardenings, " in (result.out / "index.html").read_text()

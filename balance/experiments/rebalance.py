@@ -31,6 +31,13 @@ rest. Rebalance moves them together, measure -> step -> measure:
    or the rounds run out. The proposal is the round with the fewest figures
    outside (the search need not settle).
 
+With `--harden`, `tuned` is hardened (balance tune --harden) at each round's
+values before the round measures the tuned field: a database step moves the
+best response (on the sixth and seventh Horsepower databases it went from
+Drive to tempo to thinning and coins), so a tuned field read with the profile
+hardened on the database before is a field a challenger beats. Each hardening
+starts from the last one's profile; a round at the same values keeps it.
+
 Then today's values and the proposal are played again on held-out seeds,
 the whole field each, in the scenario's field, the tuned field and each
 `--also` scenario, and every item is shown before -> after with its
@@ -43,7 +50,7 @@ import json
 import math
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +73,7 @@ from .fit.space import free_params
 from .search_state import open_state, save_state
 from .setup import ExperimentOptions, database_takes, held_out_seed, output_folder
 from .strength import FIRST_PASS, Design, _extra_playbook, default_budget, paired_strength, strength_items
+from .tune import TuneOptions
 
 STATE = "rebalance.json"
 WIDENINGS = 3  # probes past the first pair (2, 4 and 8 steps away each way), while the item reads the same within noise
@@ -75,6 +83,9 @@ FOLD = 2  # a number grows to at most twice today's size (or REACH units past it
 OUTSIDE = (STRONGER, WEAKER)
 AT_NEAREST = "at its nearest"  # _step: the whole value nearest fair is the one it has
 TUNED_FIELD = "the tuned field"
+CHECK_BUDGET = (
+    320_000  # --harden's check floor: the budget of the exploitability figure bots.yaml ships (tune --harden)
+)
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,11 @@ class RebalanceOptions(ExperimentOptions):
     tuned: bool = True  # the tuned field searched in and checked too, where the game has `tuned`
     also: list[str] = field(default_factory=list)  # other scenarios of the database it is also checked in
     search_also: bool = False  # balance in the --also scenarios too (each figure its mean over every field)
+    harden: TuneOptions | None = (
+        None  # each hardening's tune (its budget, sizes): tuned hardened at every round's values
+    )
+    counters: dict[str, dict[str, Any]] = field(default_factory=dict)  # hand counters each hardening tries too
+    check_budget: int = CHECK_BUDGET  # the least budget of the check that ends a hardening
 
 
 @dataclass
@@ -154,6 +170,8 @@ class RebalanceResult:
     levers: dict[str, str]  # item -> the path of the number it is balanced by
     checks: list[FieldCheck] = field(default_factory=list)  # held out in the other fields: the tuned one, --also
     search: list[str] = field(default_factory=list)  # the fields each round measured, a figure its mean over them
+    hardened: dict[str, dict[str, Any]] = field(default_factory=dict)  # --harden: round -> tuned hardened there
+    tuned_profile: dict[str, Any] | None = None  # --harden: `tuned` hardened at the proposal's values
 
 
 @dataclass
@@ -197,6 +215,11 @@ def rebalance(
     # --search-also: the other scenarios too (a 4-player proposal cost the 2-player duel 9 figures held out)
     others = [(label, base) for label, base in fields if label == TUNED_FIELD or options.search_also]
     search = [("the scenario's field", scenario), *others]
+    tuned_base = dict(fields).get(TUNED_FIELD)
+    if options.harden is not None and tuned_base is None:
+        raise UserError(
+            Problem("--harden", None, "harden", "hardens `tuned` for the tuned field: drop --no-tuned (or --harden)")
+        )
     levers = _levers(scenario, items, options)
     positions = _positions(scenario, options) if options.positions else {}
     levers |= {key: lv for key, lv in positions.items() if lv.path not in options.fixed}
@@ -227,6 +250,12 @@ def rebalance(
         "positions": list(positions),
         "search": [label for label, _ in search],
     }
+    if options.harden is not None:  # only then: a state saved before --harden existed resumes as it was
+        settings["harden"] = {
+            "budget": options.harden.budget,
+            "check": options.check_budget,
+            "counters": options.counters,
+        }
     out = output_folder(options, scenario.name, "rebalance", STATE, result="items.csv")
     state = open_state(out, STATE, "rebalance", settings, options.resume)
     rounds: list[dict[str, Any]] = state.get("rounds", [])
@@ -267,6 +296,60 @@ def rebalance(
                 on_progress(what, now, planned[0])
 
         return report
+
+    hardened: dict[str, dict[str, Any]] = dict(state.get("hardened", {}))  # round -> tuned hardened at its values
+
+    def harden_at(key: str, at: dict[str, Any]) -> dict[str, Any]:
+        """`tuned` hardened at these values (round `key`'s), from the last hardening's profile; the same values:
+        the same profile, not hardened again. Saved at once: a resumed search never hardens a round twice."""
+        nonlocal used
+        from .strong import TUNED, exploit_field
+        from .tune.field import with_profile
+        from .tune.harden import harden, profile_of, summary
+
+        if key not in hardened:
+            last = hardened[max(hardened, key=int)] if hardened else None
+            if last is not None and last["values"] == at:
+                hardened[key] = last | {"games": 0}
+            else:
+                start_profile = last["profile"] if last else profile_of(tuned_base, TUNED)
+                varied = _variant(scenario, at, m.seed, f"{m.name}-harden-{key}")
+                tune_options = replace(
+                    options.harden,
+                    bot=TUNED,
+                    seed=m.seed,
+                    jobs=options.jobs,
+                    backend=options.backend,
+                    scheduler=options.scheduler,
+                    out=out / f"harden-{key}",
+                    force=True,
+                    resume=False,
+                    command="",
+                )
+                done = harden(
+                    exploit_field(with_profile(varied, TUNED, start_profile)),
+                    tune_options,
+                    options.counters,
+                    progress(f"round {key}: tuned hardened at its values"),
+                    options.check_budget,
+                )
+                used += done.games
+                hardened[key] = {
+                    "values": dict(at),
+                    "profile": done.profile,
+                    "summary": summary(done),
+                    "holds": done.holds,
+                    "games": done.games,
+                }
+            state_now = json.loads((out / STATE).read_text()) if (out / STATE).exists() else {"settings": settings}
+            save_state(out, STATE, state_now | {"hardened": hardened, "games": used})
+        return hardened[key]["profile"]
+
+    def tuned_with(profile: dict[str, Any]) -> Scenario:
+        from .strong import TUNED
+        from .tune.field import with_profile
+
+        return with_profile(tuned_base, TUNED, profile)
 
     held_by: dict[int, set[str]] = {}
 
@@ -338,11 +421,14 @@ def rebalance(
             out,
             STATE,
             {"settings": settings, "rounds": rounds, "values": values, "levers": kept, "ended": ended, "why": why}
-            | {"stuck": stuck, "games": used, "best": kept_round},
+            | {"stuck": stuck, "games": used, "best": kept_round, "hardened": hardened},
         )
 
     while ended is None:
         r = len(rounds)
+        if options.harden is not None:  # the tuned field this round measures: tuned hardened at its values
+            profile = harden_at(str(r + 1), values)
+            search[:] = [(label, tuned_with(profile) if label == TUNED_FIELD else base) for label, base in search]
         table = measure_all(values, m.seed, f"round-{r + 1}", f"round {r + 1}: the whole field", items, design)
         rows = {row["card"]: row for row in table.iter_rows(named=True)}
         for i in list(why):  # a sentence stands only while its item is outside the band
@@ -439,16 +525,22 @@ def rebalance(
         result = {"before": before.to_dicts(), "after": after.to_dicts()}
         state_now = json.loads((out / STATE).read_text())
         save_state(out, STATE, state_now | {"result": result, "games": used})
+    tuned_profile = None
+    if options.harden is not None:  # today read with tuned hardened on today's database, the proposal on its own
+        tuned_profile = harden_at(str(kept_round["round"]) if kept_round else "1", values)
     checks = []
     for i, (label, base) in enumerate(fields):  # each kept as measured: a resumed run measures only the rest
         kept = json.loads((out / STATE).read_text()).get("fields", {})
         if label not in kept:
             seed = held_out_seed(base.model.seed)
-            today = measure(start, seed, f"field-{i}-today", f"{label}: today's values", items, design, base)
+            base_today, base_now = base, base
+            if label == TUNED_FIELD and tuned_profile is not None:
+                base_today, base_now = tuned_with(harden_at("1", start)), tuned_with(tuned_profile)
+            today = measure(start, seed, f"field-{i}-today", f"{label}: today's values", items, design, base_today)
             now = (
                 today
                 if not proposal
-                else measure(values, seed, f"field-{i}-proposal", f"{label}: the proposal", items, design, base)
+                else measure(values, seed, f"field-{i}-proposal", f"{label}: the proposal", items, design, base_now)
             )
             kept[label] = {"before": today.to_dicts(), "after": now.to_dicts()}
             state_now = json.loads((out / STATE).read_text())
@@ -470,6 +562,8 @@ def rebalance(
         {item: lv.path for item, lv in levers.items()},
         checks,
         [label for label, _ in search],
+        hardened,
+        tuned_profile,
     )
 
 

@@ -16,6 +16,7 @@ from ..analysis.strength import verdict_counts
 from ..atomic import write_text
 from ..errors import Problem, UserError
 from ..overrides import resolve_path, split_path
+from ..printable import comment
 from ..report.page import render, write_csv
 from ..units import in_units
 from ..yamlio import load_yaml
@@ -145,9 +146,28 @@ def _what(result: RebalanceResult) -> str:
     return "items, seats and draft positions" if positions else "items"
 
 
+def hardened_line(result: RebalanceResult) -> str:
+    """--harden: how often `tuned` was hardened, what it held at the proposal, and where its profile is."""
+    runs = [h for h in result.hardened.values() if h["games"]]
+    at = next(h for h in reversed(result.hardened.values()) if h["profile"] == result.tuned_profile)
+    return (
+        f"tuned hardened at each round's values ({len(runs)} hardening{'s' if len(runs) != 1 else ''}, "
+        f"{sum(h['games'] for h in runs):,} games); at the proposal's it {at['summary']}; its profile: "
+        f"{result.out / 'tuned.yaml'} (under tuned: in the game's bots.yaml, or a scenario's bot_profiles)"
+    )
+
+
+def tuned_yaml(result: RebalanceResult) -> str:
+    at = next(h for h in reversed(result.hardened.values()) if h["profile"] == result.tuned_profile)
+    note = comment(f"balance rebalance --harden: tuned hardened at the proposal's values; {at['summary']}")
+    return note + yaml.safe_dump({"tuned": result.tuned_profile}, sort_keys=False, default_flow_style=None)
+
+
 def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
     rows = item_rows(result)
     write_csv(rows, result.out / "items.csv")
+    if result.tuned_profile is not None:
+        write_text(result.out / "tuned.yaml", tuned_yaml(result))
     others = field_rows(result)
     if not others.is_empty():
         write_csv(others, result.out / "fields.csv")
@@ -158,6 +178,7 @@ def write_outputs(result: RebalanceResult, scenario_name: str) -> Path:
         name=scenario_name,
         summary=summary(result),
         field_lines=field_summaries(result),
+        hardened=hardened_line(result) if result.tuned_profile is not None else "",
         fields=[
             {
                 "label": check.label,
@@ -198,6 +219,8 @@ def applied_scenario(scenario_path: Path, copy: Path, result: RebalanceResult) -
     data |= {"name": f"{data.get('name', 'scenario')}-rebalanced", "cards": str(copy.resolve())}
     if data.get("overrides"):
         data["overrides"] = dict(data["overrides"]) | result.proposal
+    if result.tuned_profile is not None:  # --harden: tuned as hardened at the proposal's values plays the new database
+        data["bot_profiles"] = dict(data.get("bot_profiles") or {}) | {"tuned": result.tuned_profile}
     note = "# balance rebalance: the scenario with the proposal applied (its cards: the --apply copy)\n"
     return write_text(result.out / "applied.yaml", note + yaml.safe_dump(data, sort_keys=False))
 

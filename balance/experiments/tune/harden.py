@@ -135,7 +135,8 @@ def _line_of_value(
     return doc.line_of((game, name))
 
 
-def _profile(scenario: Scenario, bot: str) -> dict[str, Any]:
+def profile_of(scenario: Scenario, bot: str) -> dict[str, Any]:
+    """`bot`'s whole profile as the scenario plays it (its bot_profiles over the game's bots.yaml)."""
     game = get_game(scenario.model.game)
     return game.profiles(scenario.model.bot_profiles, scenario.doc)[bot].model_dump(mode="json", by_alias=True)
 
@@ -148,7 +149,7 @@ def check_counters(
     or out of bounds: before any game."""
     game = scenario.model.game
     model = get_game(game).profile_model
-    base = _profile(scenario, bot)
+    base = profile_of(scenario, bot)
     out = []
     for name, values in counters.items():
         profile = with_values(base, values)
@@ -171,7 +172,9 @@ def challenge_counters(
     the scenario's field, paired with `bot`'s own profile in that seat on the
     same held-out games. (Every counter and the baseline play the same deals:
     chunk c of `seed`.)"""
-    variants = {0: _profile(scenario, bot)} | {i + 1: p for i, p in enumerate(check_counters(scenario, bot, counters))}
+    variants = {0: profile_of(scenario, bot)} | {
+        i + 1: p for i, p in enumerate(check_counters(scenario, bot, counters))
+    }
     size = min(scenario.model.chunk_size, games)
     chunks = math.ceil(games / size)
     tasks = [
@@ -210,7 +213,7 @@ def harden(
     seed = scenario.model.seed if options.seed is None else options.seed
     out = output_folder(options, scenario.name, "tune --harden", "harden.json", folder="harden")
     check_counters(scenario, bot, counters)
-    result = HardenResult(out, _profile(scenario, bot))
+    result = HardenResult(out, profile_of(scenario, bot))
     budget, checking = options.budget, False
     for step in range(1, MAX_STEPS + 1):
         current = with_profile(scenario, bot, result.profile)
