@@ -403,7 +403,9 @@ def test_harden_reads_each_rounds_tuned_field_with_tuned_hardened_at_its_values(
         jobs=1, out=tmp_path / "o", items=["v8_block"], positions=False, rounds=2, games=512, budget=2048, probe_games=1024,
         harden=small, counters={"sharp": shipped}, check_budget=600,
     )  # fmt: skip
-    result = rebalance(path, options)
+    seen: list[int] = []
+    result = rebalance(path, options, lambda _what, done, _total: seen.append(done))
+    assert seen == sorted(seen) and seen[-1] == result.games, "the bar only grows, the hardenings' steps added up"
     first, second = result.hardened["1"], result.hardened["2"]
     assert first["values"] == {"cards.v8_block.effects.0.amount": 9} and first["profile"]["noise"] < 1.0
     assert second["values"] == result.rounds[1]["values"] != first["values"], "hardened again at the moved values"

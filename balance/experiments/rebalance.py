@@ -285,6 +285,8 @@ def rebalance(
     stuck: list[str] = list(state.get("stuck", []))  # items their number cannot bring into the band: not stepped again
     used = int(state.get("games", 0))
     planned = [(5 + 2 * len(fields)) * budget]  # a guess (three rounds, two held-out measures a field): grows past
+    if options.harden is not None:  # and a hardening before each of them: a tune and its check at twice the budget
+        planned[0] += 3 * (3 * options.harden.budget)
 
     def progress(what: str):
         before = used
@@ -330,7 +332,7 @@ def rebalance(
                     exploit_field(with_profile(varied, TUNED, start_profile)),
                     tune_options,
                     options.counters,
-                    progress(f"round {key}: tuned hardened at its values"),
+                    _steps_added(progress(f"round {key}: tuned hardened at its values")),
                     options.check_budget,
                 )
                 used += done.games
@@ -565,6 +567,19 @@ def rebalance(
         hardened,
         tuned_profile,
     )
+
+
+def _steps_added(report: Callable[[str, int, int], None]) -> Callable[[str, int, int], None]:
+    """A hardening's progress counts each step's games from 0: added up, so that the search's bar only grows."""
+    before, last = [0], [0]
+
+    def on(what: str, done: int, total: int) -> None:
+        if done < last[0]:
+            before[0] += last[0]
+        last[0] = done
+        report(what, before[0] + done, total)
+
+    return on
 
 
 def _mean_of_fields(tables: list[pl.DataFrame], tol: float) -> pl.DataFrame:
