@@ -416,3 +416,48 @@ def test_harden_reads_each_rounds_tuned_field_with_tuned_hardened_at_its_values(
     applied = load_scenario(applied_scenario(path, CARDS, result))
     assert applied.model.bot_profiles["tuned"] == result.tuned_profile
     assert "values (2 hardenings, " in (result.out / "index.html").read_text()
+
+
+def test_a_number_between_two_whole_values_hands_over_to_the_items_next_number(tmp_path, monkeypatch):
+    """Featherweight Frame read +4.9 at 2 Drive and -1.9 at 1 (the seventh database's search): no whole Drive
+    is fair, and the search said "another number of the card would reach it" and left it. Now the next number
+    goes on: here (a field where each card of Hand size weakens it by 4 points) Hand size -1 -> -2 only weakens,
+    so from 1 Drive it cannot reach fair; Drive goes to its other whole value, 2, and from there Hand size -2
+    lands inside the band."""
+    import polars as pl
+
+    import balance.experiments.rebalance as rb
+    from balance.analysis.strength import verdict
+    from balance.overrides import value_at
+
+    drive, hand = "cards.featherweight_frame.effects.0.amount", "cards.featherweight_frame.effects.1.amount"
+
+    def truth(at: dict) -> float:  # +6 points at Drive 2 and Hand size -1; 10 a Drive, 4 a card of Hand size
+        return 0.06 + 0.10 * (at[drive] - 2) + 0.04 * (at[hand] + 1)
+
+    def fake(variant, items, out, runs, progress=None, design=None, replaces=None):
+        data = variant.database_doc().data
+        change = truth({p: value_at(data, p) for p in (drive, hand)})
+        low, high = change - 0.005, change + 0.005
+        said = verdict(low, high, 0.03, change)
+        return pl.DataFrame(
+            [
+                {"card": i, "games": 4096, "change": change, "ci_low": low, "ci_high": high, "verdict": said}
+                for i in items
+            ]
+        )
+
+    monkeypatch.setattr(rb, "paired_strength", fake)
+    path = tmp_path / "duel.yaml"
+    path.write_text(
+        f"name: duel\ngame: horsepower\ncards: {ROOT / 'cards.yaml'}\nplayers: 2\nbots: [racer, balanced]\n"
+    )
+    path.write_text(path.read_text() + f"overrides:\n  {drive}: 2\n  {hand}: -1\n")
+    options = rb.RebalanceOptions(
+        jobs=1, out=tmp_path / "o", items=["featherweight_frame"], positions=False, tuned=False, rounds=8
+    )
+    result = rb.rebalance(path, options)
+    assert result.proposal == {hand: -2}, result.rounds
+    assert result.ended == "fair" and not result.why_not
+    read = [(r["values"][drive], r["values"].get(hand, -1)) for r in result.rounds]
+    assert (1, -1) in read, "it went to 1 Drive first, the nearer whole value, and handed over from there"

@@ -25,6 +25,10 @@ rest. Rebalance moves them together, measure -> step -> measure:
    others', so a long step moves its whole kind). Items inside the band are
    not touched (the least change); `--fix` holds items or numbers that must
    not move.
+   An item whose fair value lies between two whole values of its number
+   keeps the nearer and goes on with its next number (finer: a card's cost,
+   its effect's other amount), stepped from there, and from the other whole
+   value where it cannot reach fair from the nearer.
 4. Until every item is inside the band (`ended: fair`), or none that is
    outside can move (`stuck`: each says why in one sentence: at the end of
    what its number allows, or not answering it, and so needing a new effect),
@@ -125,6 +129,9 @@ class Lever:
     others: list[str] = field(default_factory=list)  # the item's next numbers, tried in turn where this one is stuck
     tried: list[str] = field(default_factory=list)  # the sentences of the numbers tried before
     scaled: bool = True  # kept within today's scale (limit); not a --free range nor a position's coins
+    # a number before this one landed between two whole values: (its path, the other of the two), tried once
+    # where this number cannot reach fair from the nearer (it may turn the item only the other way)
+    flip: list[Any] | None = None
 
     def slope(self, at: float | None = None) -> float | None:
         """Strength per unit near `at` (default: the last read value): the least-squares line through
@@ -269,6 +276,7 @@ def rebalance(
             lv = levers[item]
             lv.path, lv.others, lv.tried = kept["path"], kept["others"], kept["tried"]
             lv.reads = [tuple(r) for r in kept["reads"]]
+            lv.flip = kept.get("flip")
     for p in state.get("values", {}):
         start.setdefault(p, _today(scenario, p))
     for lv in levers.values():
@@ -416,7 +424,7 @@ def rebalance(
 
     def save() -> None:
         kept = {
-            item: {"path": lv.path, "others": lv.others, "tried": lv.tried, "reads": lv.reads}
+            item: {"path": lv.path, "others": lv.others, "tried": lv.tried, "reads": lv.reads, "flip": lv.flip}
             for item, lv in levers.items()
         }
         save_state(
@@ -489,13 +497,29 @@ def rebalance(
                 if rows[item].get("spread", 0.0) >= tol:
                     why[item] = _split(names[item], rows[item], search)
                 elif _worst(rows[item]) >= tol:
-                    why[item] = _between(lv, names[item], values[lv.path], rows[item]["change"])
+                    sentence = _between(lv, names[item], values[lv.path], rows[item]["change"])
+                    # kept at its nearest whole value, the item's next number goes on finer (a card's cost, its
+                    # effect's other amount): the sentence said "another number would reach it" and left it
+                    path, other = lv.path, _other_whole(lv, values[lv.path], rows[item]["change"])
+                    takes = lv.allows(other, lv.today) and database_takes(game, scenario, values | {path: other})
+                    if _next_number(lv, scenario, start, values):
+                        lv.tried.append(sentence)
+                        lv.flip = [path, other] if takes else None
+                        why.pop(item, None)
+                        switched = True
+                        continue
+                    why[item] = " ".join([*lv.tried, sentence])
                 continue
             if step is None:  # out of its number's reach: left at the value read nearest fair; its next number
                 best = _nearest_read(lv, start[lv.path])
                 sentence = _why_not(lv, names[item], best)
                 if best != values[lv.path]:
                     moved[lv.path] = best
+                if lv.flip is not None:  # the number before to its other whole value: this one read afresh there
+                    moved[lv.flip[0]], lv.flip, lv.reads = lv.flip[1], None, []
+                    lv.tried.append(sentence)
+                    switched = True
+                    continue
                 if _next_number(lv, scenario, start, values):
                     lv.tried.append(sentence)
                     switched = True
@@ -896,11 +920,15 @@ def _why_not(lv: Lever, name: str, value: Any) -> str:
     )
 
 
+def _other_whole(lv: Lever, value: Any, change: float) -> Any:
+    """The whole value on fair's other side of `value` (the fair value lies between the two)."""
+    return value - 1 if (change > 0) == (lv.slope(value) > 0) else value + 1
+
+
 def _between(lv: Lever, name: str, value: Any, change: float) -> str:
     """One sentence: the fair value lies between two whole values, neither inside the band."""
     read = "; ".join(f"{plain_number(v)}: {100 * c:+.1f}" for v, c, _ in sorted(lv.reads))
-    other = value - 1 if (change > 0) == (lv.slope(value) > 0) else value + 1
-    a, b = sorted((value, other))
+    a, b = sorted((value, _other_whole(lv, value, change)))
     return (
         f"No whole value of {lv.path} brings {name} into the band: at {plain_number(value)} it reads {100 * change:+.1f} points, "
         f"the fair value lies between {plain_number(a)} and {plain_number(b)} (read {read} by value): a finer effect (a condition, or "
