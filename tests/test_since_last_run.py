@@ -159,3 +159,15 @@ def test_the_kept_run_sits_beside_the_run_whatever_the_out_is_called(tmp_path, m
     monkeypatch.chdir(tmp_path)
     assert previous_of(Path("runs/loop")) == Path("runs/loop.previous") == previous_of(Path("runs/loop/"))
     assert previous_of(Path(".")) == tmp_path.with_name(tmp_path.name + ".previous"), "--out . has no name of its own"
+
+
+def test_a_changed_text_that_ends_its_sentence_is_not_given_a_second_period(loop):
+    """The eighth database's report read "... Put 2 Debris into your Garage.." after Turbocharger's text changed."""
+    path, cards, out = loop
+    play(path, out)
+    edit(cards, ROCKET, ROCKET.replace("amount: 3", "amount: 2").replace("+3 Drive.", "+2 Drive."))
+    play(path, out)
+    code, stdout, _ = cli("report", out, "--out", out.parent / "report")
+    assert code == 0
+    first = stdout.split("Since the last run:\n", 1)[1].splitlines()[0]
+    assert first.endswith("Each turn, +3 Drive. -> Each turn, +2 Drive.") and first.count("3 -> 2") == 1, first

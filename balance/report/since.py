@@ -75,11 +75,11 @@ def since_lines(
     if not changed:
         return [f"Nothing changed since the last run ({shown_previous}): the same card database and field."]
     more = f"; and {len(changed) - SHOWN_CHANGES} more" if len(changed) > SHOWN_CHANGES else ""
+    said = "; ".join(changed[:SHOWN_CHANGES]) + more
     lines = [
         f"{len(changed)} change{'s' if len(changed) > 1 else ''} since the last run ({shown_previous}): "
-        + "; ".join(changed[:SHOWN_CHANGES])
-        + more
-        + "."
+        + said
+        + ("" if said.endswith(".") else ".")  # a changed text: "... into your Garage." ends the sentence already
     ]
     now, then = strength_result(run_dir, manifest), strength_result(previous, old)
     if now and then:
