@@ -943,11 +943,11 @@ def tune(
         out.print(f"profiles: {field.out / 'field.yaml'}; page: {field.index}")
         return
     if harden:
+        from .experiments.tune.harden import CHECK_BUDGET, summary
         from .experiments.tune.harden import harden as run_harden
-        from .experiments.tune.harden import summary
 
         with game_bar("harden tuned", quiet) as bar:
-            hardened = run_harden(scenario, options, hand, bar, 320_000 if check_budget is None else check_budget)
+            hardened = run_harden(scenario, options, hand, bar, CHECK_BUDGET if check_budget is None else check_budget)
         for step in hardened.steps:
             best = max(step["challengers"], key=lambda c: c["gain"])
             out.print(
@@ -1119,14 +1119,16 @@ def rebalance(
         ),
     ] = False,
     harden_budget: Annotated[
-        int, typer.Option("--harden-budget", help="With --harden: each hardening's first search budget.")
-    ] = 160_000,
+        Optional[int],
+        typer.Option("--harden-budget", help="With --harden: each hardening's first search budget (default 160,000)."),
+    ] = None,
     check_budget: Annotated[
-        int,
+        Optional[int],
         typer.Option(
-            "--check-budget", help="With --harden: the least search budget of the check that ends a hardening."
+            "--check-budget",
+            help="With --harden: the least search budget of the check that ends a hardening (default 320,000).",
         ),
-    ] = 320_000,
+    ] = None,
     counters: Annotated[
         Optional[Path],
         typer.Option("--counters", help="With --harden: hand counters each hardening tries too (as balance tune's)."),
@@ -1158,13 +1160,19 @@ def rebalance(
 
     chosen = listed(items, "--items", "item ids, e.g. --items twin_turbo,rocket_fuel")
     common = experiment_options(games, seed, jobs, out_dir, force, resume, backend, scheduler)
+    from .experiments.tune.harden import CHECK_BUDGET, HARDEN_BUDGET
+
     hardening, hand = None, {}
-    if not harden:
-        given = [f for f, v in (("--counters", counters), ("--harden-budget", harden_budget != 160_000)) if v]
-        given += ["--check-budget"] if check_budget != 320_000 else []
-        if given:
-            raise UserError(Problem(given[0], None, given[0][2:], f"{given[0]} goes with --harden"))
-    else:
+    given = [
+        f
+        for f, v in (("--counters", counters), ("--harden-budget", harden_budget), ("--check-budget", check_budget))
+        if v is not None
+    ]
+    if not harden and given:
+        raise UserError(Problem(given[0], None, given[0][2:], f"{given[0]} goes with --harden"))
+    harden_budget = HARDEN_BUDGET if harden_budget is None else harden_budget
+    check_budget = CHECK_BUDGET if check_budget is None else check_budget
+    if harden:
         from .experiments.tune import TuneOptions
         from .experiments.tune.harden import load_counters
 
@@ -1208,14 +1216,16 @@ def rebalance(
         written_to, by_hand = apply_to_copy(cards_path, result.proposal, apply)
         out.print(f"the proposal written into a copy of the card database: {written_to}", soft_wrap=True, markup=False)
         then = applied_scenario(resolve_scenario(scenario, common.runs()).source, written_to, result)
-        why = (
-            "`tuned` hardened at the proposal's values plays there (applied.yaml's bot_profiles): a fresh "
-            "exploit check at the budget bots.yaml ships"
-            if result.tuned_profile is not None
-            else "`tuned` was hardened against today's database: where a challenger gains more than 3 points, "
-            "--harden it, then rebalance again"
-        )
-        out.print(f"next: {command_line('balance', 'tune', then, '--exploit')} ({why})", soft_wrap=True, markup=False)
+        if result.tuned_profile is not None:  # checked by a search as large as its hardening's check floor
+            check = command_line("balance", "tune", then, "--exploit", "--budget", str(check_budget))
+            why = "`tuned` hardened at the proposal's values plays there (applied.yaml's bot_profiles)"
+        else:
+            check = command_line("balance", "tune", then, "--exploit")
+            why = (
+                "`tuned` was hardened against today's database: where a challenger gains more than 3 points, "
+                "--harden it, then rebalance again"
+            )
+        out.print(f"next: {check} ({why})", soft_wrap=True, markup=False)
         if by_hand:
             out.print(
                 f"rewrite by hand the text of {', '.join(by_hand)}: it says the changed number more than once, "

@@ -134,6 +134,7 @@ def test_mistakes_are_one_line_before_any_game(tmp_path):
         (["--search-also"], "balances in the --also scenarios: give one"),
         (["--counters", str(ROOT / "tests" / "data" / "counters.yaml")], "--counters goes with --harden"),
         (["--check-budget", "1000"], "--check-budget goes with --harden"),
+        (["--harden-budget", "160000"], "--harden-budget goes with --harden"),  # its default, given: still refused
         (["--harden", "--no-tuned"], "drop --no-tuned"),
         (["--harden", "--harden-budget", "0"], "--harden-budget"),
     ]

@@ -78,6 +78,7 @@ from .search_state import open_state, save_state
 from .setup import ExperimentOptions, database_takes, held_out_seed, output_folder
 from .strength import FIRST_PASS, Design, _extra_playbook, default_budget, paired_strength, strength_items
 from .tune import TuneOptions
+from .tune.harden import CHECK_BUDGET
 
 STATE = "rebalance.json"
 WIDENINGS = 3  # probes past the first pair (2, 4 and 8 steps away each way), while the item reads the same within noise
@@ -87,9 +88,6 @@ FOLD = 2  # a number grows to at most twice today's size (or REACH units past it
 OUTSIDE = (STRONGER, WEAKER)
 AT_NEAREST = "at its nearest"  # _step: the whole value nearest fair is the one it has
 TUNED_FIELD = "the tuned field"
-CHECK_BUDGET = (
-    320_000  # --harden's check floor: the budget of the exploitability figure bots.yaml ships (tune --harden)
-)
 
 
 @dataclass(frozen=True)

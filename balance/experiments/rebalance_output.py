@@ -149,7 +149,7 @@ def _what(result: RebalanceResult) -> str:
 def hardened_line(result: RebalanceResult) -> str:
     """--harden: how often `tuned` was hardened, what it held at the proposal, and where its profile is."""
     runs = [h for h in result.hardened.values() if h["games"]]
-    at = next(h for h in reversed(result.hardened.values()) if h["profile"] == result.tuned_profile)
+    at = _proposals_hardening(result)
     return (
         f"tuned hardened at each round's values ({len(runs)} hardening{'s' if len(runs) != 1 else ''}, "
         f"{sum(h['games'] for h in runs):,} games); at the proposal's it {at['summary']}; its profile: "
@@ -157,8 +157,13 @@ def hardened_line(result: RebalanceResult) -> str:
     )
 
 
+def _proposals_hardening(result: RebalanceResult) -> dict:
+    """The hardening whose profile plays the proposal (the last of the rounds that held it)."""
+    return next(h for h in reversed(result.hardened.values()) if h["profile"] == result.tuned_profile)
+
+
 def tuned_yaml(result: RebalanceResult) -> str:
-    at = next(h for h in reversed(result.hardened.values()) if h["profile"] == result.tuned_profile)
+    at = _proposals_hardening(result)
     note = comment(f"balance rebalance --harden: tuned hardened at the proposal's values; {at['summary']}")
     return note + yaml.safe_dump({"tuned": result.tuned_profile}, sort_keys=False, default_flow_style=None)
 

@@ -52,6 +52,8 @@ from .output import pct, points
 TOLERANCE = 0.03  # a challenger that gains more than this (held out) refutes `tuned`
 COUNTER_GAMES = 4096  # held-out games a hand counter plays (paired with tuned itself), unless --confirm-games
 MAX_STEPS = 12
+CHECK_BUDGET = 320_000  # the check floor's default: the budget of the exploitability figure bots.yaml ships
+HARDEN_BUDGET = 160_000  # the first steps' search budget the documented recipe uses (docs/bots.md)
 COUNTER = "counter"  # the counter's profile name in the field
 
 
