@@ -13,6 +13,7 @@ from balance.errors import UserError
 from balance.games.chance import Streams
 from balance.games.events import Events
 from balance.games.heat import championship, compiled
+from balance.games.heat import schema as heat_schema
 from balance.games.heat.bots import DRAFT_FEATURES, bot_table, resolve_profiles
 from balance.games.heat.compiled import rules
 from balance.games.heat.compiled import tables as compiled_tables
@@ -283,7 +284,8 @@ def _seasons(season: str, games: int = 64, cars: int = 4, first: int = 0, events
     seats = ((np.arange(cars)[None, :] + ids[:, None]) % cars).astype(np.int16)
     broken: list[str] = []
     result = championship.play_season(
-        _season(season), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, first, games), events, broken=broken,
+        _season(season), dict(zip(_season(season).races, races, strict=True)), (9, 6, 4, 3, 2, 1), bots, seats,
+        Streams(5, first, games), events, broken=broken,
         bonus=None if bonus is None else (races[0].cards.index(bonus), np.argmax(~bots.legend[seats], axis=1)),
     )  # fmt: skip
     return races, bots, seats, result, broken
@@ -380,8 +382,15 @@ def test_a_drafted_heat_card_is_the_cars_for_the_rest_of_the_season():
     bots = bot_table(resolve_profiles(HOARDER), names, races[0])
     seats = ((np.arange(4)[None, :] + np.arange(64)[:, None]) % 4).astype(np.int16)
     broken: list[str] = []
+    season = _season("season_1961")
     result = championship.play_season(
-        _season("season_1961"), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, 0, 64), broken=broken
+        season,
+        dict(zip(season.races, races, strict=True)),
+        (9, 6, 4, 3, 2, 1),
+        bots,
+        seats,
+        Streams(5, 0, 64),
+        broken=broken,
     )
     assert broken == []
     h, games = races[0].heat_card, np.arange(64)[:, None]
@@ -454,3 +463,98 @@ def test_a_bot_values_a_press_at_what_a_sponsorship_card_adds_over_a_basic_card(
     assert rules.presses(*lines, 5, 11, 6, 2, True, 11) == 1, "below the limit, where the Event asks"
     assert rules.presses(*lines, 5, 11, 4, 2, False, 9) == 1, "over the line in the slipstream (from 9), at speed 4"
     assert rules.presses(*lines, 5, 11, 8, 2, True, 9) == 0, "below the limit only, the slipstream's too"
+
+
+# --- a season drawn at random (BGA's Random championship) -------------------------------------------------
+
+
+def _drawn_db(draw: dict | None = None, **rules):
+    """heat.yaml racing a drawn season: the shipped season_random, or one with this `draw:`."""
+    data = heat.yaml.safe_load(heat.yaml.safe_dump(heat._BASE))
+    if draw is not None:
+        data["seasons"].append({"id": "season_drawn", "name": "Drawn", "draw": draw})
+    data["rules"].update(rules, season="season_drawn" if draw is not None else "season_random")
+    return heat.validate_database(heat.parse_yaml(heat.yaml.safe_dump(data, sort_keys=False), "t.yaml"))
+
+
+def _draws(db, games: int, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(G, R) each drawn season's tracks and Event cards, as ids."""
+    season = championship.season_of(db)
+    drawn = championship.drawn_races(season, lambda race: heat_schema.race_fits(db, race), Streams(3, first, games))
+    races = season.candidates()
+    tracks = np.array([[races[k].track for k in r] for r in drawn]).T
+    events = np.array([[races[k].event for k in r] for r in drawn]).T
+    return tracks, events
+
+
+def test_a_random_season_races_every_track_once_in_a_random_order_each_with_an_event_of_its_own():
+    db = _drawn_db()
+    tracks, events = _draws(db, 4000)
+    base = {"usa", "great_britain", "italia", "france"}
+    assert all(set(row) == base for row in tracks), "four races of four tracks: each once"
+    assert all(len(set(row)) == 4 for row in events) and set(events.ravel()) <= set(
+        db.season("season_random").draw.events
+    )
+    # uniform: each track opens a quarter of the seasons, each of the ten Events a tenth (within 4 sd)
+    for column, n in ((tracks[:, 0], 4), (events[:, 0], 10)):
+        _, counts = np.unique(column, return_counts=True)
+        assert len(counts) == n and np.abs(counts - 4000 / n).max() < 4 * np.sqrt(4000 / n)
+
+
+def test_a_random_season_never_pairs_an_event_with_a_track_it_leaves_no_race():
+    """BGA draws a whole Random championship again when Espana (1 lap) gets the Drivers' strike (-1 lap)."""
+    draw = {"races": 2, "tracks": ["espana", "usa"], "events": ["drivers_strike", "new_title_sponsor"]}
+    tracks, events = _draws(_drawn_db(draw, expansions=["tunnel_vision"]), 400)
+    on_espana = events[tracks == "espana"]
+    assert (on_espana == "new_title_sponsor").all() and (events[tracks == "usa"] == "drivers_strike").all()
+    assert len(on_espana) == 400
+
+
+def test_a_drawn_season_is_a_function_of_its_seed_and_id_whatever_the_batch():
+    db = _drawn_db()
+    whole, part = _draws(db, 12), _draws(db, 4, first=8)
+    assert (whole[0][8:] == part[0]).all() and (whole[1][8:] == part[1]).all()
+    races = {race: heat.compile_race(db, race) for race in db.season("season_random").candidates()}
+    bots = bot_table(
+        resolve_profiles(None), ["balanced", "aggressive", "cautious", "legend"], next(iter(races.values()))
+    )
+    played_ = []
+    for first, games in ((0, 12), (8, 4)):
+        seats = ((np.arange(4)[None, :] + np.arange(first, first + games)[:, None]) % 4).astype(np.int16)
+        played_.append(
+            championship.play_season(
+                db.season("season_random"), races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, first, games)
+            )
+        )
+    whole_season, part_season = played_
+    assert (whole_season.points[:, 8:] == part_season.points).all()
+    assert (whole_season.track_names()[8:] == part_season.track_names()).all()
+    assert len({*whole_season.track_names()}) > 1, "the seasons drew other orders"
+
+
+@pytest.mark.parametrize(
+    ("draw", "message"),
+    [
+        (
+            {"races": 5, "tracks": ["usa", "italia", "france", "great_britain"]},
+            r"draw\.races: 5 races drawn from 4 tracks",
+        ),
+        ({"races": 2, "tracks": ["usa", "usa"]}, r"draw\.tracks\.1: usa is listed twice"),
+        ({"races": 1, "tracks": ["monaco"]}, r"draw\.tracks\.0: unknown track 'monaco'"),
+        (
+            {"races": 1, "tracks": ["espana"], "events": ["drivers_strike"]},
+            r"draw: no draw of 1 race gives every race",
+        ),
+    ],
+)
+def test_a_drawn_season_that_cannot_be_drawn_is_a_one_line_error(draw, message):
+    with pytest.raises(UserError, match=r"seasons\.season_drawn\." + message):
+        _drawn_db(draw, expansions=["tunnel_vision"])
+
+
+def test_a_season_gives_its_races_or_a_draw():
+    data = heat.yaml.safe_load(heat.yaml.safe_dump(heat._BASE))
+    data["seasons"].append({"id": "season_both", "name": "Both", "races": [{"track": "usa", "event": "going_global"}],
+                            "draw": {"races": 1, "tracks": ["usa"]}})  # fmt: skip
+    with pytest.raises(UserError, match=r"seasons\.season_both: give a season its races: or a draw:, one of the two"):
+        heat.validate_database(heat.parse_yaml(heat.yaml.safe_dump(data, sort_keys=False), "t.yaml"))

@@ -139,6 +139,14 @@ class Streams:
             other.game = _mix(self.game + np.uint64(index + 1) * _SUB)
         return other
 
+    def rows(self, rows: np.ndarray) -> Streams:
+        """The streams of some of these games (`rows` of the batch), as their own batch: each game's keys
+        its own, so a game plays alike in any batch (a drawn season's race, run with the games that drew
+        the same track and Event)."""
+        other = Streams(self.seed, self.first, len(rows))
+        other.game = self.game[rows]
+        return other
+
     def key(self, rows: np.ndarray, purpose: str, seat: int | np.ndarray | None = None) -> np.ndarray:
         """(n,) uint64 the keys of one draw of `purpose` by `seat` (a seat, a seat
         per row, or None for the table) in each game row of `rows` (indices into

@@ -9,44 +9,93 @@ the standings, the leader on pole.
 A season's races are batches of the one compiled engine (compiled.simulate,
 with the cards each car carries); this module only passes each race's
 results on to the next, with array operations over the batch: no loop over
-games. A car is named by its grid slot in the first race (its `seat` in the
-logs), whatever slot it starts later races from.
+games. A season drawn at random (a season's `draw:`, BGA's Random
+championship) draws each game's tracks and Event cards with the keyed draws;
+each of its races is then a batch for each (track, Event) the games drew,
+their results put back in the games' rows. A car is named by its grid slot in
+the first race (its `seat` in the logs), whatever slot it starts later races
+from.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
-from ..chance import Streams
+from ...errors import UserError
+from ..chance import Streams, uniform
 from ..events import Events
-from ..recorder import cards_text
+from ..recorder import Recorder, cards_text
 from . import compiled
 from . import vocabulary as V
 from .bots import BotTable
 from .compile import Tables
 from .log import finish_order
-from .schema import Database, Season
+from .schema import Database, Season, SeasonRace
 from .state import State
 
 # a car's tallies of a race, summed over the season in the players log
 TALLIES = ("turns", "heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "adrenaline", "cooled")
 TALLIES += ("overheats", "stress_added", "presses", "sponsors_gained")
+DRAWS = 1000  # a drawn season's draws at most before it says which season finds no race to run
+
+
+@dataclass(frozen=True)
+class RaceGroup:
+    """The seasons of a batch that ran the same race (track and Event card) at the same place of their
+    season: all of them in a season of fixed races, those that drew it in a drawn one."""
+
+    race: SeasonRace
+    rows: np.ndarray  # (n,) the seasons, rows of the batch
+    tables: Tables
+    st: State  # by grid slot, the seasons in the order of `rows`
 
 
 @dataclass(frozen=True)
 class SeasonResult:
-    """A batch of seasons: each race's final state (by grid slot) and, by car,
+    """A batch of seasons: each race's groups (their tables and final states, by grid slot) and, by car,
     its grid slot, place and points in every race."""
 
     season: Season
-    tables: tuple[Tables, ...]  # each race's
-    races: tuple[State, ...]
+    groups: tuple[tuple[RaceGroup, ...], ...]  # each race's
     slot: np.ndarray  # (R, G, P) each car's grid slot in each race
     place: np.ndarray  # (R, G, P) each car's place (1 = won the race); a car out of the race is placed last
     points: np.ndarray  # (R, G, P) int16 each car's points in each race
+
+    @property
+    def races(self) -> tuple[State, ...]:
+        """Each race's state, where every season of the batch ran the same race (a season of fixed races)."""
+        return tuple(self._whole(r).st for r in range(len(self.groups)))
+
+    @property
+    def tables(self) -> tuple[Tables, ...]:
+        """Each race's tables, where every season of the batch ran the same race."""
+        return tuple(self._whole(r).tables for r in range(len(self.groups)))
+
+    def _whole(self, r: int) -> RaceGroup:
+        if len(self.groups[r]) != 1:
+            raise ValueError(f"race {r + 1} of these seasons was drawn: {len(self.groups[r])} races ran at once")
+        return self.groups[r][0]
+
+    def by_season(self, r: int, of: Callable[[Tables, State], np.ndarray]) -> np.ndarray:
+        """(G, ...) race r's `of(tables, state)` (a group's rows), for every season of the batch."""
+        return gathered(self.groups[r], of, self.slot.shape[1])
+
+    def by_car(self, r: int, of: Callable[[Tables, State], np.ndarray]) -> np.ndarray:
+        """(G, P, ...) race r's `of(tables, state)` (by grid slot) by car, for every season of the batch."""
+        return self.by_season(r, of)[np.arange(self.slot.shape[1])[:, None], self.slot[r]]
+
+    def track_names(self) -> np.ndarray:
+        """(G,) object: each season's tracks in order ("usa / italia / ...")."""
+        G = self.slot.shape[1]
+        names = np.full(G, "", dtype=object)
+        for r, groups in enumerate(self.groups):
+            for group in groups:
+                names[group.rows] += ("" if r == 0 else " / ") + group.race.track
+        return names
 
     @property
     def total(self) -> np.ndarray:
@@ -57,6 +106,43 @@ class SeasonResult:
     def standing(self) -> np.ndarray:
         """(G, P) each car's place in the final standings (1 = champion)."""
         return standings_rank(self.total, self.points[-1], self.slot[-1])
+
+
+def gathered(groups, of: Callable[[Tables, State], np.ndarray], G: int) -> np.ndarray:
+    """(G, ...) each group's `of(tables, state)` put back in its rows of the batch."""
+    out = None
+    for group in groups:
+        part = np.asarray(of(group.tables, group.st))
+        if out is None:
+            out = np.zeros((G, *part.shape[1:]), part.dtype)
+        out[group.rows] = part
+    return out
+
+
+def drawn_races(season: Season, fits: Callable[[SeasonRace], bool], streams: Streams) -> list[np.ndarray]:
+    """Each race's (G,) index into season.candidates() for every season of the batch: a season of fixed
+    races runs race r at place r; a drawn one draws its tracks (a random order, no track twice) and its
+    Event cards (the same, paired in turn) with the keyed draws, a game's own whatever its batch, and
+    draws again where a pair leaves no race to run (as BGA's Random championship: Espana and the Drivers'
+    strike), so each game's season is uniform over the draws that run."""
+    G = streams.games
+    if season.draw is None:
+        return [np.full(G, r, np.int64) for r in range(len(season.races))]
+    d = season.draw
+    T, E, R = len(d.tracks), len(d.events), d.races
+    ok = np.array([[fits(SeasonRace(t, e)) for e in d.events] for t in d.tracks])
+    track = np.zeros((G, R), np.int64)
+    event = np.zeros((G, R), np.int64)
+    left = np.arange(G)
+    for _ in range(DRAWS):
+        tracks = np.argsort(uniform(streams.key(left, "season tracks"), T), axis=1, kind="stable")[:, :R]
+        events = np.argsort(uniform(streams.key(left, "season events"), E), axis=1, kind="stable")[:, :R]
+        runs = ok[tracks, events].all(axis=1)
+        track[left[runs]], event[left[runs]] = tracks[runs], events[runs]
+        left = left[~runs]
+        if not len(left):
+            return [track[:, r] * E + event[:, r] for r in range(R)]  # candidates(): tracks by events
+    raise UserError(f"season {season.id}: {DRAWS} draws found no season whose every race has a race to run")
 
 
 def race_points(tables: Tables, st: State, championship_points: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -118,7 +204,7 @@ def owned_cards(st: State) -> np.ndarray:
 
 def play_season(
     season: Season,
-    races: tuple[Tables, ...],
+    races: Mapping[SeasonRace, Tables],
     points: tuple[int, ...],
     bots: BotTable,
     seats: np.ndarray,
@@ -130,43 +216,68 @@ def play_season(
     bonus: tuple[int, np.ndarray] | None = None,
 ) -> SeasonResult:
     """A batch of seasons: seats (G, P) the bot of each car, by its first grid
-    slot. Race r's random numbers are the streams' part r (Streams.part).
-    `broken`, if given, gets the first rule a race's state breaks (the rules checker).
-    `bonus` = (card, (G,) car): balance strength's extra copy, in the car's
-    deck in every race of the season (given again each race, not carried)."""
+    slot; `races` the tables of every race the season may run (its own, or its
+    draw's: season.candidates()). Race r's random numbers are the streams' part r
+    (Streams.part). `broken`, if given, gets the first rule a race's state breaks
+    (the rules checker). `bonus` = (card, (G,) car): balance strength's extra
+    copy, in the car's deck in every race of the season (given again each race,
+    not carried)."""
     G, P = seats.shape
     rows = np.arange(G)[:, None]
     car_at = np.tile(np.arange(P), (G, 1))  # (G, P) the car on each grid slot
-    carry = np.zeros((G, P, len(races[0].cards.ids)), np.int16)  # by car
-    states, slots, places, scores = [], [], [], []
+    first = next(iter(races.values()))
+    carry = np.zeros((G, P, len(first.cards.ids)), np.int16)  # by car
+    groups, slots, places, scores = [], [], [], []
     total = np.zeros((G, P), np.int64)
-    names = bots.names
-    for r, tables in enumerate(races):
-        race_events = Events() if events is not None else None
-        if rec is not None:
-            grid = [(int(c), names[seats[rec.watch, c]]) for c in car_at[rec.watch]]
-            rec.lines.extend(race_header(season, r, tables, grid, carry[rec.watch] if r else None))
+    candidates = season.candidates()
+    drawn = drawn_races(season, lambda race: race in races, streams)
+    for r, chosen in enumerate(drawn):
         slot = np.argsort(car_at, axis=1)  # (G, P) each car's slot
-        given = None if bonus is None else (bonus[0], slot[np.arange(G), bonus[1]])
-        st = compiled.simulate(
-            tables, bots, seats[rows, car_at], streams.part(r), race_events, bonus=given, progress=progress,
-            rec=rec, carry=carry[rows, car_at] if r else None, broken=broken,
-        )  # fmt: skip
-        place, pts = race_points(tables, st, points)
-        states.append(st)
+        grid = seats[rows, car_at]
+        race = []
+        for k in np.unique(chosen):
+            at = np.flatnonzero(chosen == k)
+            race.append(_race(candidates[k], at, races[candidates[k]], r, season, car_at, carry, slot, grid,
+                              bots, streams, events, progress, rec, broken, bonus))  # fmt: skip
+        place, pts = np.moveaxis(gathered(race, lambda t, st: np.stack(race_points(t, st, points), axis=1), G), 1, 0)
+        groups.append(tuple(race))
         slots.append(slot)
         places.append(place[rows, slot])
         scores.append(pts[rows, slot])
-        if race_events is not None:
-            _pass_on(race_events, events, car_at, first_race=r == 0)
         total += scores[-1]
         # (the bonus copy is given again, not carried; a swap may have given it away)
-        carry = np.maximum(kept_cards(tables, st) - st.bonus, 0)[rows, slot]
+        carry = gathered(race, lambda t, st: np.maximum(kept_cards(t, st) - st.bonus, 0), G)[rows, slot]
         rank = standings_rank(total, scores[-1], slot)
         if rec is not None:
-            rec.lines.extend(race_result(st, rec.watch, car_at[rec.watch], places[-1], scores[-1], total, rank))
+            group = next(g for g in race if rec.watch in g.rows)
+            row = int(np.flatnonzero(group.rows == rec.watch)[0])
+            rec.lines.extend(
+                race_result(group.st, row, rec.watch, car_at[rec.watch], places[-1], scores[-1], total, rank)
+            )
         car_at = np.argsort(rank, axis=1)  # the leader on pole
-    return SeasonResult(season, races, tuple(states), np.stack(slots), np.stack(places), np.stack(scores))
+    return SeasonResult(season, tuple(groups), np.stack(slots), np.stack(places), np.stack(scores))
+
+
+def _race(race, at, tables, r, season, car_at, carry, slot, grid, bots, streams, events, progress, rec, broken, bonus):
+    """Race r of the seasons `at` (rows of the batch), who all run `race`: one batch of the compiled engine,
+    its card events and trace put back under the batch's rows."""
+    race_events = Events() if events is not None else None
+    watch = None
+    if rec is not None and rec.watch in at:
+        watch = Recorder(int(np.flatnonzero(at == rec.watch)[0]), rec.verbose)
+        cars = [(int(c), bots.names[grid[rec.watch, i]]) for i, c in enumerate(car_at[rec.watch])]
+        rec.lines.extend(race_header(season, r, tables, cars, carry[rec.watch] if r else None))
+    given = None if bonus is None else (bonus[0], slot[at, bonus[1][at]])
+    sub = streams.part(r).rows(at)
+    st = compiled.simulate(
+        tables, bots, grid[at], sub, race_events, bonus=given, progress=progress, rec=watch,
+        carry=carry[at[:, None], car_at[at]] if r else None, broken=broken,
+    )  # fmt: skip
+    if watch is not None:
+        rec.lines.extend(watch.lines)
+    if race_events is not None:
+        _pass_on(race_events, events, car_at, at, first_race=r == 0)
+    return RaceGroup(race, at, tables, st)
 
 
 def race_header(
@@ -184,7 +295,7 @@ def race_header(
             if carry[car].any():
                 brought.append(f"  car {car} (slot {slot_of[car]}) brings {cards_text(carry[car], names)}")
     return [
-        f"=== Race {r + 1} of {len(season.races)} ({season.name}): {track.name}, {track.laps} "
+        f"=== Race {r + 1} of {season.length} ({season.name}): {track.name}, {track.laps} "
         f"lap{'s' if track.laps != 1 else ''}; "
         f"Event: {e.name} ({event_text(e)}); Press Corners: {letters}",
         "grid (slot 0 on pole; this race's lines name a car by its slot): "
@@ -234,12 +345,13 @@ def event_text(e) -> str:
     return "; ".join(said)
 
 
-def race_result(st, g, car_at, place, points, total, rank) -> list[str]:
-    """A traced season's race, after it: each car's place and points, then the standings."""
+def race_result(st, row, g, car_at, place, points, total, rank) -> list[str]:
+    """A traced season's race, after it: each car's place and points, then the standings (`st` the watched
+    season's race, its row `row` there; g its row in the batch)."""
     lines = ["Race result (a car named by its slot in the first race, then this race's):"]
     for car in np.argsort(place[g]):
         slot = int(np.flatnonzero(car_at == car)[0])
-        how = "out of the race" if st.out[g, slot] else "finished" if st.finished[g, slot] else "still racing"
+        how = "out of the race" if st.out[row, slot] else "finished" if st.finished[row, slot] else "still racing"
         lines.append(f"  {place[g, car]}. car {car} (slot {slot}): {how}, {points[g, car]} points")
     lines.append(
         "Standings: " + ", ".join(f"{rank[g, c]}. car {c} ({total[g, c]} points)" for c in np.argsort(rank[g]))
@@ -247,12 +359,12 @@ def race_result(st, g, car_at, place, points, total, rank) -> list[str]:
     return lines
 
 
-def _pass_on(race: Events, season: Events, car_at: np.ndarray, first_race: bool) -> None:
-    """A race's card events into the season's, each seat the car's (its first
-    grid slot); a later race's start events (the cards carried) left out."""
+def _pass_on(race: Events, season: Events, car_at: np.ndarray, at: np.ndarray, first_race: bool) -> None:
+    """A race's card events (of the seasons `at`, in their order) into the season's, each seat the car's
+    (its first grid slot); a later race's start events (the cards carried) left out."""
     ev = race.arrays()
     keep = np.ones(len(ev["game"]), bool) if first_race else ev["event"] != 0
-    games = ev["game"][keep]
+    games = at[ev["game"][keep]]
     seats = car_at[games, ev["seat"][keep]]
     season.add_coded(games, seats, ev["card"][keep], ev["event"][keep], ev["turn"][keep], ev["pick"][keep],
                      ev["price"][keep])  # fmt: skip
@@ -262,19 +374,20 @@ def season_tables(
     result: SeasonResult, events: Events, seats: np.ndarray, bots: BotTable, first_game: int, chunk: int
 ) -> dict[str, pa.Table]:
     """A chunk of seasons as the run's log tables: games one row per season
-    (the champion is its winner), players one per season and car (its final
-    standing as its finish position, its points, and each race's place and
-    points; the tallies summed over the races), cards the races' card events."""
+    (the champion is its winner; its tracks in order), players one per season
+    and car (its final standing as its finish position, its points, and each
+    race's place and points; the tallies summed over the races), cards the
+    races' card events."""
     G, P = seats.shape
-    season, races = result.season, result.tables
-    R = len(races)
+    R = len(result.groups)
     game_id = np.arange(first_game, first_game + G, dtype=np.int64)
     standing = result.standing
     champion = np.argmin(standing, axis=1)
     names = np.array(bots.names, dtype=object)
-    by_car = [_by_car(st, result.slot[r]) for r, st in enumerate(result.races)]
-    rounds = sum(st.round.astype(np.int32) for st in result.races)
-    finished = np.all([st.finished.all(axis=1) for st in result.races], axis=0)
+    by_car = [{name: result.by_car(r, lambda t, st, n=name: getattr(st, n)) for name in (*TALLIES, "finished", "out")}
+              for r in range(R)]  # fmt: skip
+    rounds = sum(result.by_season(r, lambda t, st: st.round.astype(np.int32)) for r in range(R))
+    finished = np.all([result.by_season(r, lambda t, st: st.finished.all(axis=1)) for r in range(R)], axis=0)
     games = pa.table(
         {
             "game_id": game_id,
@@ -284,49 +397,37 @@ def season_tables(
             "finished": finished,
             "winner_seat": champion.astype(np.int8),
             "winner_bot": names[seats[np.arange(G), champion]],
-            "season": np.full(G, season.id, dtype=object),
-            "track": np.full(G, " / ".join(t.tracks[t.rules.track].id for t in races), dtype=object),
-            "legends": result.races[0].is_legend.sum(axis=1).astype(np.int8),
+            "season": np.full(G, result.season.id, dtype=object),
+            "track": result.track_names(),
+            "legends": result.by_season(0, lambda t, st: st.is_legend.sum(axis=1)).astype(np.int8),
         }
     )
-    summed = {name: sum(c[name] for c in by_car).astype(np.int16).ravel() for name in TALLIES}
+    summed = {name: sum(c[name].astype(np.int64) for c in by_car).astype(np.int16).ravel() for name in TALLIES}
     per_race = {}
     for r in range(R):
         per_race[f"race{r + 1}_place"] = result.place[r].astype(np.int8).ravel()
         per_race[f"race{r + 1}_points"] = result.points[r].ravel()
         per_race[f"race{r + 1}_out"] = by_car[r]["out"].ravel()
+    sponsor = next(iter(result.groups[-1])).tables.cards.type == V.CARD_TYPES.index("sponsor")
     players = pa.table(
         {
             "game_id": np.repeat(game_id, P),
             "seat": np.tile(np.arange(P, dtype=np.int8), G),
             "bot": names[seats].ravel(),
-            "legend": result.races[0].is_legend[np.arange(G)[:, None], result.slot[0]].ravel(),
+            "legend": result.by_car(0, lambda t, st: st.is_legend).ravel(),
             "won": (standing == 1).ravel(),
             "finished": np.all([c["finished"] for c in by_car], axis=0).ravel(),
             "finish_position": standing.astype(np.int8).ravel(),
             "points": result.total.astype(np.int16).ravel(),
             **per_race,
             **summed,
-            "sponsors_held": _sponsors_held(races[-1], result.races[-1], result.slot[-1]).ravel(),
+            "sponsors_held": result.by_car(R - 1, lambda t, st: owned_cards(st)[..., sponsor].sum(axis=2))
+            .astype(np.int16)
+            .ravel(),
         }
     )
-    cards = events.table(first_game, races[0].cards.ids)
+    cards = events.table(first_game, result.groups[0][0].tables.cards.ids)
     return {"games": games, "players": players, "cards": cards}
-
-
-def _by_car(st: State, slot: np.ndarray) -> dict[str, np.ndarray]:
-    """A race's per-car tallies, reordered from grid slots to cars."""
-    rows = np.arange(slot.shape[0])[:, None]
-    out = {name: getattr(st, name)[rows, slot].astype(np.int64) for name in TALLIES}
-    out |= {name: getattr(st, name)[rows, slot] for name in ("finished", "out")}
-    return out
-
-
-def _sponsors_held(tables: Tables, st: State, slot: np.ndarray) -> np.ndarray:
-    """(G, P) by car: the Sponsorship cards each holds at the season's end."""
-    sponsor = tables.cards.type == V.CARD_TYPES.index("sponsor")
-    held = owned_cards(st)[..., sponsor].sum(axis=2)
-    return held[np.arange(slot.shape[0])[:, None], slot].astype(np.int16)
 
 
 def season_of(db: Database) -> Season:

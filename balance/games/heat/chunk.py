@@ -10,7 +10,7 @@ and the Garage module are rules of the database (`rules.track`,
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from . import championship, compiled
 from . import vocabulary as V
 from .bots import bot_table, resolve_profiles
 from .compile import Tables, compile_database, compile_race, in_pool, raced_cards
-from .schema import Database, validate_database
+from .schema import Database, SeasonRace, race_fits, validate_database
 from .state import State
 
 BOX_CARS = 6  # the base game's cars; each expansion in rules.expansions brings one more
@@ -34,16 +34,18 @@ BOX_CARS = 6  # the base game's cars; each expansion in rules.expansions brings 
 
 @dataclass(frozen=True)
 class SeasonPrepared(Prepared):
-    """A Championship season's scenario (rules.season): each race's tables, in order (`tables`: the first's)."""
+    """A Championship season's scenario (rules.season): the tables of every race it may run (its races, or
+    every track and Event its draw pairs that leaves a race to run; `tables`: the first's)."""
 
-    races: tuple[Tables, ...] = ()
+    races: dict[SeasonRace, Tables] = field(default_factory=dict)
 
 
 def prepare(scenario: ScenarioView) -> Prepared:
     m = scenario.model
     db = validate_database(scenario.database_doc())
-    races = tuple(compile_race(db, race) for race in championship.season_of(db).races) if db.rules.season else ()
-    tables = races[0] if races else compile_database(db)
+    may_run = championship.season_of(db).candidates() if db.rules.season else ()
+    races = {race: compile_race(db, race) for race in may_run if race_fits(db, race)}
+    tables = next(iter(races.values())) if races else compile_database(db)
     if m.players > tables.rules.max_cars:
         raise UserError(
             scenario.doc.problem(("players",), f"{m.players} cars, but the track holds {tables.rules.max_cars}")
@@ -157,9 +159,9 @@ def catalog(prep: Prepared) -> dict[str, list[dict[str, object]]]:
                 "studied": studied,
             }
         )
-    raced = [t.tracks[t.rules.track] for t in getattr(prep, "races", ())] or [
-        prep.tables.tracks[prep.tables.rules.track]
-    ]
+    # every track a season may race, each length once (an Event may change its laps)
+    raced = {(t.id, t.laps): t for t in (r.tracks[r.rules.track] for r in getattr(prep, "races", {}).values())}
+    raced = list(raced.values()) or [prep.tables.tracks[prep.tables.rules.track]]
     layouts = [
         {
             "id": track.id,

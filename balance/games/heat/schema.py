@@ -364,10 +364,20 @@ class SeasonRaceModel(Strict):
     event: Id
 
 
+class SeasonDrawModel(Strict):
+    """A season drawn at random for every game (BGA's Random championship: four of the tracks in a random
+    order, each with an Event card of its own drawn at random)."""
+
+    races: Annotated[int, Field(ge=1, le=MAX_SEASON_RACES)]
+    tracks: Annotated[list[Id], Field(min_length=1, max_length=MAX_TRACKS)]
+    events: Annotated[list[Id], Field(min_length=1, max_length=MAX_EVENTS)] | None = None  # None: every Event
+
+
 class SeasonModel(Strict):
     id: Id
     name: str
-    races: Annotated[list[SeasonRaceModel], Field(min_length=1, max_length=MAX_SEASON_RACES)]
+    races: Annotated[list[SeasonRaceModel], Field(min_length=1, max_length=MAX_SEASON_RACES)] | None = None
+    draw: SeasonDrawModel | None = None  # instead of races: each game's races drawn (championship.drawn_races)
 
 
 class LegendModel(RootModel[Annotated[list[dict[Id, Helmet]], Field(min_length=1, max_length=MAX_DIAMONDS)]]):
@@ -523,10 +533,33 @@ class SeasonRace:
 
 
 @dataclass(frozen=True)
+class SeasonDraw:
+    """How a season drawn at random draws its races: `races` of `tracks` in a random order, no track twice,
+    each with an Event card of `events` drawn at random, no card twice, and no pair whose Event leaves its
+    track no race (drawn again, as BGA draws a whole season again for Espana and the Drivers' strike)."""
+
+    races: int
+    tracks: tuple[str, ...]
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Season:
     id: str
     name: str
-    races: tuple[SeasonRace, ...]
+    races: tuple[SeasonRace, ...]  # a season of fixed races, in order (empty where drawn)
+    draw: SeasonDraw | None = None  # a season drawn at random for every game
+
+    @property
+    def length(self) -> int:
+        """How many races the season has."""
+        return self.draw.races if self.draw is not None else len(self.races)
+
+    def candidates(self) -> tuple[SeasonRace, ...]:
+        """Every race the season may run: its own, or every track with every Event of its draw."""
+        if self.draw is None:
+            return self.races
+        return tuple(SeasonRace(t, e) for t in self.draw.tracks for e in self.draw.events)
 
 
 @dataclass(frozen=True)
@@ -617,9 +650,16 @@ def validate_database(doc: YamlDoc) -> Database:
         weather=tuple(_weather(w) for _, w in weather),
         road_conditions=tuple(_road(r) for _, r in roads),
         events=tuple(_event(e) for _, e in events),
-        seasons=tuple(Season(s.id, s.name, tuple(SeasonRace(r.track, r.event) for r in s.races)) for _, s in seasons),
+        seasons=tuple(_season(s, events) for _, s in seasons),
     )
     return replace(db, warnings=tuple(_warnings(db, doc)))
+
+
+def _season(s: SeasonModel, events) -> Season:
+    if s.draw is None:
+        return Season(s.id, s.name, tuple(SeasonRace(r.track, r.event) for r in s.races or ()))
+    drawn = s.draw.events if s.draw.events is not None else [e.id for _, e in events]
+    return Season(s.id, s.name, (), SeasonDraw(s.draw.races, tuple(s.draw.tracks), tuple(drawn)))
 
 
 def _event(e: EventModel) -> Event:
@@ -1011,7 +1051,7 @@ def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, l
     the sponsor pile not empty where a season deals or presses."""
     problems = duplicate_ids([(("events", i), e.id) for i, e in events], doc, label)
     problems += duplicate_ids([(("seasons", i), s.id) for i, s in seasons], doc, label)
-    season_ids, event_ids = [s.id for _, s in seasons], [e.id for _, e in events]
+    season_ids = [s.id for _, s in seasons]
     track_of = {t.id: t for _, t in tracks}
     event_of = {e.id: e for _, e in events}
     if rules.season is not None and rules.season not in season_ids:
@@ -1028,40 +1068,33 @@ def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, l
                 path = ("events", i, "slipstream_gears", j)
                 problems.append(doc.problem(path, f"gear {gear} does not exist (1 to {rules.gears})", label(path)))
     for i, s in seasons:
+        raced = rules.season == s.id
+        if (s.races is None) == (s.draw is None):
+            message = "give a season its races: or a draw:, one of the two"
+            problems.append(doc.problem(("seasons", i), message, label(("seasons", i))))
+            continue
+        if s.draw is not None:
+            problems += _draw_checks(i, s.draw, rules, track_of, event_of, raced, doc, label)
+            continue
         for j, race in enumerate(s.races):
             where = ("seasons", i, "races", j)
             track, event = track_of.get(race.track), event_of.get(race.event)
             if track is None:
-                known = ", ".join(track_of)
-                message = f"unknown track {race.track!r}{did_you_mean(race.track, list(track_of))} (known: {known})"
-                problems.append(doc.problem((*where, "track"), message, label((*where, "track"))))
+                problems.append(_unknown_track((*where, "track"), race.track, track_of, doc, label))
             if event is None:
-                known = ", ".join(event_ids) or "none: the events: section is empty"
-                message = f"unknown Event card {race.event!r}{did_you_mean(race.event, event_ids)} (known: {known})"
-                problems.append(doc.problem((*where, "event"), message, label((*where, "event"))))
+                problems.append(_unknown_event((*where, "event"), race.event, event_of, doc, label))
             if track is None or event is None:
                 continue
-            tokens = sum(not c.chicane for c in track.corners)  # a chicane takes one Road token
-            raced = rules.season == s.id
-            if raced and rules.road_conditions != "random" and len(rules.road_conditions) != tokens:
-                message = (
-                    f"rules.road_conditions lists {len(rules.road_conditions)} tokens, but this race's "
-                    f"{track.name} has {tokens} corners (a fixed list must suit every race of the season)"
-                )
+            if raced and (message := _road_misfit(rules, track)):
                 problems.append(doc.problem((*where, "track"), message, label((*where, "track"))))
-            for what, value, low, high in (
-                ("laps", track.laps + event.laps, 1, MAX_LAPS),
-                ("Heat in each Engine", track.heat + event.engine_heat, 0, MAX_TRACK_CARDS),
-                ("Stress in each deck", track.stress + event.deck_stress, 0, MAX_TRACK_CARDS),
-            ):
-                if not low <= value <= high:
-                    message = f"{event.id} on {track.name} gives {value} {what} ({low} to {high})"
-                    problems.append(doc.problem((*where, "event"), message, label((*where, "event"))))
+            for message in _race_misfits(track, event):
+                problems.append(doc.problem((*where, "event"), message, label((*where, "event"))))
     if rules.season is not None and rules.season in season_ids:
         season = next(s for _, s in seasons if s.id == rules.season)
+        dealt = [r.event for r in season.races] if season.draw is None else season.draw.events or list(event_of)
         gains = any(
-            (e := event_of.get(r.event)) is not None and (e.sponsors or e.press or e.record_speed or e.first_to_lap)
-            for r in season.races
+            (e := event_of.get(x)) is not None and (e.sponsors or e.press or e.record_speed or e.first_to_lap)
+            for x in dealt
         )
         pile = sum(c.count or 0 for _, c, _ in cards if c.type == "sponsor")
         if gains and pile == 0:
@@ -1072,6 +1105,99 @@ def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, l
                 )
             )
     return problems
+
+
+def _draw_checks(i, draw: SeasonDrawModel, rules: Rules, track_of, event_of, raced, doc, label) -> list[Problem]:
+    """A drawn season: known tracks and Event cards, none listed twice, enough of each for its races, and
+    at least one draw whose every race has a race to run (a pair that leaves none is never drawn)."""
+    where = ("seasons", i, "draw")
+    problems = []
+    for what, ids, known, unknown in (
+        ("tracks", draw.tracks, track_of, _unknown_track),
+        ("events", draw.events or list(event_of), event_of, _unknown_event),
+    ):
+        for k, x in enumerate(ids):
+            if x not in known:
+                problems.append(unknown((*where, what, k), x, known, doc, label))
+            elif x in ids[:k]:
+                problems.append(doc.problem((*where, what, k), f"{x} is listed twice", label((*where, what, k))))
+        if draw.races > len(ids):
+            message = f"{draw.races} races drawn from {len(ids)} {what}: a season draws no track or Event twice"
+            problems.append(doc.problem((*where, "races"), message, label((*where, "races"))))
+    if problems:
+        return problems
+    tracks, events = [track_of[t] for t in draw.tracks], [event_of[e] for e in draw.events or event_of]
+    if raced:
+        for k, track in enumerate(tracks):
+            if message := _road_misfit(rules, track):
+                problems.append(doc.problem((*where, "tracks", k), message, label((*where, "tracks", k))))
+    fits = [[not _race_misfits(t, e) for e in events] for t in tracks]
+    if _largest_matching(fits) < draw.races:
+        message = (
+            f"no draw of {draw.races} race{'s' if draw.races != 1 else ''} gives every race a race to run: too "
+            "many of its tracks and Events "
+            "change laps, Heat or Stress out of range together"
+        )
+        problems.append(doc.problem(where, message, label(where)))
+    return problems
+
+
+def _largest_matching(fits: list[list[bool]]) -> int:
+    """The most tracks that can each take an Event of their own that fits them (augmenting paths)."""
+    event_of_track: dict[int, int] = {}  # event -> track
+
+    def place(t: int, seen: set[int]) -> bool:
+        for e, ok in enumerate(fits[t]):
+            if ok and e not in seen:
+                seen.add(e)
+                if e not in event_of_track or place(event_of_track[e], seen):
+                    event_of_track[e] = t
+                    return True
+        return False
+
+    return sum(place(t, set()) for t in range(len(fits)))
+
+
+def _unknown_track(path, track: str, track_of, doc: YamlDoc, label) -> Problem:
+    known = ", ".join(track_of)
+    return doc.problem(
+        path, f"unknown track {track!r}{did_you_mean(track, list(track_of))} (known: {known})", label(path)
+    )
+
+
+def _unknown_event(path, event: str, event_of, doc: YamlDoc, label) -> Problem:
+    known = ", ".join(event_of) or "none: the events: section is empty"
+    message = f"unknown Event card {event!r}{did_you_mean(event, list(event_of))} (known: {known})"
+    return doc.problem(path, message, label(path))
+
+
+def _road_misfit(rules: Rules, track) -> str | None:
+    """A fixed rules.road_conditions list that does not suit the track (a chicane takes one Road token)."""
+    tokens = sum(not c.chicane for c in track.corners)
+    if rules.road_conditions != "random" and len(rules.road_conditions) != tokens:
+        return (
+            f"rules.road_conditions lists {len(rules.road_conditions)} tokens, but this race's "
+            f"{track.name} has {tokens} corners (a fixed list must suit every race of the season)"
+        )
+    return None
+
+
+def _race_misfits(track, event) -> list[str]:
+    """What an Event card's changes leave out of range on a track (laps, Heat, Stress): a race it cannot run."""
+    return [
+        f"{event.id} on {track.name} gives {value} {what} ({low} to {high})"
+        for what, value, low, high in (
+            ("laps", track.laps + event.laps, 1, MAX_LAPS),
+            ("Heat in each Engine", track.heat + event.engine_heat, 0, MAX_TRACK_CARDS),
+            ("Stress in each deck", track.stress + event.deck_stress, 0, MAX_TRACK_CARDS),
+        )
+        if not low <= value <= high
+    ]
+
+
+def race_fits(db: Database, race: SeasonRace) -> bool:
+    """Whether the Event card leaves its track a race to run (a drawn season never draws a pair that does not)."""
+    return not _race_misfits(db.track(race.track), db.event(race.event))
 
 
 def _warnings(db: Database, doc: YamlDoc) -> list[Problem]:
