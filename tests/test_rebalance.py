@@ -6,6 +6,7 @@ line before any game."""
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -359,8 +360,33 @@ def test_a_long_step_goes_half_the_way_and_the_best_round_is_the_proposal():
     assert _step(lever, 3, game, scenario, {path: 3}) == 2
     best = None
     for r, outside in enumerate([19, 27, 19, 23], start=1):
-        best = _best_round(best, r, {path: 3 - r}, outside)
-    assert best == {"round": 3, "values": {path: 0}, "outside": 19}
+        best = _best_round(best, r, {path: 3 - r}, outside, 0.0)
+    assert best == {"round": 3, "values": {path: 0}, "outside": 19, "excess": 0.0}
+
+
+def test_the_proposal_is_the_round_nearest_fair_by_its_squared_excess_over_the_band():
+    """The eighth Horsepower database's whole-database search: today's values had the fewest figures outside
+    (22), round 4's the least squared excess (2.8 points squared against 4.3). The count kept today's; held
+    out on three seeds, round 4's read better (the tuned field's figures outside 45 -> 26, its excess 109 ->
+    26): the excess decides, the count breaks its ties. A figure's excess adds each field's read past the band."""
+    from balance.experiments.rebalance import _best_round, _excess, _mean_of_fields
+
+    best = None
+    for r, (outside, excess) in enumerate([(22, 4.3), (27, 8.2), (24, 4.8), (26, 2.8)], start=1):
+        best = _best_round(best, r, {"x": r}, outside, excess)
+    assert best["round"] == 4
+    best = _best_round(None, 1, {"x": 1}, 5, 0.0)
+    assert _best_round(best, 2, {"x": 2}, 6, 0.0)["round"] == 1, "no excess either: the fewer outside"
+    assert _excess({"change": 0.05, "ci_low": 0.03, "ci_high": 0.07}, 0.03) == pytest.approx(4.0)
+    read = {"card": ["a"], "games": [1000], "verdict": ["outside"]}
+    fields = [
+        pl.DataFrame(read | {"change": [0.05], "ci_low": [0.03], "ci_high": [0.07]}),
+        pl.DataFrame(read | {"change": [-0.04], "ci_low": [-0.06], "ci_high": [-0.02]}),
+    ]
+    row = _mean_of_fields(fields, 0.03).row(0, named=True)
+    assert row["change"] == pytest.approx(0.005) and _excess(row, 0.03) == pytest.approx(4.0 + 1.0), (
+        "fair on the mean of the fields, 2 and 1 points past the band in each"
+    )
 
 
 def test_a_field_of_another_player_count_measures_only_the_cards_its_game_holds(tmp_path):

@@ -103,7 +103,19 @@ def summary(result: RebalanceResult) -> str:
         f"{now['fair']} of {n} {_what(result)} fair (inside +-{result.tolerance:g} points) with the proposal, "
         f"{was['fair']} today, on held-out games; {moved} number{'s' if moved != 1 else ''} changed; "
         f"{how} after {len(result.rounds)} round{'s' if len(result.rounds) != 1 else ''}, "
-        f"{result.games:,} games in all."
+        f"{result.games:,} games in all{_kept(result)}."
+    )
+
+
+def _kept(result: RebalanceResult) -> str:
+    """Which round the proposal is, and why: the nearest fair on the search's own games."""
+    k = result.kept
+    if k is None or len(result.rounds) < 2 or "excess" not in k:
+        return ""
+    which = "today's values" if k["round"] == 1 else f"round {k['round']}'s values"
+    return (
+        f"; the proposal is {which}, the nearest fair of the rounds on the search's games "
+        f"({k['excess']:.1f} points squared past the band, {k['outside']} figures outside)"
     )
 
 
