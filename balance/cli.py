@@ -693,11 +693,12 @@ def strength(
             f"{100 * row['ci_high']:+.1f}), n={row['games']:,}, {row['verdict']}"
         )
     out.print(f"table: {result.out / 'strength.csv'}; page: {result.index}")
-    out.print(
-        f"next: balance report RUN --strength {result.out} leads a run's findings with these, for a run of "
-        f"{scenario}'s game, field and card database (balance report RUN --measure measures a run's own)",
+    out.print(  # the experiment's baseline is a run of the scenario as it is: a report of it runs as printed
+        f"the report of the experiment's baseline games ({scenario} as it is) leads with these findings, as a "
+        "report of any run of the same game, field and cards does with --strength:",
         soft_wrap=True,
     )
+    out.print(f"next: balance report {result.out / 'baseline'} --strength {result.out}", soft_wrap=True)
 
 
 @app.command()

@@ -3,6 +3,8 @@ games without it; a buffed card ranks above its old self."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -154,3 +156,23 @@ def test_a_duel_measures_no_card_the_duel_leaves_out_of_the_parts_deck():
     assert not measured("two-player-duel") & multi
     assert multi <= measured("four-player-mixed")
     assert multi <= measured("three-player-mixed")
+
+
+def test_the_command_strength_prints_next_runs_as_printed(tmp_path, monkeypatch):
+    """It printed `balance report RUN --strength OUT`: RUN a word to replace, not a command that runs. Now it
+    names the experiment's own baseline run (the scenario as it is), and the report leads with the findings."""
+    import shlex
+
+    from .test_printed_commands import printed
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO.replace("games: 1200", "games: 128").replace("chunk_size: 600", "chunk_size: 128"))
+    monkeypatch.chdir(tmp_path)
+    said = CliRunner().invoke(app, ["strength", str(path), "--cards", "v8_block", "--games", "128", "-j", "1"])
+    assert said.exit_code == 0, said.output
+    [command] = [c for c in printed(console=said.output) if c.startswith("balance report")]
+    assert "RUN" not in shlex.split(command)
+    ran = CliRunner().invoke(app, shlex.split(command)[1:])
+    assert ran.exit_code == 0, ran.output
+    page = ran.output.split("report: ")[1].split(" (")[0]
+    assert "V8 Block" in Path(page).read_text() and "by experiment" in Path(page).read_text()
