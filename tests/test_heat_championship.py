@@ -528,8 +528,8 @@ def test_a_drawn_season_is_a_function_of_its_seed_and_id_whatever_the_batch():
         )
     whole_season, part_season = played_
     assert (whole_season.points[:, 8:] == part_season.points).all()
-    assert (whole_season.track_names()[8:] == part_season.track_names()).all()
-    assert len({*whole_season.track_names()}) > 1, "the seasons drew other orders"
+    assert (whole_season.raced("track")[8:] == part_season.raced("track")).all()
+    assert len({*whole_season.raced("track")}) > 1, "the seasons drew other orders"
 
 
 @pytest.mark.parametrize(
@@ -543,7 +543,7 @@ def test_a_drawn_season_is_a_function_of_its_seed_and_id_whatever_the_batch():
         ({"races": 1, "tracks": ["monaco"]}, r"draw\.tracks\.0: unknown track 'monaco'"),
         (
             {"races": 1, "tracks": ["espana"], "events": ["drivers_strike"]},
-            r"draw: no draw of 1 race gives every race",
+            r"draw: 0\.0% of the draws of 1 race give every race",
         ),
     ],
 )
@@ -558,3 +558,65 @@ def test_a_season_gives_its_races_or_a_draw():
                             "draw": {"races": 1, "tracks": ["usa"]}})  # fmt: skip
     with pytest.raises(UserError, match=r"seasons\.season_both: give a season its races: or a draw:, one of the two"):
         heat.validate_database(heat.parse_yaml(heat.yaml.safe_dump(data, sort_keys=False), "t.yaml"))
+
+
+def test_a_draw_that_seldom_runs_is_refused_before_any_game():
+    """Six tracks of 1 to 6 laps, six Events of 0 to -5 laps: one pairing of 720 runs. It passed `balance
+    validate` and then failed in a worker after its draws ran out (the audit of the drawn season)."""
+    data = heat.yaml.safe_load(heat.yaml.safe_dump(heat._BASE))
+    tracks = [t for t in data["tracks"] if t["id"] in ("usa", "italia", "france", "great_britain")]
+    stairs = []
+    for k in range(6):
+        track = dict(tracks[k % 4], id=f"stairs_{k}", laps=k + 1)
+        stairs.append(track)
+    data["tracks"] += stairs
+    data["events"] += [
+        {"id": f"cut_{k}", "name": f"Cut {k}", "sponsors": 1, "press": ["A"], "laps": -k} for k in range(6)
+    ]
+    draw = {"races": 6, "tracks": [t["id"] for t in stairs], "events": [f"cut_{k}" for k in range(6)]}
+    data["seasons"].append({"id": "season_drawn", "name": "Stairs", "draw": draw})
+    data["rules"]["season"] = "season_drawn"
+    with pytest.raises(UserError, match=r"seasons\.season_drawn\.draw: 0\.\d% of the draws of 6 races give every race"):
+        heat.validate_database(heat.parse_yaml(heat.yaml.safe_dump(data, sort_keys=False), "t.yaml"))
+
+
+def test_the_season_raced_without_races_or_a_draw_is_a_one_line_error():
+    """It was a traceback when rules.season named it (the sponsor pile's check read its races)."""
+    data = heat.yaml.safe_load(heat.yaml.safe_dump(heat._BASE))
+    data["seasons"].append({"id": "season_empty", "name": "Empty"})
+    data["rules"]["season"] = "season_empty"
+    with pytest.raises(UserError, match=r"seasons\.season_empty: give a season its races: or a draw:"):
+        heat.validate_database(heat.parse_yaml(heat.yaml.safe_dump(data, sort_keys=False), "t.yaml"))
+
+
+def test_a_drawn_seasons_log_names_its_events_and_a_broken_rule_its_season_and_race(monkeypatch):
+    """The games log says which Event each race had (as `track` its tracks), points stay int16, and the rules
+    checker names a finding by the batch's season and the race, not by a row of the race's group."""
+    from balance.games import compiled_engine
+
+    db = _drawn_db()
+    season = db.season("season_random")
+    races = {race: heat.compile_race(db, race) for race in season.candidates()}
+    bots = bot_table(
+        resolve_profiles(None), ["balanced", "aggressive", "cautious", "legend"], next(iter(races.values()))
+    )
+    seats = ((np.arange(4)[None, :] + np.arange(40)[:, None]) % 4).astype(np.int16)
+    events = Events()
+    result = championship.play_season(season, races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, 0, 40), events)
+    tables = championship.season_tables(result, events, seats, bots, 0, 0)
+    logged = tables["games"].column("events").to_pylist()
+    for g in (0, 17, 39):
+        assert logged[g] == " / ".join(next(x.race.event for x in r if g in x.rows) for r in result.groups)
+    assert tables["players"].schema.field("race1_points").type == "int16"
+
+    tell = compiled_engine.Checker.tell
+
+    def broken_in_the_first_row(self, rules, where):
+        self.finding[1:] = (1, 0, 7, 2)  # rule 1 broken in the group's first row, round 7, after car 2's turn
+        tell(self, rules, where)
+
+    monkeypatch.setattr(compiled_engine.Checker, "tell", broken_in_the_first_row)
+    broken: list[str] = []
+    result = championship.play_season(season, races, (9, 6, 4, 3, 2, 1), bots, seats, Streams(5, 0, 40), broken=broken)
+    later = next(g for g in result.groups[1] if g.rows[0] > 0)  # a group whose first row is not the batch's
+    assert f"(season {later.rows[0]} of the batch, race 2, round 7, after car 2's turn)" in " ".join(broken)

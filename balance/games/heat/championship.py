@@ -40,7 +40,7 @@ from .state import State
 # a car's tallies of a race, summed over the season in the players log
 TALLIES = ("turns", "heat_paid", "corner_heat", "spin_outs", "boosts", "slipstreams", "adrenaline", "cooled")
 TALLIES += ("overheats", "stress_added", "presses", "sponsors_gained")
-DRAWS = 1000  # a drawn season's draws at most before it says which season finds no race to run
+DRAWS = 5000  # a drawn season's draws at most: schema.DRAWN_SHARE keeps a game from needing more but once in 1e21
 
 
 @dataclass(frozen=True)
@@ -88,13 +88,13 @@ class SeasonResult:
         """(G, P, ...) race r's `of(tables, state)` (by grid slot) by car, for every season of the batch."""
         return self.by_season(r, of)[np.arange(self.slot.shape[1])[:, None], self.slot[r]]
 
-    def track_names(self) -> np.ndarray:
-        """(G,) object: each season's tracks in order ("usa / italia / ...")."""
+    def raced(self, what: str) -> np.ndarray:
+        """(G,) object: each season's tracks (`what` "track") or Event cards ("event") in order ("usa / italia")."""
         G = self.slot.shape[1]
         names = np.full(G, "", dtype=object)
         for r, groups in enumerate(self.groups):
             for group in groups:
-                names[group.rows] += ("" if r == 0 else " / ") + group.race.track
+                names[group.rows] += ("" if r == 0 else " / ") + getattr(group.race, what)
         return names
 
     @property
@@ -135,14 +135,24 @@ def drawn_races(season: Season, fits: Callable[[SeasonRace], bool], streams: Str
     event = np.zeros((G, R), np.int64)
     left = np.arange(G)
     for _ in range(DRAWS):
-        tracks = np.argsort(uniform(streams.key(left, "season tracks"), T), axis=1, kind="stable")[:, :R]
-        events = np.argsort(uniform(streams.key(left, "season events"), E), axis=1, kind="stable")[:, :R]
+        tracks, events = draw_orders(streams, left, T, E, R)
         runs = ok[tracks, events].all(axis=1)
         track[left[runs]], event[left[runs]] = tracks[runs], events[runs]
         left = left[~runs]
         if not len(left):
             return [track[:, r] * E + event[:, r] for r in range(R)]  # candidates(): tracks by events
-    raise UserError(f"season {season.id}: {DRAWS} draws found no season whose every race has a race to run")
+    raise UserError(  # (balance validate refuses a draw this rare: schema.DRAWN_SHARE)
+        f"season {season.id}: {DRAWS:,} draws of game {streams.first + int(left[0])} found no season whose every "
+        "race has a race to run: list tracks and Event cards that fit each other more often"
+    )
+
+
+def draw_orders(streams: Streams, rows: np.ndarray, tracks: int, events: int, races: int) -> tuple[np.ndarray, ...]:
+    """(n, races) each row's drawn tracks and Event cards (indices): each a random order of all, its first
+    `races` (BGA shuffles both and pairs them in turn); each row's next draw on every call."""
+    t = np.argsort(uniform(streams.key(rows, "season tracks"), tracks), axis=1, kind="stable")[:, :races]
+    e = np.argsort(uniform(streams.key(rows, "season events"), events), axis=1, kind="stable")[:, :races]
+    return t, e
 
 
 def race_points(tables: Tables, st: State, championship_points: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -240,6 +250,7 @@ def play_season(
             race.append(_race(candidates[k], at, races[candidates[k]], r, season, car_at, carry, slot, grid,
                               bots, streams, events, progress, rec, broken, bonus))  # fmt: skip
         place, pts = np.moveaxis(gathered(race, lambda t, st: np.stack(race_points(t, st, points), axis=1), G), 1, 0)
+        pts = pts.astype(np.int16)  # (stacked with the places, int64)
         groups.append(tuple(race))
         slots.append(slot)
         places.append(place[rows, slot])
@@ -272,6 +283,7 @@ def _race(race, at, tables, r, season, car_at, carry, slot, grid, bots, streams,
     st = compiled.simulate(
         tables, bots, grid[at], sub, race_events, bonus=given, progress=progress, rec=watch,
         carry=carry[at[:, None], car_at[at]] if r else None, broken=broken,
+        named=lambda g: f"season {at[g]} of the batch, race {r + 1}",
     )  # fmt: skip
     if watch is not None:
         rec.lines.extend(watch.lines)
@@ -398,7 +410,8 @@ def season_tables(
             "winner_seat": champion.astype(np.int8),
             "winner_bot": names[seats[np.arange(G), champion]],
             "season": np.full(G, result.season.id, dtype=object),
-            "track": result.track_names(),
+            "track": result.raced("track"),
+            "events": result.raced("event"),
             "legends": result.by_season(0, lambda t, st: st.is_legend.sum(axis=1)).astype(np.int8),
         }
     )

@@ -1091,7 +1091,7 @@ def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, l
                 problems.append(doc.problem((*where, "event"), message, label((*where, "event"))))
     if rules.season is not None and rules.season in season_ids:
         season = next(s for _, s in seasons if s.id == rules.season)
-        dealt = [r.event for r in season.races] if season.draw is None else season.draw.events or list(event_of)
+        dealt = [r.event for r in season.races or ()] if season.draw is None else season.draw.events or list(event_of)
         gains = any(
             (e := event_of.get(x)) is not None and (e.sponsors or e.press or e.record_speed or e.first_to_lap)
             for x in dealt
@@ -1131,31 +1131,30 @@ def _draw_checks(i, draw: SeasonDrawModel, rules: Rules, track_of, event_of, rac
         for k, track in enumerate(tracks):
             if message := _road_misfit(rules, track):
                 problems.append(doc.problem((*where, "tracks", k), message, label((*where, "tracks", k))))
-    fits = [[not _race_misfits(t, e) for e in events] for t in tracks]
-    if _largest_matching(fits) < draw.races:
+    runs = drawn_share([[not _race_misfits(t, e) for e in events] for t in tracks], draw.races)
+    if runs < DRAWN_SHARE:
         message = (
-            f"no draw of {draw.races} race{'s' if draw.races != 1 else ''} gives every race a race to run: too "
-            "many of its tracks and Events "
+            f"{runs:.1%} of the draws of {draw.races} race{'s' if draw.races != 1 else ''} give every race a race to "
+            f"run (at least {DRAWN_SHARE:.0%} must, so that every game finds one): too many of its tracks and Events "
             "change laps, Heat or Stress out of range together"
         )
         problems.append(doc.problem(where, message, label(where)))
     return problems
 
 
-def _largest_matching(fits: list[list[bool]]) -> int:
-    """The most tracks that can each take an Event of their own that fits them (augmenting paths)."""
-    event_of_track: dict[int, int] = {}  # event -> track
+DRAWN_SHARE = 0.01  # the least share of a drawn season's draws that may run (championship.DRAWS tries at most)
 
-    def place(t: int, seen: set[int]) -> bool:
-        for e, ok in enumerate(fits[t]):
-            if ok and e not in seen:
-                seen.add(e)
-                if e not in event_of_track or place(event_of_track[e], seen):
-                    event_of_track[e] = t
-                    return True
-        return False
 
-    return sum(place(t, set()) for t in range(len(fits)))
+def drawn_share(fits: list[list[bool]], races: int, draws: int = 4096) -> float:
+    """The share of the draws of `races` races whose every (track, Event) pair fits (fits[track][event]),
+    estimated on `draws` keyed draws made as a season's (championship.draw_orders): 0 where none can."""
+    import numpy as np
+
+    from ..chance import Streams
+    from .championship import draw_orders
+
+    tracks, events = draw_orders(Streams(0, 0, draws), np.arange(draws), len(fits), len(fits[0]), races)
+    return float(np.array(fits)[tracks, events].all(axis=1).mean())
 
 
 def _unknown_track(path, track: str, track_of, doc: YamlDoc, label) -> Problem:

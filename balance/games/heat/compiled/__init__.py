@@ -65,6 +65,7 @@ def simulate(
     broken: list[str] | None = None,
     rec: Recorder | None = None,
     carry: np.ndarray | None = None,
+    named: Callable[[int], str] | None = None,
 ) -> State:
     """Race len(seats) races: seats (G, P) gives the bot (an index into `bots`)
     of the car on each grid slot, slot 0 on pole; the draws are keyed by the
@@ -75,7 +76,8 @@ def simulate(
     (rules.RULES) a race's state breaks after a turn, naming race, round and car.
     `rec`, watching a race, gets what it does in words (balance trace).
     `carry` (G, P, K), a Championship race's (tables.event): the cards each
-    grid slot's car brings from the season's races before (championship.py)."""
+    grid slot's car brings from the season's races before (championship.py).
+    `named(race)` says which race a finding of the checker is in (a season's race: its season and place)."""
     rules = RULES.load()
     seats = np.asarray(seats, dtype=np.int16)
     G, P = seats.shape
@@ -113,7 +115,8 @@ def simulate(
 
         (trace, rows), (trace_n, _) = room.traces, room.counts
         rec.lines.extend(trace_lines(trace[: int(trace_n[0])], rows, tables, bots, P))
-    checker.tell(rules.RULES, lambda g, r, s: f"race {g}, round {r}, after car {s}'s turn")
+    name = named or (lambda g: f"race {g}")
+    checker.tell(rules.RULES, lambda g, r, s: f"{name(g)}, round {r}, after car {s}'s turn")
     room.hand_over(events)
     return st
 
