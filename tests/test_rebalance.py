@@ -35,7 +35,10 @@ overrides:
 def test_planted_imbalances_in_cards_and_seats_are_all_removed_held_out(tmp_path):
     path = tmp_path / "plant.yaml"
     path.write_text(PLANTED)
+    # a first look of 2,048 games an item: at 1,024 the held-out check stopped Racing Slicks at 2 on one
+    # unlucky read (+3.9, 1,024 games, "too strong"; the search's reads at 2 were +0.1 to +0.9)
     args = ["rebalance", str(path), "--items", "v8_block,racing_slicks", "--out", str(tmp_path / "o"), "-q"]
+    args += ["--games", "2048"]
     # the tuned field: printed-commands; --also's check of another player count: test_search_also...
     result = CliRunner().invoke(app, [*args, "--no-tuned"])
     assert result.exit_code == 0, result.output

@@ -159,7 +159,7 @@ def test_with_legends_in_the_field_a_car_with_a_deck_takes_the_item(tmp_path, bo
     """Issue 33: heat-usa's field has Legends; the item goes to a car with a
     deck, drawn among them (seeding.bonus_seat's eligible slots), the same car
     in the engine, in memory and in the analysis of a run on disk."""
-    from balance.analysis.strength import receiving_seat_wins
+    from balance.analysis.strength import controlled, receiving_seat_wins
     from balance.experiments.strength import with_item
     from balance.logs import load_run
     from balance.runner import RunOptions, run
@@ -178,8 +178,9 @@ def test_with_legends_in_the_field_a_car_with_a_deck_takes_the_item(tmp_path, bo
     picked = bonus_seat(scenario.model.seed, np.arange(96), 3, bots != "legend")
     assert "legend" not in set(bots[np.arange(96), picked]), "never a Legend"
     assert "legend" in set(bots.ravel()), "though Legends race"
-    change = (wins.sort("game_id")["won"].cast(int) - base.sort("game_id")["won"].cast(int)).mean()
-    assert table["change"].item() == pytest.approx(change), "in memory as on disk"
+    w, b = wins.sort("game_id"), base.sort("game_id")
+    effect, _ = controlled(w["won"].cast(float).to_numpy(), b["won"].cast(float).to_numpy(), b["expected"].to_numpy())
+    assert table["change"].item() == pytest.approx(effect.mean()), "in memory as on disk"
 
 
 def test_the_items_are_the_studied_cards(tmp_path):

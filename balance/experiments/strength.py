@@ -66,6 +66,7 @@ class Design:
     budget: int | None = None
     tolerance: float = FAIR_BAND / 100  # the fair band's half width, as a share (0.03: 3 points)
     chunk: int = 4096  # games per task at most: an engine plays a big batch faster per game (4,096: 3x 512)
+    baseline: int = 0  # the baseline's games at least: what is read off it beside the items (rebalance's seats)
 
 
 FIRST_PASS = 1024  # an adaptive design's first games per item, unless --games says
@@ -137,7 +138,7 @@ def paired_strength(
             if not fitting:
                 break
             plan = fitting
-        wanted = max(games[i] + plan.get(i, 0) for i in items)
+        wanted = max(design.baseline, *(games[i] + plan.get(i, 0) for i in items))
         total = design.budget if design.budget is not None else wanted + sum(plan.values())
         step = spent
 
