@@ -30,7 +30,7 @@ dev: $(VENV)/.installed-dev
 # 200,000-game tune finds against them, and every card and Playbook measured in the tuned field too),
 # measure every card and Playbook by experiment and build the report in reports/four-player-mixed/
 # (--measure, 5,200 games an item: every item decided in both fields), and trace its first game.
-# About 3 minutes on 2 cores once the engine is compiled (`time make report`: 3 min 25 s on the shipped database; docs/performance.md).
+# About 3 minutes on 2 cores once the engine is compiled (`time make report`: 3 min 24 s on the shipped database; docs/performance.md).
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
