@@ -154,7 +154,7 @@ def strength_table(
     module's docstring). Each item's games are its own (an adaptive design
     gives the undecided ones more); the baseline holds at least as many."""
     rows = []
-    if "expected" not in baseline.columns:  # no expectation known: the plain paired difference (beta 1)
+    if "expected" not in baseline.columns:  # no expectation known: the baseline's own win, the plain difference
         baseline = baseline.with_columns(pl.col("won").cast(pl.Float64).alias("expected"))
     for card, frame in with_card.items():
         joined = baseline.join(frame, on="game_id", suffix="_with")

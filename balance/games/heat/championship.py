@@ -70,11 +70,6 @@ class SeasonResult:
         """Each race's state, where every season of the batch ran the same race (a season of fixed races)."""
         return tuple(self._whole(r).st for r in range(len(self.groups)))
 
-    @property
-    def tables(self) -> tuple[Tables, ...]:
-        """Each race's tables, where every season of the batch ran the same race."""
-        return tuple(self._whole(r).tables for r in range(len(self.groups)))
-
     def _whole(self, r: int) -> RaceGroup:
         if len(self.groups[r]) != 1:
             raise ValueError(f"race {r + 1} of these seasons was drawn: {len(self.groups[r])} races ran at once")
@@ -244,11 +239,12 @@ def play_season(
     for r, chosen in enumerate(drawn):
         slot = np.argsort(car_at, axis=1)  # (G, P) each car's slot
         grid = seats[rows, car_at]
+        part = streams.part(r)  # the race's keys, each group's games taken from them
         race = []
         for k in np.unique(chosen):
             at = np.flatnonzero(chosen == k)
             race.append(_race(candidates[k], at, races[candidates[k]], r, season, car_at, carry, slot, grid,
-                              bots, streams, events, progress, rec, broken, bonus))  # fmt: skip
+                              bots, part, events, progress, rec, broken, bonus))  # fmt: skip
         place, pts = np.moveaxis(gathered(race, lambda t, st: np.stack(race_points(t, st, points), axis=1), G), 1, 0)
         pts = pts.astype(np.int16)  # (stacked with the places, int64)
         groups.append(tuple(race))
@@ -269,9 +265,9 @@ def play_season(
     return SeasonResult(season, tuple(groups), np.stack(slots), np.stack(places), np.stack(scores))
 
 
-def _race(race, at, tables, r, season, car_at, carry, slot, grid, bots, streams, events, progress, rec, broken, bonus):
-    """Race r of the seasons `at` (rows of the batch), who all run `race`: one batch of the compiled engine,
-    its card events and trace put back under the batch's rows."""
+def _race(race, at, tables, r, season, car_at, carry, slot, grid, bots, part, events, progress, rec, broken, bonus):
+    """Race r of the seasons `at` (rows of the batch), who all run `race`: one batch of the compiled engine
+    (`part` the race's streams, Streams.part), its card events and trace put back under the batch's rows."""
     race_events = Events() if events is not None else None
     watch = None
     if rec is not None and rec.watch in at:
@@ -279,9 +275,8 @@ def _race(race, at, tables, r, season, car_at, carry, slot, grid, bots, streams,
         cars = [(int(c), bots.names[grid[rec.watch, i]]) for i, c in enumerate(car_at[rec.watch])]
         rec.lines.extend(race_header(season, r, tables, cars, carry[rec.watch] if r else None))
     given = None if bonus is None else (bonus[0], slot[at, bonus[1][at]])
-    sub = streams.part(r).rows(at)
     st = compiled.simulate(
-        tables, bots, grid[at], sub, race_events, bonus=given, progress=progress, rec=watch,
+        tables, bots, grid[at], part.rows(at), race_events, bonus=given, progress=progress, rec=watch,
         carry=carry[at[:, None], car_at[at]] if r else None, broken=broken,
         named=lambda g: f"season {at[g]} of the batch, race {r + 1}",
     )  # fmt: skip
@@ -421,7 +416,7 @@ def season_tables(
         per_race[f"race{r + 1}_place"] = result.place[r].astype(np.int8).ravel()
         per_race[f"race{r + 1}_points"] = result.points[r].ravel()
         per_race[f"race{r + 1}_out"] = by_car[r]["out"].ravel()
-    sponsor = next(iter(result.groups[-1])).tables.cards.type == V.CARD_TYPES.index("sponsor")
+    sponsor = result.groups[-1][0].tables.cards.type == V.CARD_TYPES.index("sponsor")
     players = pa.table(
         {
             "game_id": np.repeat(game_id, P),

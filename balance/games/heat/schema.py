@@ -1109,7 +1109,8 @@ def _season_checks(events, seasons, rules: Rules, tracks, cards, doc: YamlDoc, l
 
 def _draw_checks(i, draw: SeasonDrawModel, rules: Rules, track_of, event_of, raced, doc, label) -> list[Problem]:
     """A drawn season: known tracks and Event cards, none listed twice, enough of each for its races, and
-    at least one draw whose every race has a race to run (a pair that leaves none is never drawn)."""
+    at least DRAWN_SHARE of its draws with a race to run in every race (a pair that leaves none is drawn
+    again: a rarer draw could run out of championship.DRAWS in a game)."""
     where = ("seasons", i, "draw")
     problems = []
     for what, ids, known, unknown in (
