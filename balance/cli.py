@@ -450,7 +450,11 @@ def report(
     ] = False,
     budget: Annotated[
         Optional[int],
-        typer.Option("--budget", help="With --measure: games in all (default: 5,200 an item, at least 50,000)."),
+        typer.Option(
+            "--budget",
+            help="With --measure: games in all, spent until every item is decided (default: 5,200 an item, at "
+            "least 50,000, stopping once 95% of the items are decided).",
+        ),
     ] = None,
     tolerance: Annotated[
         float, typer.Option("--tolerance", help="The fair band, +- this many points: what to change lies beyond it.")
@@ -470,7 +474,7 @@ def report(
             Problem("--tolerance", None, "tolerance", f"must be between 0 and 50 points, got {tolerance:g}")
         )
     if measure:
-        from .experiments.strength import default_budget
+        from .experiments.strength import DEFAULT_DECIDED, default_budget
         from .experiments.strength import strength as run_strength
         from .runner import scenario_of_run
 
@@ -483,7 +487,16 @@ def report(
             experiment_options(None, None, jobs, run_dir / MEASURED, True, False, "loky", None), fixed_out=True
         )
         with game_bar("strength", quiet) as bar:
-            measured = run_strength(scenario, None, options, True, bar, budget or default_budget(scenario), tolerance)
+            measured = run_strength(
+                scenario,
+                None,
+                options,
+                True,
+                bar,
+                budget or default_budget(scenario),
+                tolerance,
+                1.0 if budget else DEFAULT_DECIDED,  # a budget given is spent on every item
+            )
         out.print(
             f"strength: {int(measured.table['games'].sum()):,} paired games over {measured.table.height} items; "
             f"table {measured.out / 'strength.csv'}",
@@ -804,13 +817,14 @@ def strong(
 
     options = experiment_options(games, None, jobs, None, force, resume, backend, scheduler)
     with game_bar("strong", quiet) as bar:
-        measured = None
+        measured, decided = None, 1.0
         if measure:
-            from .experiments.strength import default_budget
+            from .experiments.strength import DEFAULT_DECIDED, default_budget
             from .runner import scenario_of_run
 
             measured = budget or default_budget(scenario_of_run(run_dir)[0])
-        result = play_strong(run_dir, options, ladder_games, bar, measured, exploit_budget)
+            decided = 1.0 if budget else DEFAULT_DECIDED  # a budget given is spent on every item
+        result = play_strong(run_dir, options, ladder_games, bar, measured, exploit_budget, decided)
     table = Table(title="skill ladder: one seat against tuned", title_justify="left")
     for column in ("bot", "games", "win rate", "95% interval"):
         table.add_column(column, justify="left" if column == "bot" else "right")

@@ -78,6 +78,46 @@ def test_an_adaptive_strength_spends_its_games_on_the_undecided_items(tmp_path):
         strength(path, items, ExperimentOptions(games=64, out=tmp_path / "p", jobs=1), budget=100)
 
 
+def test_an_adaptive_strength_stops_once_its_share_of_the_items_is_decided(tmp_path, monkeypatch):
+    """The last undecided items sit near the band's edge, where each round doubles their games and the
+    baseline's (issue 44: at least 95% decided, the rest named with the games they would need): the
+    design stops once `decided` of the items are classified; `balance report --measure` and `balance
+    strong --measure` stop at 95% with their default budget, and spend a budget given on every item."""
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    items = ["twin_turbo", "v8_block", "penny_jar", "spin_out"]
+    options = ExperimentOptions(games=64, out=tmp_path / "o", jobs=1)
+    table = strength(path, items, options, budget=2000, tolerance=2.0, decided=0.25).table
+    verdicts = dict(zip(table["card"], table["verdict"], strict=True))
+    assert verdicts["twin_turbo"] == STRONGER and UNDECIDED in verdicts.values()
+    assert set(table["games"]) == {64}, "one item of four decided at the first pass: no second round"
+
+    from typer.testing import CliRunner
+
+    import balance.experiments.strength as experiment
+    import balance.experiments.strong as strong
+    from balance.cli import app
+
+    asked = []
+
+    def fake_strength(*args, **kwargs):
+        asked.append(kwargs.get("decided", args[7] if len(args) > 7 else None))
+        raise SystemExit(0)
+
+    def fake_strong(*args, **kwargs):
+        asked.append(args[6] if len(args) > 6 else kwargs.get("decided"))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(experiment, "strength", fake_strength)
+    monkeypatch.setattr(strong, "play_strong", fake_strong)
+    run = tmp_path / "run"
+    CliRunner().invoke(app, ["run", str(path), "--games", "32", "--out", str(run)])
+    for command in (["report", str(run), "--measure"], ["strong", str(run), "--measure"]):
+        CliRunner().invoke(app, command)
+        CliRunner().invoke(app, [*command, "--budget", "60000"])
+    assert asked == [0.95, 1.0, 0.95, 1.0]
+
+
 def _table(rows: list[tuple[str, float, float, float, int, bool, str]]) -> pl.DataFrame:
     return pl.DataFrame(
         rows, schema=["card", "change", "ci_low", "ci_high", "games", "significant", "verdict"], orient="row"

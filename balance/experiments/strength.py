@@ -60,16 +60,22 @@ class Design:
     the first pass, rounds that double the games of every item whose interval
     still straddles the decision (neither clear of 0 nor inside the fair band
     +-tolerance), until every item is classified or the next round would pass
-    the budget (then as many of the undecided items as fit, those nearest a verdict first)."""
+    the budget (then as many of the undecided items as fit, those nearest a verdict first), or until
+    `decided` of the items are classified: the last few sit near the band's edge, where each round
+    doubles their games and the baseline's for a verdict that may never come."""
 
     first: int
     budget: int | None = None
     tolerance: float = FAIR_BAND / 100  # the fair band's half width, as a share (0.03: 3 points)
+    decided: float = 1.0  # the share of the items classified at which the rounds stop
     chunk: int = 4096  # games per task at most: an engine plays a big batch faster per game (4,096: 3x 512)
     baseline: int = 0  # the baseline's games at least: what is read off it beside the items (rebalance's seats)
 
 
 FIRST_PASS = 1024  # an adaptive design's first games per item, unless --games says
+# The default budget stops once this share of the items is classified (issue 44: at least 95%, the rest
+# named with the games they would need); a budget given (--budget) is spent on every item.
+DEFAULT_DECIDED = 0.95
 
 
 def default_budget(scenario: Scenario, items: int | None = None) -> int:
@@ -185,6 +191,8 @@ def paired_strength(
         if design.budget is None:
             break
         todo = table.filter(pl.col("verdict") == UNDECIDED)["card"].to_list()
+        if len(items) - len(todo) >= design.decided * len(items):
+            break
         target *= 2
     return table
 
@@ -202,10 +210,12 @@ def strength(
     on_progress: Callable[[str, int, int], None] | None = None,
     budget: int | None = None,
     tolerance: float = FAIR_BAND,
+    decided: float = 1.0,
 ) -> StrengthResult:
     """`cards`: the items to measure (default: the game's main ones, every item
     with `all_items`); `options.games` per item (with a `budget`, the first
-    pass's games, default 1,024; then the adaptive rounds of Design).
+    pass's games, default 1,024; then the adaptive rounds of Design, until
+    `decided` of the items are classified or the budget is spent).
     `tolerance`: the fair band's half width in points. `on_progress(what,
     games done, games in all)`."""
     options.check()
@@ -249,7 +259,7 @@ def strength(
     # the game's own checks of an item (Heat: a field with Legends, who have no deck) before any game
     game.prepare(with_item(scenario, chosen[0]))
     out = output_folder(options, scenario.name, "strength", result="strength.csv")
-    design = Design(first, budget, tolerance / 100)
+    design = Design(first, budget, tolerance / 100, decided)
     replacing = {i["id"]: i["kind"] for i in items if i.get("replaces") and not _extra_playbook(scenario, i)}
     # a strength keeps no state: after a failure (a full disk) its own command, again, starts it over
     again = "the same command with --force" if not options.fixed_out else "the same command again"

@@ -191,10 +191,12 @@ def play_strong(
     on_progress: Callable[[str, int, int], None] | None = None,
     measure: int | None = None,
     exploit_budget: int = 0,
+    decided: float = 1.0,
 ) -> StrongResult:
     """RUN/strong/: the scenario of the run in `run_dir` with `tuned` seats
     (`options.games` of them, default the run's; --force and --resume as
-    `balance run`'s, the folder being a run), then the ladder.
+    `balance run`'s, the folder being a run), then the ladder; with `measure`
+    (a strength budget), every item in the tuned field, until `decided` of them are classified.
     `on_progress(what, games done, games in all)` over both."""
 
     options.check()
@@ -285,6 +287,7 @@ def play_strong(
             True,
             measured,
             measure,
+            decided=decided,
         )
     return StrongResult(out, result, table)
 

@@ -145,16 +145,14 @@ def draw_many(k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray) -> None
     replacement, added to `out` (K,); `counts` changes in place. Positions in
     the pile as it was are chosen one by one among those not yet taken (the
     i-th from the key's column i), as the numpy Floyd's method does."""
-    draw_many_in(k, counts, n, out, np.empty(max(n, 0), np.int64), np.zeros(len(counts), np.int64))
+    draw_many_in(k, counts, n, out, np.empty(max(n, 0), np.int64))
 
 
 @njit(cache=True)
-def draw_many_in(
-    k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray, taken: np.ndarray, drawn: np.ndarray
-) -> None:
-    """draw_many with the caller's scratch: `taken` (n long, or one is made) and
-    `drawn` (K, all 0, and 0 again on return): an engine's hot path draws every turn,
-    and two arrays made per draw cost more than the draw."""
+def draw_many_in(k: np.uint64, counts: np.ndarray, n: int, out: np.ndarray, taken: np.ndarray) -> None:
+    """draw_many with the caller's scratch `taken` (n long, or one is made):
+    an engine's hot path draws every turn, and an array made per draw costs
+    more than the draw."""
     total = 0
     for c in counts:
         total += c
@@ -172,21 +170,22 @@ def draw_many_in(
         for j in range(i):  # skip over taken positions, in ascending order
             if pos >= taken[j]:
                 pos += 1
-        seen, card = 0, 0
-        for card in range(len(counts)):
-            seen += counts[card]
-            if seen > pos:
-                break
-        drawn[card] += 1
         j = i  # insert pos, keeping `taken` ascending
         while j > 0 and taken[j - 1] > pos:
             taken[j] = taken[j - 1]
             j -= 1
         taken[j] = pos
+    # Which card each position holds does not depend on the order they were chosen in: one walk
+    # up the pile, the positions ascending, finds them all.
+    seen, j = 0, 0
     for card in range(len(counts)):
-        counts[card] -= drawn[card]
-        out[card] += drawn[card]
-        drawn[card] = 0
+        seen += counts[card]
+        got = 0
+        while j < n and taken[j] < seen:
+            got += 1
+            j += 1
+        counts[card] -= got
+        out[card] += got
 
 
 @njit(cache=True)
@@ -194,18 +193,18 @@ def draw_reshuffling(k: np.uint64, deck: np.ndarray, discard: np.ndarray, n: int
     """chance.draw_reshuffling: n cards from `deck` into `out`; a deck that runs
     short takes its `discard` in (reshuffled) and goes on drawing, from a second
     stream of the same key. Both piles change in place."""
-    draw_reshuffling_in(k, deck, discard, n, out, np.empty(max(n, 0), np.int64), np.zeros(len(deck), np.int64))
+    draw_reshuffling_in(k, deck, discard, n, out, np.empty(max(n, 0), np.int64))
 
 
 @njit(cache=True)
 def draw_reshuffling_in(
-    k: np.uint64, deck: np.ndarray, discard: np.ndarray, n: int, out: np.ndarray, taken: np.ndarray, drawn: np.ndarray
+    k: np.uint64, deck: np.ndarray, discard: np.ndarray, n: int, out: np.ndarray, taken: np.ndarray
 ) -> None:
     """draw_reshuffling with the caller's scratch (draw_many_in)."""
     before = 0
     for c in out:
         before += c
-    draw_many_in(k, deck, n, out, taken, drawn)
+    draw_many_in(k, deck, n, out, taken)
     got = -before
     for c in out:
         got += c
@@ -214,4 +213,4 @@ def draw_reshuffling_in(
         for card in range(len(deck)):
             deck[card] += discard[card]
             discard[card] = 0
-        draw_many_in(mix(k ^ _SUB), deck, short, out, taken, drawn)
+        draw_many_in(mix(k ^ _SUB), deck, short, out, taken)

@@ -301,7 +301,7 @@ def draw(S, X, g, p, n, purpose):
     """n cards into the hand (the discard reshuffled in when the deck runs out)."""
     if n <= 0:
         return
-    chance.draw_reshuffling_in(key(X, purpose, p), S.deck[g, p], S.discard[g, p], n, S.hand[g, p], X.taken, X.drawn)
+    chance.draw_reshuffling_in(key(X, purpose, p), S.deck[g, p], S.discard[g, p], n, S.hand[g, p], X.taken)
 
 
 @inline
@@ -310,7 +310,7 @@ def scrap(S, X, g, p, n):
     pile shuffled in as a new deck when the deck runs out (BGA's Cards::scrap:
     one card at a time, reshuffling; the cards scrapped so far go with it)."""
     discard = S.discard[g, p]
-    chance.draw_reshuffling_in(key(X, SCRAP, p), S.deck[g, p], discard, n, discard, X.taken, X.drawn)
+    chance.draw_reshuffling_in(key(X, SCRAP, p), S.deck[g, p], discard, n, discard, X.taken)
 
 
 @inline
@@ -420,7 +420,7 @@ def gain_sponsors(S, X, g, p, n, gained=False, pressed=0, record=0, lap_one=0, p
     pile, hand, before = S.sponsors[g], S.hand[g, p], X.held  # (`held`: the planning's scratch, free here)
     for k in range(pile.shape[0]):
         before[k] = pile[k]
-    chance.draw_many_in(key(X, SPONSORS, p), pile, n, hand, X.taken, X.drawn)
+    chance.draw_many_in(key(X, SPONSORS, p), pile, n, hand, X.taken)
     got = 0
     for k in range(pile.shape[0]):
         took = before[k] - pile[k]
@@ -1707,7 +1707,6 @@ def scratch_for(K, gears):
     return (
         np.empty(64, np.int64),
         np.zeros(K, np.int64),
-        np.zeros(K, np.int64),
         np.zeros(K, np.float32),
         np.zeros(K, np.float64),
         np.zeros((plans, K), np.int64),
@@ -1774,7 +1773,6 @@ def play_games(
             scratch[7],
             scratch[8],
             scratch[9],
-            scratch[10],
         )
         play_race(T, S, X, g, bonus_card, bonus_who, carry)
         if written[0] > events.shape[0]:

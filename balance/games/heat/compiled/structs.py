@@ -28,7 +28,6 @@ GAME_FIELDS = (
     "rows_n",
     # scratch the phases reuse race after race (an array made per turn costs more than the turn's arithmetic):
     "taken",  # a draw's positions (chance.draw_many_in)
-    "drawn",  # (K,) a draw's cards, all 0 between draws
     "play",  # (K,) the cards being revealed
     "jitter",  # (K,) the planning's noise per card
     "prefer",  # (K,)

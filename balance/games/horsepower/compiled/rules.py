@@ -80,7 +80,7 @@ U_SEAT, U_REFRESHES, U_PUZZLES, U_TYPES, U_WIPED_AT_START, U_BANANA_AT = range(6
 # context (an allocation at every turn cost more than the phase's arithmetic). No row serves two calls
 # alive at once: no phase calls itself, and an effect's consequences wait on the pending stack.
 I_DRAWN, I_PLAYED, I_MODS_PLAY, I_MODS_SHOP, I_MODS_DRIVE, I_MODS_END, I_SHOWN, I_PRICE, I_DICE, I_KEPT = range(10)
-I_TOOK, I_LIMIT, I_TAKEN, I_DRAW_SCRATCH, INT_ROWS = 10, 11, 12, 13, 14
+I_TOOK, I_LIMIT, I_TAKEN, I_HELD, INT_ROWS = 10, 11, 12, 13, 14
 F_PLAY, F_SHOP, F_AUCTION, F_SCRAP, FLOAT_ROWS = range(5)
 B_VICTIMS, B_HIT, B_NEW, B_PASSED, B_AIMLESS, B_AIM_VICTIMS, FLAG_ROWS = range(7)
 
@@ -435,8 +435,8 @@ def draw_cards(T, S, X, g, p, n, purpose):
         return
     K = S.hand.shape[2]
     drawn = ints(X, I_DRAWN, K)
-    taken, scratch = X.ints[I_TAKEN], ints(X, I_DRAW_SCRATCH, K)  # the draw's own working rows: no array made
-    chance.draw_reshuffling_in(key(X, purpose, p), S.deck[g, p], S.garage[g, p], n, drawn, taken, scratch)
+    taken = X.ints[I_TAKEN]  # the draw's own working row: no array made
+    chance.draw_reshuffling_in(key(X, purpose, p), S.deck[g, p], S.garage[g, p], n, drawn, taken)
     if X.verbose and purpose == DRAW_EFFECT:
         say(X, SAY_DRAWS_CARDS, p, 0, 0, 0, 0, 0, row_of(X, drawn, len(drawn)))
     for k in range(len(drawn)):
@@ -1058,27 +1058,30 @@ def play_one(T, S, X, g, played_n, t):
     n = T.type_count[t]
     cols = T.cards_of_type[t, :n]
     hand, aimed, moving = S.hand[g, s], T.aimed_cards, T.moving
-    held = holds_aimed = holds_moving = False
+    # Only the cards in hand are valued, in the type's order: the first best of them is the first best
+    # of the type with the others at -inf, and each card's noise is keyed by the card, not its place.
+    held = ints(X, I_HELD, n)
+    m = 0
+    holds_aimed = holds_moving = False
     for j in range(n):
-        if hand[cols[j]] > 0:
-            held = True
-            holds_aimed |= aimed[cols[j]]
-            holds_moving |= moving[cols[j]]
-    if not held:
+        k = cols[j]
+        if hand[k] > 0:
+            held[m] = k
+            m += 1
+            holds_aimed |= aimed[k]
+            holds_moving |= moving[k]
+    if m == 0:
         return
-    value = floats(X, F_PLAY, n)
-    card_values(T, S, X, g, s, False, cols, n, NOISE_VALUES, value)
+    value = floats(X, F_PLAY, m)
+    card_values(T, S, X, g, s, False, held, m, NOISE_VALUES, value)
     if holds_aimed:
-        aimless_loss(T, S, X, g, s, cols, n, value)
+        aimless_loss(T, S, X, g, s, held, m, value)
     if X.turn[U_BANANA_AT] >= 0 and holds_moving:
-        banana_cost(T, S, X, g, s, cols, n, value)
-    for j in range(n):
-        if hand[cols[j]] <= 0:
-            value[j] = NEG_INF
-    pick = first_max(value, n)
+        banana_cost(T, S, X, g, s, held, m, value)
+    pick = first_max(value, m)
     if not value[pick] > threshold(T, S, g, s, F0):
         return
-    k = cols[pick]
+    k = held[pick]
     hand[k] -= 1
     S.play[g, s, k] += 1
     S.played[g, s, k] += 1
@@ -1102,12 +1105,25 @@ def aimless_loss(T, S, X, g, s, cols, n, value):
     P = T.players
     aim_target, aim_kind, aim_distance = T.aim_target, T.aim_kind, T.aim_distance
     A = len(aim_target)
+    row = value_row(T, S, g, s)
+    q, variant = S.bots[g, s], row % 6
+    aimed, own = T.aimed_cards, T.own_value[row]
+    # Only the aims a card here is worth something against are looked at: the others add 0 to every loss.
     aimless = flags(X, B_AIMLESS, A)
+    for j in range(n):
+        k = cols[j]
+        if aimed[k]:
+            parts = T.card_aimed[q, variant, k]
+            for a in range(A):
+                if parts[a] != F0:
+                    aimless[a] = True
     victims = flags(X, B_AIM_VICTIMS, P)
     wiped, pos, coins = S.wiped[g], S.pos[g], S.coins[g]
     no_debris = S.supply[g, T.debris_card] <= 0
     lap_end = T.track_length
     for a in range(A):
+        if not aimless[a]:
+            continue
         targets(T, S, g, s, aim_target[a], True, victims)
         kind = aim_kind[a]
         nobody = True
@@ -1129,9 +1145,6 @@ def aimless_loss(T, S, X, g, s, cols, n, value):
                     continue
             nobody = False
         aimless[a] = nobody
-    row = value_row(T, S, g, s)
-    q, variant = S.bots[g, s], row % 6
-    aimed, own = T.aimed_cards, T.own_value[row]
     for j in range(n):
         k = cols[j]
         if not aimed[k]:
