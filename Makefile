@@ -29,8 +29,9 @@ dev: $(VENV)/.installed-dev
 # balanced?, and what changed since, by experiment) and again with the tuned bots (balance strong: the best challenger a
 # 200,000-game tune finds against them, and every card and Playbook measured in the tuned field too),
 # measure every card and Playbook by experiment and build the report in reports/four-player-mixed/
-# (--measure, 5,200 games an item: every item decided in both fields), and trace its first game.
-# About 3 minutes on 2 cores once the engine is compiled (`time make report`: 3 min 24 s on the shipped database; docs/performance.md).
+# (--measure, 5,200 games an item: at least 95% of the items decided in each field, the rest named with
+# the games they need), and trace its first game. About 3 to 4 minutes on 2 cores once the engine is compiled
+# (`time make report`: 3 min 24 s to 3 min 56 s on the shipped database; docs/performance.md).
 DEFAULT := scenarios/four-player-mixed.yaml
 report: install
 	$(BIN)/balance validate cards.yaml
