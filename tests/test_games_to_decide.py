@@ -88,3 +88,29 @@ def test_the_report_names_each_undecided_item_with_the_games_it_would_need():
     assert edge < middle, "the item at the edge is nearer a verdict than the one half way"
     assert f"Edge Card ({-(-edge // 100) * 100:,})" in text and "middle (" in text
     assert text.index("Edge Card (") < text.index("middle ("), "nearest a verdict first"
+
+
+def test_the_printed_budget_pays_for_the_designs_rounds_not_only_the_games_each_item_needs():
+    """An item at 16,384 games that needs about 25,000 plays 32,768 (the design doubles an undecided item's
+    games each round), and the baseline grows with it: `--budget` printed for 25,000 stopped the rounds short
+    (make report's "--budget 370000" left two of three items undecided, 2026-12-06)."""
+    from balance.analysis.strength import games_in_rounds
+    from balance.report.causal import games_to_decide as budget_to_decide
+
+    assert [games_in_rounds(16384, n) for n in (10_000, 16_384, 16_385, 25_000, 40_000)] == [
+        16384,
+        16384,
+        32768,
+        32768,
+        65536,
+    ]
+    rows = [
+        ("near", 16384, 0.024, 0.0175, 0.0305, UNDECIDED, False),
+        ("fair", 16384, 0.0, -0.006, 0.006, FAIR, False),
+    ]
+    table = pl.DataFrame(
+        rows, schema=["card", "games", "change", "ci_low", "ci_high", "verdict", "significant"], orient="row"
+    )
+    more, needs = budget_to_decide(table, 0.03)
+    assert 16384 < needs["near"] <= 32768
+    assert more == (32768 - 16384) + (32768 - 16384), "the item's next round and the baseline's growth with it"

@@ -101,6 +101,15 @@ def games_to_decide(games: int, half_width: float, change: float, tolerance: flo
     return int(math.ceil(games * (half_width / width) ** 2))
 
 
+def games_in_rounds(games: int, needed: int) -> int:
+    """The games an adaptive design (experiments.strength.Design) gives an item
+    with `games` that needs `needed`: its games doubled, round by round, until
+    they reach it."""
+    while games < needed:
+        games *= 2
+    return games
+
+
 def verdict(low: float, high: float, tolerance: float, change: float | None = None) -> str:
     """An interval's reading against the fair band (-tolerance, +tolerance) and
     zero: inside the band (fair, even where it excludes 0: an effect too small

@@ -16,7 +16,7 @@ import polars as pl
 
 from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
-from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, next_z, verdict
+from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, games_in_rounds, next_z, verdict
 from ..analysis.strength import games_to_decide as item_games_to_decide
 from ..analysis.winrate import from_share
 from ..overrides import resolve_path, split_path, value_at
@@ -77,7 +77,8 @@ def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[st
     """(more paired games, each undecided item's games it would need) for the
     undecided items: each needs analysis.strength.games_to_decide at its
     change (inside the band where it is estimated inside, else clear of 0 after the correction),
-    and the baseline grows to the largest item's games."""
+    played in the design's rounds (its games doubled until they reach the need: a budget for fewer
+    stops the rounds short), and the baseline grows to the largest item's games."""
     undecided = table.filter(pl.col("verdict") == UNDECIDED) if "verdict" in table.columns else table.clear()
     if undecided.is_empty():
         return 0, {}
@@ -87,8 +88,9 @@ def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[st
     for r in undecided.iter_rows(named=True):
         half = (r["ci_high"] - r["ci_low"]) / 2
         needs[r["card"]] = needed = item_games_to_decide(r["games"], half, r["change"], tolerance, z)
-        more += max(0, needed - r["games"])
-        largest = max(largest, needed)
+        played = games_in_rounds(r["games"], needed)
+        more += played - r["games"]
+        largest = max(largest, played)
     return more + largest - base, dict(sorted(needs.items(), key=lambda kv: kv[1]))
 
 
