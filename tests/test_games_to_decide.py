@@ -1,5 +1,5 @@
 """How many paired games an undecided item needs (issue 44, item 5): its
-interval decides once it lies inside the fair band or clear of 0 with the
+interval decides once it lies inside the fair band or past it (clear of the band's inner half since 2026-12-06, of 0 before) with the
 Benjamini-Hochberg correction (analysis.strength.verdict), whichever comes
 first. Before, the report measured the distance to the band's edge instead
 and called an item within half a point of the edge undecidable ("no budget
@@ -29,13 +29,13 @@ from balance.analysis.strength import (
 from balance.report.causal import causal_lines
 
 
-def test_an_item_at_the_bands_edge_decides_once_its_interval_clears_zero():
+def test_an_item_at_the_bands_edge_decides_once_its_interval_clears_the_bands_inner_half():
     tol, z = 0.02, Z95  # no correction: the 95% z
-    assert deciding_width(0.02, tol, z) == pytest.approx(0.02)
-    # +2 points with half width 2.5: undecided; at 4x the games the half width halves to 1.25: clear of 0
+    assert deciding_width(0.02, tol, z) == pytest.approx(0.01)
+    # +2 points with half width 2.5: undecided; at 6.25x the games the half width is 1: clear of +1
     assert verdict(0.02 - 0.025, 0.02 + 0.025, tol) == UNDECIDED
     need = games_to_decide(1000, 0.025, 0.02, tol, z)
-    assert need == math.ceil(1000 * (0.025 / 0.02) ** 2)
+    assert need == math.ceil(1000 * (0.025 / 0.01) ** 2)
     half = 0.025 * math.sqrt(1000 / need)
     assert verdict(0.02 - half * 0.999, 0.02 + half * 0.999, tol) == STRONGER
 
@@ -48,7 +48,7 @@ def test_an_item_near_zero_decides_fair_and_the_hardest_sits_just_inside_the_edg
     widths = [deciding_width(c / 1000, tol, z) for c in range(0, 20)]
     assert widths == sorted(widths, reverse=True), "the nearer the edge from inside, the more games"
     assert deciding_width(0.0199, tol, z) == pytest.approx(0.0001)
-    assert deciding_width(0.02, tol, z) == pytest.approx(0.02), "on the edge: decided once clear of 0"
+    assert deciding_width(0.02, tol, z) == pytest.approx(0.01), "on the edge: once clear of the band's inner half"
 
 
 def test_an_item_estimated_inside_the_band_is_never_flagged():
@@ -56,9 +56,12 @@ def test_an_item_estimated_inside_the_band_is_never_flagged():
     tol = 0.02
     assert verdict(0.003, 0.023, tol) == UNDECIDED  # +1.3, clear of 0: above average, not shown too strong
     assert verdict(-0.032, -0.002, tol) == UNDECIDED  # -1.7
-    assert verdict(0.013, 0.033, tol) == STRONGER  # +2.3: past the edge and clear of 0
-    assert verdict(-0.036, -0.004, tol) == WEAKER  # -2.0: on the edge
-    assert verdict(0.001, 0.039, tol) == STRONGER
+    assert verdict(0.013, 0.033, tol) == STRONGER  # +2.3: past the edge and clear of the band's inner half
+    assert verdict(-0.036, -0.011, tol) == WEAKER  # -2.35
+    # on the edge or past it, clear of 0 but not of the band's inner half: a fair item near the edge often
+    # reads so at a first look (scripts/verdict_error_rates.py), so not yet flagged
+    assert verdict(-0.036, -0.004, tol) == UNDECIDED  # -2.0
+    assert verdict(0.001, 0.039, tol) == UNDECIDED
 
 
 def test_the_correction_asks_more_of_the_next_item_the_fewer_are_significant():
@@ -67,7 +70,7 @@ def test_the_correction_asks_more_of_the_next_item_the_fewer_are_significant():
     assert few == pytest.approx(NormalDist().inv_cdf(1 - 0.05 / 76 / 2))
     assert many == pytest.approx(NormalDist().inv_cdf(1 - 61 * 0.05 / 76 / 2))
     assert few > many > Z95
-    assert deciding_width(0.02, 0.02, few) < deciding_width(0.02, 0.02, many)
+    assert deciding_width(0.04, 0.02, few) < deciding_width(0.04, 0.02, many)
 
 
 def test_the_report_names_each_undecided_item_with_the_games_it_would_need():
@@ -86,7 +89,8 @@ def test_the_report_names_each_undecided_item_with_the_games_it_would_need():
     z = next_z(table["significant"].to_numpy())
     edge, middle = (games_to_decide(2048, 0.025, c, 0.02, z) for c in (0.021, 0.01))
     assert edge < middle, "the item at the edge is nearer a verdict than the one half way"
-    assert f"Edge Card ({-(-edge // 100) * 100:,})" in text and "middle (" in text
+    step = 10 ** (len(str(edge)) - 2)  # the page rounds up to two figures
+    assert f"Edge Card ({-(-edge // step) * step:,})" in text and "middle (" in text
     assert text.index("Edge Card (") < text.index("middle ("), "nearest a verdict first"
 
 

@@ -92,14 +92,14 @@ def test_since_the_last_run_reads_both_runs_verdicts_at_one_band():
             | {"games": [4096], "verdict": [stored]}
         )
 
-    before, after = table(0.022, 0.017, "too strong"), table(0.009, 0.017, "fair")
+    before, after = table(0.022, 0.011, "too strong"), table(0.009, 0.017, "fair")
     (line,) = strength_moves(before, after, set(), {}, 0.03)
     assert (
         line
         == "Between fair and undecided only (an interval at the band's edge): spike_strip (undecided -> fair, +0.9)."
     )
     (line,) = strength_moves(before, after, set(), {}, 0.02)
-    assert line.startswith("spike_strip (verdict moved): +2.2 (+0.5 to +3.9, n=4,096) -> +0.9")
+    assert line.startswith("spike_strip (verdict moved): +2.2 (+1.1 to +3.3, n=4,096) -> +0.9")
     assert line.endswith("was too strong, now undecided")
 
 

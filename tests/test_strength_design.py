@@ -19,9 +19,11 @@ from balance.report.causal import associations, causal_lines, change_lines, cont
 from .test_strength import SCENARIO
 
 
-def test_a_verdict_reads_an_interval_against_zero_and_the_fair_band():
-    assert verdict(0.01, 0.05, 0.02) == STRONGER
-    assert verdict(-0.05, -0.001, 0.02) == WEAKER
+def test_a_verdict_reads_an_interval_against_the_fair_band_and_its_inner_half():
+    assert verdict(0.011, 0.05, 0.02) == STRONGER
+    assert verdict(-0.05, -0.011, 0.02) == WEAKER
+    assert verdict(0.01, 0.05, 0.02) == UNDECIDED  # +3 with the band +-2: clear of 0, not of +1
+    assert verdict(-0.05, -0.001, 0.02) == UNDECIDED
     assert verdict(-0.015, 0.019, 0.02) == FAIR
     assert verdict(-0.01, 0.03, 0.02) == UNDECIDED
 

@@ -83,13 +83,14 @@ def deciding_width(change: float, tolerance: float, z_next: float) -> float:
     """The 95% half width at which an undecided item's interval decides (verdict),
     at its estimate: one estimated inside the band decides fair once the
     interval is narrower than the band's room around the estimate (tolerance -
-    |change|), one estimated on or past its edge decides once it is clear of 0
-    and significant (narrower than |change| scaled from the z the correction
-    asks to the 95% z). An item just inside the edge needs many games: more
-    games would tell which side it is, and nothing less can."""
+    |change|), one estimated on or past its edge decides once it is clear of the
+    band's inner half (|change| - tolerance / 2) and significant (narrower than
+    |change| scaled from the z the correction asks to the 95% z). An item just
+    inside the edge needs many games: more games would tell which side it is,
+    and nothing less can."""
     if abs(change) < tolerance:
         return tolerance - abs(change)
-    return Z95 * abs(change) / z_next
+    return min(abs(change) - tolerance / 2, Z95 * abs(change) / z_next)
 
 
 def games_to_decide(games: int, half_width: float, change: float, tolerance: float, z_next: float) -> int:
@@ -111,22 +112,25 @@ def games_in_rounds(games: int, needed: int) -> int:
 
 
 def verdict(low: float, high: float, tolerance: float, change: float | None = None) -> str:
-    """An interval's reading against the fair band (-tolerance, +tolerance) and
-    zero: inside the band (fair, even where it excludes 0: an effect too small
-    to act on); too strong where it is clear of 0 and its estimate (the middle
-    of the interval) lies past the band, too weak the other way; else neither
-    yet (more games would tell). An item estimated inside the band is never
-    flagged: clear of 0 alone only says it is above average, which a fair item
-    can be (the planted-defect benchmark's false alarms were such items).
+    """An interval's reading against the fair band (-tolerance, +tolerance):
+    inside the band (fair, even where it excludes 0: an effect too small to act
+    on); too strong where its estimate lies on or past the band's edge and the
+    interval is clear of the band's inner half (low > tolerance / 2), too weak
+    the other way; else neither yet (more games would tell). An item estimated
+    inside the band is never flagged. Clear of 0 alone was the flag's bar until
+    2026-12-06: with a first look of 1,024 games it called a fair item at +2
+    points too strong about one time in four, at +1.5 one in seven (simulated:
+    scripts/verdict_error_rates.py; docs/performance.md); clearing half the
+    band halves that, for about a third more games near the edge.
     `change`: the estimate, where the interval is not symmetric around it."""
     if change is None:
         change = (low + high) / 2
     edge = tolerance - 1e-12  # a middle recomputed from the bounds: an estimate on the edge stays on it
     if -tolerance < low and high < tolerance:
         return FAIR
-    if low > 0 and change >= edge:
+    if low > tolerance / 2 and change >= edge:
         return STRONGER
-    if high < 0 and change <= -edge:
+    if high < -tolerance / 2 and change <= -edge:
         return WEAKER
     return UNDECIDED
 

@@ -58,8 +58,8 @@ class Design:
     """How many games each item gets. One pass: `first` games each (the fixed
     design). With a `budget` (games in all, the baseline's included): after
     the first pass, rounds that double the games of every item whose interval
-    still straddles the decision (neither clear of 0 nor inside the fair band
-    +-tolerance), until every item is classified or the next round would pass
+    still straddles the decision (neither inside the fair band +-tolerance nor
+    past it, analysis.strength.verdict), until every item is classified or the next round would pass
     the budget (then as many of the undecided items as fit, those nearest a verdict first), or until
     `decided` of the items are classified: the last few sit near the band's edge, where each round
     doubles their games and the baseline's for a verdict that may never come."""

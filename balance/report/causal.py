@@ -76,7 +76,8 @@ def _contradiction(row: dict[str, Any], seen: dict[str, Any] | None) -> str:
 def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[str, int]]:
     """(more paired games, each undecided item's games it would need) for the
     undecided items: each needs analysis.strength.games_to_decide at its
-    change (inside the band where it is estimated inside, else clear of 0 after the correction),
+    change (inside the band where it is estimated inside, else clear of the band's inner half and significant
+    after the correction),
     played in the design's rounds (its games doubled until they reach the need: a budget for fewer
     stops the rounds short), and the baseline grows to the largest item's games."""
     undecided = table.filter(pl.col("verdict") == UNDECIDED) if "verdict" in table.columns else table.clear()
@@ -151,8 +152,8 @@ def causal_lines(
             named = ", ".join(f"{names.get(i, i)} ({_round_up(n):,})" for i, n in list(needs.items())[:shown])
             rest = f" and {len(needs) - shown} more (every item is in {where})" if len(needs) > shown else ""
             line += (
-                f" Each undecided item, with the paired games it would need to decide (inside the band, or clear "
-                f"of 0 after the correction): {named}{rest}. About {more:,} more paired games would decide them all"
+                f" Each undecided item, with the paired games it would need to decide (inside the band, or past "
+                f"it, clear of the band's inner half): {named}{rest}. About {more:,} more paired games would decide them all"
                 + (f" -> {command_line(*measure, '--budget', budget)}" if measure else ".")
             )
         lines.append(line)
