@@ -13,7 +13,10 @@ and direction. Then:
 - recall: of the plants whose true effect is 3+ points, the share V1 flags
   ("too strong" / "too weak") in the plant's true direction;
 - false alarms: untouched items whose verdict V1 changes to a flag (V0 not
-  flagged, or flagged the other way), per game.
+  flagged, or flagged the other way), per game; and of those, the ones the
+  oracle does not confirm (its reading after the plants is not that flag):
+  a plant can move an untouched item for real (Turbocharger 4 -> 8 Drive
+  made Roll Cage too strong, seed 7), which is no error of the measure.
 
 Both for the experiment (the report's causal findings) and, for comparison,
 for the associations the report led with before (an item flagged where its
@@ -190,6 +193,11 @@ def one_game(game: str, plants: int, seed: int, jobs: int, work: Path) -> dict:
     rows = {name: {r["card"]: r for r in table.iter_rows(named=True)} for name, table in (("v0", v0), ("v1", v1))}
     for classifier, after in (("experiment", flagged(v1)), ("association", associated(seen1))):
         result[f"false_{classifier}"] = alarms[classifier]
+        # an alarm the oracle confirms: the plants moved the item past the band for real
+        flags = flagged(v1) if classifier == "experiment" else associated(seen1)
+        result[f"unconfirmed_{classifier}"] = [
+            item for item in alarms[classifier] if truth["after"][item]["verdict"] != flags.get(item)
+        ]
         result[f"alarm_detail_{classifier}"] = [
             {
                 "item": item,
@@ -251,17 +259,19 @@ def main() -> None:
                 flush=True,
             )
         print(
-            f"{game}: false alarms: experiment {len(result['false_experiment'])} {result['false_experiment']}, "
-            f"association {len(result['false_association'])}; {result['seconds']:.0f} s",
+            f"{game}: false alarms: experiment {len(result['false_experiment'])} {result['false_experiment']} "
+            f"({len(result['unconfirmed_experiment'])} not confirmed by the oracle), association "
+            f"{len(result['false_association'])} ({len(result['unconfirmed_association'])}); {result['seconds']:.0f} s",
             flush=True,
         )
     for classifier in ("experiment", "association"):
         big = [p for r in results for p in r["plants"] if abs(p["true"]) >= 0.03]
         found = sum(p[f"found_{classifier}"] for p in big)
         false = [len(r[f"false_{classifier}"]) for r in results]
+        unconfirmed = [len(r[f"unconfirmed_{classifier}"]) for r in results]
         print(
             f"{classifier}: recall {found}/{len(big)} plants of 3+ points with the right sign; "
-            f"false alarms per game {false}"
+            f"false alarms per game {false}, of them not confirmed by the oracle {unconfirmed}"
         )
     if args.out:
         args.out.write_text(json.dumps(results, indent=1, default=str))
