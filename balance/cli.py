@@ -668,7 +668,7 @@ def strength(
         typer.Option(
             "--budget",
             help="Games in all: after a first pass, more games go to the items whose interval straddles the "
-            "decision (0, or the fair band), until each is classified or the budget is spent.",
+            "decision (the fair band, or its inner half), until each is classified or the budget is spent.",
         ),
     ] = None,
     tolerance: Annotated[

@@ -114,7 +114,8 @@ def causal_lines(
         f"By experiment (causal): each item given to one seat, against the same games without it or, for an item "
         f"given in place of the seat's own pick, against the average item of its kind; {total:,} paired games over "
         f"{table.height} items (each item's games on its line). Too strong or too weak: significant after a "
-        "Benjamini-Hochberg correction, the interval not inside the fair band."
+        "Benjamini-Hochberg correction, the estimate on or past the fair band's edge and the interval clear of the "
+        "band's inner half."
     ]
 
     def line(r: dict[str, Any]) -> str:
