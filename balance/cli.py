@@ -474,7 +474,7 @@ def report(
             Problem("--tolerance", None, "tolerance", f"must be between 0 and 50 points, got {tolerance:g}")
         )
     if measure:
-        from .experiments.strength import DEFAULT_DECIDED, default_budget
+        from .experiments.strength import measure_budget
         from .experiments.strength import strength as run_strength
         from .runner import scenario_of_run
 
@@ -486,17 +486,9 @@ def report(
         options = replace(
             experiment_options(None, None, jobs, run_dir / MEASURED, True, False, "loky", None), fixed_out=True
         )
+        games, decided = measure_budget(scenario, budget)
         with game_bar("strength", quiet) as bar:
-            measured = run_strength(
-                scenario,
-                None,
-                options,
-                True,
-                bar,
-                budget or default_budget(scenario),
-                tolerance,
-                1.0 if budget else DEFAULT_DECIDED,  # a budget given is spent on every item
-            )
+            measured = run_strength(scenario, None, options, True, bar, games, tolerance, decided)
         out.print(
             f"strength: {int(measured.table['games'].sum()):,} paired games over {measured.table.height} items; "
             f"table {measured.out / 'strength.csv'}",
@@ -819,11 +811,10 @@ def strong(
     with game_bar("strong", quiet) as bar:
         measured, decided = None, 1.0
         if measure:
-            from .experiments.strength import DEFAULT_DECIDED, default_budget
+            from .experiments.strength import measure_budget
             from .runner import scenario_of_run
 
-            measured = budget or default_budget(scenario_of_run(run_dir)[0])
-            decided = 1.0 if budget else DEFAULT_DECIDED  # a budget given is spent on every item
+            measured, decided = measure_budget(scenario_of_run(run_dir)[0], budget)
         result = play_strong(run_dir, options, ladder_games, bar, measured, exploit_budget, decided)
     table = Table(title="skill ladder: one seat against tuned", title_justify="left")
     for column in ("bot", "games", "win rate", "95% interval"):

@@ -22,6 +22,7 @@ import argparse
 import bisect
 import collections
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -139,7 +140,7 @@ def profile(seconds: float, top: int) -> None:
             turns += int(batch(played, 4096).turns.sum())
             played += 4096
         wall = time.perf_counter() - start
-        perf.send_signal(2)
+        perf.send_signal(signal.SIGINT)  # perf writes its data and stops
         perf.wait()
         lines = subprocess.run(
             ["perf", "script", "-i", str(data), "-F", "ip,sym,dso"], capture_output=True, text=True

@@ -90,6 +90,12 @@ def default_budget(scenario: Scenario, items: int | None = None) -> int:
     return max(50_000, 5_200 * (items + 1))
 
 
+def measure_budget(scenario: Scenario, budget: int | None) -> tuple[int, float]:
+    """(games, the share of items decided at which the rounds stop) of a --measure: a budget given is spent
+    on every item; the default budget stops at DEFAULT_DECIDED."""
+    return (budget, 1.0) if budget else (default_budget(scenario), DEFAULT_DECIDED)
+
+
 def _extra_playbook(scenario: Scenario, item: dict) -> bool:
     """A Horsepower Playbook given beside the drafted one (bonus_playbook: extra) replaces nothing."""
     return item["kind"] == "Playbook" and scenario.model.bonus_playbook == "extra"
