@@ -69,6 +69,12 @@ REDESIGNED = {
     "interest_account",
     "cog_tread_wheels",
     "oil_slick",
+    # the ninth pass (examples/README.md step 9): coin thresholds that split the fields gave way to lap and card
+    # conditions, an effect taken away or added where a number moved an item past the band
+    "endurance_tyres",
+    "trade_magazine",
+    "race_insurance",
+    "lap_cleanup",
 }
 
 # the rule settings the designer added (docs/rules.md 6.1: the box's 18 Debris ran out in every game)

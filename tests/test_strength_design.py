@@ -16,6 +16,7 @@ from balance.experiments.setup import ExperimentOptions
 from balance.experiments.strength import strength
 from balance.report.causal import associations, causal_lines, change_lines, contradicted, fit_range, free_value
 
+from .conftest import ROOT
 from .test_strength import SCENARIO
 
 
@@ -347,3 +348,30 @@ def test_a_designs_baseline_plays_its_floor_of_games_however_soon_the_items_deci
     table = paired_strength(scenario, ["v8_block"], tmp_path / "o", RunOptions(jobs=1), design=Design(64, baseline=256))
     assert table["games"].item() == 64
     assert load_run(tmp_path / "o" / "baseline")["games"].select("game_id").collect().height == 256
+
+
+def test_the_printed_fit_stays_inside_what_the_game_takes():
+    """The ninth database's report printed `--free cards.dual_mount_frame.effects.0.count=1..3` to strengthen
+    Dual-Mount Frame, and fit refused it (an extra play is at most 2): each end of a printed range is drawn in
+    to a value the game's schema takes, and a range left with today's value only gives way to the next number."""
+    import yaml
+
+    from balance.report.causal import fit_lever, game_accepts
+
+    database = yaml.safe_load((ROOT / "examples" / "first-draft" / "cards.yaml").read_text())
+    frame = next(c for c in database["cards"] if c["id"] == "dual_mount_frame")
+    frame["effects"] = [{"op": "extra_play", "type": "engine", "count": 1}]
+    accepts = game_accepts("horsepower", database)
+    assert fit_lever(database, "dual_mount_frame", weaken=False) == ("cards.dual_mount_frame.effects.0.count", "1..3")
+    assert fit_lever(database, "dual_mount_frame", weaken=False, accepts=accepts) == (
+        "cards.dual_mount_frame.effects.0.count",
+        "1..2",
+    )
+    kept = json.loads(json.dumps(database))  # as a run's manifest keeps it: the draft pool's keys are strings
+    assert fit_lever(kept, "dual_mount_frame", weaken=False, accepts=game_accepts("horsepower", kept))[1] == "1..2"
+    frame["effects"][0]["count"] = 2  # at its most already: nothing to turn that the game takes
+    assert fit_lever(database, "dual_mount_frame", weaken=False, accepts=accepts) is None
+    assert fit_lever(database, "dual_mount_frame", weaken=True, accepts=accepts) == (
+        "cards.dual_mount_frame.effects.0.count",
+        "1..2",
+    )

@@ -9,6 +9,7 @@ the bots' taste, in their own section (findings.taste_lines).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -253,18 +254,23 @@ def fit_range(value: float, weaken: bool | None) -> str | None:
     return f"{ends[0]:g}:{ends[1]:g}:{step / 4:g}"
 
 
-def fit_lever(database: dict[str, Any], item: str, weaken: bool) -> tuple[str, str] | None:
+def fit_lever(
+    database: dict[str, Any], item: str, weaken: bool, accepts: Callable[[str, float], bool] | None = None
+) -> tuple[str, str] | None:
     """(PATH, RANGE) for the fit the report prints: the item's first number (free_value) toward the
     change (both ways for a negative one), else its next number that has a range, both ways (the printed
     fit for Rocket Fuel's one Drive turned it 0..1, a fit that could only delete the effect; its coins'
-    threshold reaches fair)."""
+    threshold reaches fair). `accepts(PATH, value)` says whether the game takes a value: each end of a
+    range is drawn in to what it takes (fit refuses a range whose end the game does not: Dual-Mount
+    Frame's extra Engines 1..3, at most 2), and a range with nothing but today's value left gives way to
+    the next number."""
     entry = find_entry(database, item)
     first = free_value(database, item)
     if entry is None or first is None:
         return None
     # a positive number makes its item stronger as it grows (a Drive, a die); a negative one may be a
     # drawback (Twin Rollers' -4 cards) or an attack (a push of -5): both ways, the fit finds which
-    found = fit_range(first[1], weaken if first[1] > 0 else None)
+    found = _taken(first[0], first[1], fit_range(first[1], weaken if first[1] > 0 else None), accepts)
     if found is not None:
         return first[0], found
     for path in item_numbers(entry[0], entry[1]):
@@ -274,10 +280,73 @@ def fit_lever(database: dict[str, Any], item: str, weaken: bool) -> tuple[str, s
         # a condition's threshold, or a negative number: both ways; a size weakens as it shrinks, a cost as it
         # grows (Drift Tyres' second Drive of 1, turned 1..3 to weaken it, could only make it stronger)
         direction = None if ".if." in path or value < 0 else (not weaken if path.endswith(".cost") else weaken)
-        found = fit_range(value, direction)
+        found = _taken(path, value, fit_range(value, direction), accepts)
         if found is not None:
             return path, found
     return None
+
+
+def _taken(path: str, today: float, found: str | None, accepts: Callable[[str, float], bool] | None) -> str | None:
+    """A fit range with each end drawn in toward today's value until the game takes it; None where only
+    today's value is left."""
+    if found is None or accepts is None:
+        return found
+    whole = ".." in found
+    low, high, step = (*map(float, found.split("..")), 1.0) if whole else map(float, found.split(":"))
+    while low < today and not accepts(path, int(low) if whole else low):
+        low = min(low + step, today)
+    while high > today and not accepts(path, int(high) if whole else high):
+        high = max(high - step, today)
+    if low == high:
+        return None
+    return f"{int(low)}..{int(high)}" if whole else f"{low:g}:{high:g}:{step:g}"
+
+
+def game_accepts(game: str, database: dict[str, Any]) -> Callable[[str, float], bool]:
+    """accepts(PATH, value): whether `game` loads `database` with that one value set (its schema's limits)."""
+    import copy
+    import tempfile
+
+    import yaml
+
+    from ..errors import UserError
+    from ..games import get_game
+
+    loader = get_game(game).load_database
+
+    def loads(data: Any) -> bool:
+        with tempfile.TemporaryDirectory() as folder:
+            file = Path(folder) / "cards.yaml"
+            file.write_text(yaml.safe_dump(_int_keys(data), sort_keys=False), encoding="utf-8")
+            try:
+                loader(file)
+            except UserError:
+                return False
+        return True
+
+    def accepts(path: str, value: float) -> bool:
+        data = copy.deepcopy(database)
+        where = resolve_path(data, split_path(path))
+        if isinstance(where, str):
+            return False
+        parent = data
+        for key in where[:-1]:
+            parent = parent[key]
+        parent[where[-1]] = value
+        return loads(data)
+
+    # a database the game does not take as it is (an older manifest's copy) cannot judge one value: no limit
+    return accepts if loads(database) else (lambda path, value: True)
+
+
+def _int_keys(node: Any) -> Any:
+    """The database as its YAML wrote it: a run's manifest keeps it as JSON, whose keys are strings (a
+    draft pool's player counts)."""
+    if isinstance(node, dict):
+        return {int(k) if isinstance(k, str) and k.isdigit() else k: _int_keys(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_int_keys(v) for v in node]
+    return node
 
 
 def item_numbers(entry: dict[str, Any], path: str) -> list[str]:
@@ -322,6 +391,7 @@ def change_lines(
     database: dict[str, Any] | None,
     seat_lines: list[str],
     shown: int = 5,
+    accepts: Callable[[str, float], bool] | None = None,
 ) -> list[str]:
     """What to change: the items to weaken and to strengthen (`shown` a side,
     then how many more), the seats out of balance, each with a `balance fit`
@@ -347,7 +417,7 @@ def change_lines(
         for r in rows.head(shown).iter_rows(named=True):
             item = r["card"]
             what = "Weaken" if weaken else "Strengthen"
-            free = fit_lever(database, item, weaken) if database else None
+            free = fit_lever(database, item, weaken, accepts) if database else None
             command = (
                 "-> "
                 + command_line(

@@ -731,7 +731,10 @@ def _build_report(
             )
         if not strong["missing"]:
             seat_lines += causal.strong_gap_line(strong["positions"], strong["seat_word"])
-        change = causal.change_lines(measured[0], unique, tolerance, scenario_path, database, seat_lines)
+        accepts = causal.game_accepts(game, database) if game and database else None  # a printed fit runs
+        change = causal.change_lines(
+            measured[0], unique, tolerance, scenario_path, database, seat_lines, accepts=accepts
+        )
     own = {k: auction_lines.get(k, []) + driver_lines.get(k, []) for k in ("position", "items", "strategies", "supply")}
     sections = findings(
         seats,
