@@ -75,3 +75,17 @@ def test_widening_stops_after_its_limit_and_goes_at_most_three_widths_a_step():
     strength_at, asked = line(1.0, 100.0, half=0.1)  # fair at -100: far beyond any widening
     r = probe(AMOUNT, TARGET, "rocket_fuel", strength_at, lambda v: True)
     assert asked == [1, 3, -5, -29, -100] and r.reach == "band", "1..3, then at most 3 widths of 2, of 8, of 32"
+
+
+def test_a_why_not_sentence_says_when_the_held_out_games_read_the_item_inside_the_band():
+    """The ninth database's printed fit of Dual-Mount Frame said "meets every target" (-2.8 held out, n=2,776)
+    and, a line later, that no value brings it into its band (-4.4 and -5.2 probed, n=1,388): the sentence now
+    says the two reads disagree within their noise."""
+    from balance.experiments.fit.probe import held_inside
+
+    band = (-3.0, 3.0)
+    clause = held_inside(Figure(-2.8, -4.3, -1.2, 2776), band, "Dual-Mount Frame")
+    assert clause.startswith(" The held-out games read the proposal's Dual-Mount Frame inside it (-2.8 points")
+    assert "n=2,776" in clause and clause.endswith("more games decide which holds.")
+    assert held_inside(Figure(-4.1, -5.6, -2.6, 2776), band, "Dual-Mount Frame") == "", "both read it outside"
+    assert held_inside(None, band, "Dual-Mount Frame") == ""

@@ -48,7 +48,7 @@ from .blocks import BlockSearch, aimed_misses, owner, watched_items
 from .evaluate import evaluate, figure_misses, strength_keys
 from .measure import Figure
 from .objective import PENALTY, changed, cost
-from .probe import WIDENINGS, Response, levers, narrowed, probe, probed_params, why_not
+from .probe import WIDENINGS, Response, held_inside, levers, narrowed, probe, probed_params, why_not
 from .smooth import WINDOW, Measured
 from .space import at_range_ends, free_params, small_grid, untried_values
 from .targets import Target, check_items, parse_target
@@ -383,23 +383,27 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         confirm,
         at_range_ends(proposal, blocked),
         responses,
-        _why_not(responses, scenario, game),
+        _why_not(responses, scenario, game, after),
         untried_values(params, [_values(c, params) for c in candidates]),
         grid_games,
         m.games,
     )
 
 
-def _why_not(responses: list[Response], scenario, game) -> list[str]:
-    """A sentence for each probed number that cannot bring its item into the band, with the item's other levers."""
+def _why_not(responses: list[Response], scenario, game, held: dict[str, dict[str, Figure]]) -> list[str]:
+    """A sentence for each probed number that cannot bring its item into the band, with the item's other levers;
+    where the held-out games read the proposal inside the band, the sentence says the two reads disagree (the
+    fit said both "meets every target" and "no value brings it into its band" of Dual-Mount Frame: -2.8 held
+    out on 2,776 games, -4.4 and -5.2 probed on 1,388)."""
     database = scenario.database_doc().data
     names = {i["id"]: i["name"] for i in strength_items(game, game.catalog(game.prepare(scenario)))}
     out = []
     for r in responses:
         found = find_entry(database, r.item)
         entry, prefix = found if found else (None, "")
-        if sentence := why_not(r, levers(entry, r.path, prefix), names.get(r.item, r.item)):
-            out.append(sentence)
+        name = names.get(r.item, r.item)
+        if sentence := why_not(r, levers(entry, r.path, prefix), name):
+            out.append(sentence + held_inside(held.get(r.target, {}).get(r.item), r.band, name))
     return out
 
 

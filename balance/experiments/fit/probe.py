@@ -221,6 +221,18 @@ def why_not(response: Response, levers: list[str], name: str) -> str:
     )
 
 
+def held_inside(figure: Figure | None, band: tuple[float, float], name: str) -> str:
+    """The clause a why_not sentence ends with where the held-out games read the proposal inside the band
+    the probes found out of reach: the two reads disagree within their noise ("" where they agree)."""
+    if figure is None or not band[0] <= figure.value <= band[1]:
+        return ""
+    return (
+        f" The held-out games read the proposal's {name} inside it ({figure.value:+.1f} points, {figure.low:+.1f} "
+        f"to {figure.high:+.1f}, n={figure.n:,}): the probes and the held-out games disagree within their noise, "
+        "and more games decide which holds."
+    )
+
+
 def plain_number(x: Any) -> str:
     """A value as a designer writes it: 3, not 3.0; 0.25 as it is."""
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
