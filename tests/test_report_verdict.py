@@ -98,9 +98,30 @@ def test_since_the_last_run_reads_both_runs_verdicts_at_one_band():
         line
         == "Between fair and undecided only (an interval at the band's edge): spike_strip (undecided -> fair, +0.9)."
     )
-    (line,) = strength_moves(before, after, set(), {}, 0.02)
-    assert line.startswith("spike_strip (verdict moved): +2.2 (+1.1 to +3.3, n=4,096) -> +0.9")
-    assert line.endswith("was too strong, now undecided")
+    (line,) = strength_moves(before, after, set(), {}, 0.02)  # at +-2 its verdict moved, within noise
+    assert line.startswith("Verdicts that moved though the item did not change, its two reads within each other's")
+    assert line.endswith(
+        "spike_strip (too strong -> undecided: +2.2, n=4,096 -> +0.9, n=4,096; the difference -1.3, -3.3 to +0.7)."
+    )
+
+
+def test_since_the_last_run_tells_a_verdict_moved_by_a_reads_luck_from_one_moved_by_the_change():
+    """The tenth database's report: Roll Cage, untouched, "now too strong (was fair)": +2.4 (+1.9 to +2.9) on
+    32,768 games -> +4.3 (+2.4 to +6.2) on 2,048, two reads within each other's noise. An untouched item whose
+    reads differ beyond their noise keeps its own line: the change moved it."""
+    from balance.report.causal import strength_moves
+
+    def table(rows: list[tuple[str, float, float, float, int]]) -> pl.DataFrame:
+        return pl.DataFrame(rows, schema=["card", "change", "ci_low", "ci_high", "games"], orient="row")
+
+    before = table([("roll_cage", 0.024, 0.019, 0.029, 32768), ("oil_slick", -0.052, -0.075, -0.028, 1024)])
+    after = table([("roll_cage", 0.043, 0.024, 0.062, 2048), ("oil_slick", 0.000, -0.013, 0.013, 4096)])
+    moved, noisy = strength_moves(before, after, set(), {"roll_cage": "Roll Cage", "oil_slick": "Oil Slick"}, 0.03)
+    assert moved.startswith("Oil Slick (verdict moved): -5.2 (-7.5 to -2.8, n=1,024) -> +0.0")
+    assert moved.endswith("now fair (was too weak)")
+    assert noisy.endswith(
+        "Roll Cage (fair -> too strong: +2.4, n=32,768 -> +4.3, n=2,048; the difference +1.9, -0.1 to +3.9)."
+    )
 
 
 def test_a_position_whose_interval_reaches_past_the_band_is_not_yet_shown_balanced():
