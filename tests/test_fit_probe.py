@@ -89,3 +89,22 @@ def test_a_why_not_sentence_says_when_the_held_out_games_read_the_item_inside_th
     assert "n=2,776" in clause and clause.endswith("more games decide which holds.")
     assert held_inside(Figure(-4.1, -5.6, -2.6, 2776), band, "Dual-Mount Frame") == "", "both read it outside"
     assert held_inside(None, band, "Dual-Mount Frame") == ""
+
+
+def test_a_proposal_that_misses_by_more_than_todays_values_held_out_is_not_proposed():
+    """The tenth database's printed fit of Sponsorship Deal proposed 9 -> 11 coins: held out it read -3.2 points,
+    missing the band, where today's 9 read -2.2, inside it. On the games the search never played, the values
+    nearer the targets are proposed; a proposal no farther from them than today's stands."""
+    from balance.experiments.fit import held_out_choice
+
+    target = parse_target("strength:sponsorship_deal=0+-3")
+    path = "cards.sponsorship_deal.effects.0.amount"
+    today, eleven = {path: 9}, {path: 11}
+
+    def read(value: float) -> dict[str, dict[str, Figure]]:
+        return {target.text: {"sponsorship_deal": Figure(value, value - 1.5, value + 1.5, 2776)}}
+
+    assert held_out_choice([target], today, eleven, read(-2.2), read(-3.2)) == (today, read(-2.2))
+    assert held_out_choice([target], today, eleven, read(-4.0), read(-3.2)) == (eleven, read(-3.2))
+    assert held_out_choice([target], today, eleven, read(-2.2), read(-1.0)) == (eleven, read(-1.0))
+    assert held_out_choice([target], today, today, read(-4.0), read(-4.0)) == (today, read(-4.0))

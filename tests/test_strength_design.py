@@ -350,28 +350,31 @@ def test_a_designs_baseline_plays_its_floor_of_games_however_soon_the_items_deci
     assert load_run(tmp_path / "o" / "baseline")["games"].select("game_id").collect().height == 256
 
 
-def test_the_printed_fit_stays_inside_what_the_game_takes():
+def test_the_printed_fit_stays_inside_what_the_game_takes(tmp_path):
     """The ninth database's report printed `--free cards.dual_mount_frame.effects.0.count=1..3` to strengthen
     Dual-Mount Frame, and fit refused it (an extra play is at most 2): each end of a printed range is drawn in
-    to a value the game's schema takes, and a range left with today's value only gives way to the next number."""
+    to a value the game takes, by fit's own check of its ranges' ends, and a range left with today's value only
+    gives way to the next number."""
     import yaml
 
+    from balance.experiments.fit import refused
+    from balance.games import get_game
     from balance.report.causal import fit_lever, game_accepts
+    from balance.scenario import load_scenario
 
-    database = yaml.safe_load((ROOT / "examples" / "first-draft" / "cards.yaml").read_text())
-    frame = next(c for c in database["cards"] if c["id"] == "dual_mount_frame")
-    frame["effects"] = [{"op": "extra_play", "type": "engine", "count": 1}]
-    accepts = game_accepts("horsepower", database)
-    assert fit_lever(database, "dual_mount_frame", weaken=False) == ("cards.dual_mount_frame.effects.0.count", "1..3")
-    assert fit_lever(database, "dual_mount_frame", weaken=False, accepts=accepts) == (
-        "cards.dual_mount_frame.effects.0.count",
-        "1..2",
-    )
-    kept = json.loads(json.dumps(database))  # as a run's manifest keeps it: the draft pool's keys are strings
-    assert fit_lever(kept, "dual_mount_frame", weaken=False, accepts=game_accepts("horsepower", kept))[1] == "1..2"
-    frame["effects"][0]["count"] = 2  # at its most already: nothing to turn that the game takes
-    assert fit_lever(database, "dual_mount_frame", weaken=False, accepts=accepts) is None
-    assert fit_lever(database, "dual_mount_frame", weaken=True, accepts=accepts) == (
-        "cards.dual_mount_frame.effects.0.count",
-        "1..2",
-    )
+    scenario = load_scenario(ROOT / "examples" / "first-draft" / "four-player-mixed.yaml")
+    game = get_game("horsepower")
+    path = "cards.dual_mount_frame.effects.0.count"
+    assert refused(game, scenario, path, 3) == "must be at most 2, got 3" and refused(game, scenario, path, 2) is None
+    database = scenario.database_doc().data  # Dual-Mount Frame: one extra Engine
+    assert fit_lever(database, "dual_mount_frame", weaken=False) == (path, "1..3")
+
+    def accepts(at: str, value: float) -> bool:
+        return refused(game, scenario, at, value) is None
+
+    assert fit_lever(database, "dual_mount_frame", weaken=False, accepts=accepts) == (path, "1..2")
+    scenario = scenario.with_overrides({path: 2}, scenario.model.name)  # at its most already
+    database = yaml.safe_load(yaml.safe_dump(scenario.database_doc().data))
+    assert fit_lever(database, "dual_mount_frame", weaken=False, accepts=accepts) is None, "nothing it takes to turn"
+    assert fit_lever(database, "dual_mount_frame", weaken=True, accepts=accepts) == (path, "1..2")
+    assert game_accepts(tmp_path) is None, "no run's scenario to check with: the range as fit_range gives it"

@@ -302,51 +302,21 @@ def _taken(path: str, today: float, found: str | None, accepts: Callable[[str, f
     return f"{int(low)}..{int(high)}" if whole else f"{low:g}:{high:g}:{step:g}"
 
 
-def game_accepts(game: str, database: dict[str, Any]) -> Callable[[str, float], bool]:
-    """accepts(PATH, value): whether `game` loads `database` with that one value set (its schema's limits)."""
-    import copy
-    import tempfile
-
-    import yaml
-
+def game_accepts(run_dir: str | Path) -> Callable[[str, float], bool] | None:
+    """accepts(PATH, value): whether the printed fit could set that value, by fit's own check of a range's
+    ends (experiments.fit.refused) on the run's scenario; None where the run's scenario cannot be read as it
+    played (its card database edited since: the printed command's paths are then the designer's to check)."""
     from ..errors import UserError
+    from ..experiments.fit import refused
     from ..games import get_game
+    from ..runner import scenario_of_run
 
-    loader = get_game(game).load_database
-
-    def loads(data: Any) -> bool:
-        with tempfile.TemporaryDirectory() as folder:
-            file = Path(folder) / "cards.yaml"
-            file.write_text(yaml.safe_dump(_int_keys(data), sort_keys=False), encoding="utf-8")
-            try:
-                loader(file)
-            except UserError:
-                return False
-        return True
-
-    def accepts(path: str, value: float) -> bool:
-        data = copy.deepcopy(database)
-        where = resolve_path(data, split_path(path))
-        if isinstance(where, str):
-            return False
-        parent = data
-        for key in where[:-1]:
-            parent = parent[key]
-        parent[where[-1]] = value
-        return loads(data)
-
-    # a database the game does not take as it is (an older manifest's copy) cannot judge one value: no limit
-    return accepts if loads(database) else (lambda path, value: True)
-
-
-def _int_keys(node: Any) -> Any:
-    """The database as its YAML wrote it: a run's manifest keeps it as JSON, whose keys are strings (a
-    draft pool's player counts)."""
-    if isinstance(node, dict):
-        return {int(k) if isinstance(k, str) and k.isdigit() else k: _int_keys(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_int_keys(v) for v in node]
-    return node
+    try:
+        scenario = scenario_of_run(run_dir)[0]
+        game = get_game(scenario.model.game)
+    except UserError:
+        return None
+    return lambda path, value: refused(game, scenario, path, value) is None
 
 
 def item_numbers(entry: dict[str, Any], path: str) -> list[str]:
@@ -649,14 +619,18 @@ def _spread(row: dict[str, Any]) -> tuple[float, float]:
     return row["change"], (row["ci_high"] - row["ci_low"]) / (2 * Z95)
 
 
-def _difference(before: dict[str, Any], after: dict[str, Any]) -> str:
-    """after - before with its 95% interval, read as independent (the runs share a seed: the true interval is
-    no wider, so a difference called not significant errs on the side of 'within noise')."""
+def _change_between(before: dict[str, Any], after: dict[str, Any]) -> tuple[float, float]:
+    """(after - before, its 95% half width), the two reads taken as independent (the runs share a seed: the
+    true interval is no wider, so a difference called not significant errs on the side of 'within noise')."""
     (a, sa), (b, sb) = _spread(before), _spread(after)
-    half = Z95 * (sa * sa + sb * sb) ** 0.5
-    return f"{points(b - a)}, {points(b - a - half)} to {points(b - a + half)}"
+    return b - a, Z95 * (sa * sa + sb * sb) ** 0.5
+
+
+def _difference(before: dict[str, Any], after: dict[str, Any]) -> str:
+    change, half = _change_between(before, after)
+    return f"{points(change)}, {points(change - half)} to {points(change + half)}"
 
 
 def _reads_differ(before: dict[str, Any], after: dict[str, Any]) -> bool:
-    (a, sa), (b, sb) = _spread(before), _spread(after)
-    return abs(b - a) > Z95 * (sa * sa + sb * sb) ** 0.5
+    change, half = _change_between(before, after)
+    return abs(change) > half

@@ -731,7 +731,7 @@ def _build_report(
             )
         if not strong["missing"]:
             seat_lines += causal.strong_gap_line(strong["positions"], strong["seat_word"])
-        accepts = causal.game_accepts(game, database) if game and database else None  # a printed fit runs
+        accepts = causal.game_accepts(run_dir) if database else None  # a printed fit runs as printed
         change = causal.change_lines(
             measured[0], unique, tolerance, scenario_path, database, seat_lines, accepts=accepts
         )

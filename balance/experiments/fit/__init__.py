@@ -126,10 +126,8 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
     for p in params:  # both ends of every range are a database the game takes, before any game
         for value in p.choices or (p.low, p.high):
             value = int(value) if p.kind == "int" else value
-            try:
-                game.prepare(scenario.with_overrides({p.name: value}, scenario.model.name))
-            except UserError as exc:
-                raise UserError(Problem("--free", None, p.name, f"= {value}: {exc.problem.message}")) from None
+            if (why := refused(game, scenario, p.name, value)) is not None:
+                raise UserError(Problem("--free", None, p.name, f"= {value}: {why}"))
     if options.max_changes is not None and options.max_changes < 1:
         raise UserError(Problem("--max-changes", None, "max_changes", "must be at least 1"))
     m = scenario.model
@@ -358,6 +356,7 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
             settings, search, rounds, candidates, seen, searched_games, repeats, ended, by_grid, responses
         )
         save_state(out, STATE, state_now | {"result": result})
+    proposal, after = held_out_choice(targets, start, proposal, before, after)
     missed = {key for key, miss in figure_misses(targets, after) if miss > 0}
     met = not missed
     # a value at an end of its range, where the figures it moves still miss: the range may be what stops it
@@ -388,6 +387,32 @@ def fit(path: str | Path, options: FitOptions, on_progress: Callable[[str, int, 
         grid_games,
         m.games,
     )
+
+
+def held_out_choice(
+    targets: list[Target],
+    start: dict[str, Any],
+    proposal: dict[str, Any],
+    before: dict[str, dict[str, Figure]],
+    after: dict[str, dict[str, Figure]],
+) -> tuple[dict[str, Any], dict[str, dict[str, Figure]]]:
+    """(proposal, its held-out figures): the search's proposal, unless on the held-out games it misses the
+    targets by more than today's values do; then today's (no change). The printed fit of Sponsorship Deal
+    proposed 9 -> 11 coins, which read -3.2 points held out, missing the band, where today's 9 read -2.2,
+    inside it: a search on noisy reads picked it, and the games it never played say otherwise."""
+    if proposal != start and _total(figure_misses(targets, after)) > _total(figure_misses(targets, before)):
+        return start, before
+    return proposal, after
+
+
+def refused(game, scenario, path: str, value: Any) -> str | None:
+    """Why `game` refuses `scenario` with the number at `path` set to `value` (its schema's limits), or None
+    where it takes it: fit's check of its ranges' ends, and the report's of the ranges it prints."""
+    try:
+        game.prepare(scenario.with_overrides({path: value}, scenario.model.name))
+    except UserError as exc:
+        return exc.problem.message
+    return None
 
 
 def _why_not(responses: list[Response], scenario, game, held: dict[str, dict[str, Figure]]) -> list[str]:
