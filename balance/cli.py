@@ -660,7 +660,7 @@ def strength(
         typer.Option(
             "--budget",
             help="Games in all: after a first pass, more games go to the items whose interval straddles the "
-            "decision (the fair band, or its inner half), until each is classified or the budget is spent.",
+            "decision (inside the fair band, or past it), until each is classified or the budget is spent.",
         ),
     ] = None,
     tolerance: Annotated[

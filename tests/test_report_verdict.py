@@ -83,7 +83,7 @@ def test_undecided_items_are_not_shown_balanced():
 
 def test_since_the_last_run_reads_both_runs_verdicts_at_one_band():
     """The last run was measured at +-2 and stored its verdicts so; read at +-3 (this report's band) an item
-    whose figures hardly moved is no 'verdict moved' (Spike Strip, +2.2 -> +0.9, was 'too strong' at +-2)."""
+    whose figures hardly moved is no 'verdict moved' (Spike Strip, +2.6 -> +0.9, was 'too strong' at +-2)."""
     from balance.report.causal import strength_moves
 
     def table(change: float, half: float, stored: str) -> pl.DataFrame:
@@ -92,7 +92,7 @@ def test_since_the_last_run_reads_both_runs_verdicts_at_one_band():
             | {"games": [4096], "verdict": [stored]}
         )
 
-    before, after = table(0.022, 0.011, "too strong"), table(0.009, 0.017, "fair")
+    before, after = table(0.026, 0.005, "too strong"), table(0.009, 0.017, "fair")
     (line,) = strength_moves(before, after, set(), {}, 0.03)
     assert (
         line
@@ -101,26 +101,27 @@ def test_since_the_last_run_reads_both_runs_verdicts_at_one_band():
     (line,) = strength_moves(before, after, set(), {}, 0.02)  # at +-2 its verdict moved, within noise
     assert line.startswith("Verdicts that moved though the item did not change, its two reads within each other's")
     assert line.endswith(
-        "spike_strip (too strong -> undecided: +2.2, n=4,096 -> +0.9, n=4,096; the difference -1.3, -3.3 to +0.7)."
+        "spike_strip (too strong -> undecided: +2.6, n=4,096 -> +0.9, n=4,096; the difference -1.7, -3.5 to +0.1)."
     )
 
 
 def test_since_the_last_run_tells_a_verdict_moved_by_a_reads_luck_from_one_moved_by_the_change():
     """The tenth database's report: Roll Cage, untouched, "now too strong (was fair)": +2.4 (+1.9 to +2.9) on
-    32,768 games -> +4.3 (+2.4 to +6.2) on 2,048, two reads within each other's noise. An untouched item whose
-    reads differ beyond their noise keeps its own line: the change moved it."""
+    32,768 games -> +4.3 (+2.4 to +6.2) on 2,048, two reads within each other's noise. A flag now asks the whole
+    interval past the band, so fair -> too strong is never noise; undecided -> too strong can be. An untouched
+    item whose reads differ beyond their noise keeps its own line: the change moved it."""
     from balance.report.causal import strength_moves
 
     def table(rows: list[tuple[str, float, float, float, int]]) -> pl.DataFrame:
         return pl.DataFrame(rows, schema=["card", "change", "ci_low", "ci_high", "games"], orient="row")
 
-    before = table([("roll_cage", 0.024, 0.019, 0.029, 32768), ("oil_slick", -0.052, -0.075, -0.028, 1024)])
-    after = table([("roll_cage", 0.043, 0.024, 0.062, 2048), ("oil_slick", 0.000, -0.013, 0.013, 4096)])
+    before = table([("roll_cage", 0.030, 0.024, 0.036, 32768), ("oil_slick", -0.055, -0.078, -0.032, 1024)])
+    after = table([("roll_cage", 0.049, 0.0305, 0.0675, 2048), ("oil_slick", 0.000, -0.013, 0.013, 4096)])
     moved, noisy = strength_moves(before, after, set(), {"roll_cage": "Roll Cage", "oil_slick": "Oil Slick"}, 0.03)
-    assert moved.startswith("Oil Slick (verdict moved): -5.2 (-7.5 to -2.8, n=1,024) -> +0.0")
+    assert moved.startswith("Oil Slick (verdict moved): -5.5 (-7.8 to -3.2, n=1,024) -> +0.0")
     assert moved.endswith("now fair (was too weak)")
     assert noisy.endswith(
-        "Roll Cage (fair -> too strong: +2.4, n=32,768 -> +4.3, n=2,048; the difference +1.9, -0.1 to +3.9)."
+        "Roll Cage (undecided -> too strong: +3.0, n=32,768 -> +4.9, n=2,048; the difference +1.9, -0.0 to +3.8)."
     )
 
 
@@ -136,3 +137,40 @@ def test_a_position_whose_interval_reaches_past_the_band_is_not_yet_shown_balanc
     assert lines[-1].endswith(
         "not yet shown inside: draft position 1 -2.5 points (-3.1 to -1.9) from its share, undecided."
     )
+
+
+def test_a_strength_table_stored_by_an_earlier_rule_reads_as_todays_rule_at_the_pages_band(tmp_path):
+    """A run measured before the flag asked the whole interval past the band stored Roll Cage +4.4 (+3.1 to +5.8)
+    and Hybrid Motor +3.1 (+2.2 to +4.1) both "too strong"; the page reads each verdict again from its interval
+    (analysis.strength.with_verdicts), so it says what a fresh measure would, at the page's band."""
+    import json
+
+    from balance.report.headline import strength_result
+
+    folder = tmp_path / "run" / "strength"
+    (folder / "baseline").mkdir(parents=True)
+    manifest = {"cards_sha256": "abc", "game": "horsepower", "scenario": {"players": 4, "bots": ["racer"] * 4}}
+    (folder / "baseline" / "manifest.json").write_text(json.dumps(manifest))
+    pl.DataFrame(
+        {
+            "card": ["roll_cage", "hybrid_motor", "drift_tyres"],
+            "games": [4096, 8192, 8192],
+            "change_pp": [4.4, 3.1, 1.0],
+            "ci_low_pp": [3.1, 2.2, 0.1],
+            "ci_high_pp": [5.8, 4.1, 1.9],
+            "significant": [True, True, False],
+            "verdict": ["too strong", "too strong", "fair"],
+        }
+    ).write_csv(folder / "strength.csv")
+    table, _, _ = strength_result(tmp_path / "run", manifest)
+    assert dict(zip(table["card"], table["verdict"], strict=True)) == {
+        "roll_cage": "too strong",
+        "hybrid_motor": "undecided",
+        "drift_tyres": "fair",
+    }
+    table, _, _ = strength_result(tmp_path / "run", manifest, tolerance=0.02)  # the page's --tolerance 2
+    assert dict(zip(table["card"], table["verdict"], strict=True)) == {
+        "roll_cage": "too strong",
+        "hybrid_motor": "too strong",
+        "drift_tyres": "fair",  # +1.0, +0.1 to +1.9: inside +-2
+    }

@@ -83,22 +83,23 @@ def deciding_width(change: float, tolerance: float, z_next: float) -> float:
     """The 95% half width at which an undecided item's interval decides (verdict),
     at its estimate: one estimated inside the band decides fair once the
     interval is narrower than the band's room around the estimate (tolerance -
-    |change|), one estimated on or past its edge decides once it is clear of the
-    band's inner half (|change| - tolerance / 2) and significant (narrower than
-    |change| scaled from the z the correction asks to the 95% z). An item just
-    inside the edge needs many games: more games would tell which side it is,
-    and nothing less can."""
+    |change|), one estimated past its edge decides once it is clear of the
+    band (|change| - tolerance) and significant (narrower than |change| scaled
+    from the z the correction asks to the 95% z). An item near the edge, on
+    either side, needs many games: more games would tell which side it is, and
+    nothing less can."""
     if abs(change) < tolerance:
         return tolerance - abs(change)
-    return min(abs(change) - tolerance / 2, Z95 * abs(change) / z_next)
+    return min(abs(change) - tolerance, Z95 * abs(change) / z_next)
 
 
 def games_to_decide(games: int, half_width: float, change: float, tolerance: float, z_next: float) -> int:
     """The paired games an item needs for its interval to decide, at its change
     (an interval narrows as 1/sqrt(games))."""
     width = deciding_width(change, tolerance, z_next)
-    if width <= 0:
+    if width <= 0 and change == 0:
         return games  # a change of exactly 0 with no band: nothing to decide between
+    width = max(width, 1e-6)  # an estimate exactly on the edge: as many games as a hair's breadth from it
     return int(math.ceil(games * (half_width / width) ** 2))
 
 
@@ -113,24 +114,29 @@ def games_in_rounds(games: int, needed: int) -> int:
 
 def verdict(low: float, high: float, tolerance: float, change: float | None = None) -> str:
     """An interval's reading against the fair band (-tolerance, +tolerance):
-    inside the band (fair, even where it excludes 0: an effect too small to act
-    on); too strong where its estimate lies on or past the band's edge and the
-    interval is clear of the band's inner half (low > tolerance / 2), too weak
-    the other way; else neither yet (more games would tell). An item estimated
-    inside the band is never flagged. Clear of 0 alone was the flag's bar until
-    2026-12-06: with a first look of 1,024 games it called a fair item at +2
-    points too strong about one time in four, at +1.5 one in seven (simulated:
-    scripts/verdict_error_rates.py; docs/performance.md); clearing half the
-    band halves that, for about a third more games near the edge.
+    fair where it lies inside the band (even where it excludes 0: an effect too
+    small to act on); too strong where it lies past the band's edge (low >
+    tolerance), too weak the other way; else neither yet (more games would
+    tell). Each side needs the same evidence: an item is called fair, or out
+    of balance, only where its 95% interval says so.
+
+    The flag's bar rose twice. Until 2026-12-06 an estimate past the edge with
+    an interval clear of 0 was flagged: at a first look of 1,024 games that
+    called an item at +2 points too strong about one time in four. Clearing
+    the band's inner half halved that, but still called an item at +2.5 too
+    strong 37% of the time, at +2 13% (scripts/verdict_error_rates.py): a
+    database whose items sit at +2 to +3 (Horsepower's tenth: eight precise
+    reads of +2 to +3.3) was "too strong" somewhere in every report, 5 to 8
+    items a read. Clear of the band, 2% and 0.3%, for about twice the games
+    near the edge (docs/performance.md).
     `change`: the estimate, where the interval is not symmetric around it."""
     if change is None:
         change = (low + high) / 2
-    edge = tolerance - 1e-12  # a middle recomputed from the bounds: an estimate on the edge stays on it
     if -tolerance < low and high < tolerance:
         return FAIR
-    if low > tolerance / 2 and change >= edge:
+    if low > tolerance and change > tolerance:
         return STRONGER
-    if high < -tolerance / 2 and change <= -edge:
+    if high < -tolerance and change < -tolerance:
         return WEAKER
     return UNDECIDED
 
@@ -210,14 +216,19 @@ def strength_table(
         pl.Series("versus", versus, dtype=pl.String),
         pl.Series("p_value", two_sided_p(z)),
     ).drop("se")
-    significant = benjamini_hochberg(table["p_value"].to_numpy())
-    verdicts = []
-    for lo, hi, c, s in zip(low, high, change, significant, strict=True):
-        v = verdict(lo, hi, tolerance, c)  # a flag stands only where it is significant after the correction
-        verdicts.append(v if s or v in (FAIR, UNDECIDED) else UNDECIDED)
-    columns = ["card", "games", "win_rate_without", "win_rate_with", "change", "ci_low", "ci_high", "p_value"]
-    return (
-        table.with_columns(pl.Series("significant", significant), pl.Series("verdict", verdicts, dtype=pl.String))
-        .select(*columns, "significant", "verdict", "versus", "change_vs_own")
-        .sort("change", descending=True)
+    table = with_verdicts(
+        table.with_columns(pl.Series("significant", benjamini_hochberg(table["p_value"].to_numpy()))), tolerance
     )
+    columns = ["card", "games", "win_rate_without", "win_rate_with", "change", "ci_low", "ci_high", "p_value"]
+    return table.select(*columns, "significant", "verdict", "versus", "change_vs_own").sort("change", descending=True)
+
+
+def with_verdicts(table: pl.DataFrame, tolerance: float) -> pl.DataFrame:
+    """The table with each item's verdict read from its interval, estimate and significance (columns ci_low,
+    ci_high, change, significant) at this band: a flag stands only where it is significant after the
+    correction. A table stored by an earlier rule, or measured at another band, reads as today's does."""
+    verdicts = []
+    for lo, hi, c, s in table.select("ci_low", "ci_high", "change", "significant").iter_rows():
+        v = verdict(lo, hi, tolerance, c)
+        verdicts.append(v if s or v in (FAIR, UNDECIDED) else UNDECIDED)
+    return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))

@@ -77,8 +77,8 @@ def _contradiction(row: dict[str, Any], seen: dict[str, Any] | None) -> str:
 def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[str, int]]:
     """(more paired games, each undecided item's games it would need) for the
     undecided items: each needs analysis.strength.games_to_decide at its
-    change (inside the band where it is estimated inside, else clear of the band's inner half and significant
-    after the correction),
+    change (inside the band where it is estimated inside, else clear of the band and significant after the
+    correction),
     played in the design's rounds (its games doubled until they reach the need: a budget for fewer
     stops the rounds short), and the baseline grows to the largest item's games."""
     undecided = table.filter(pl.col("verdict") == UNDECIDED) if "verdict" in table.columns else table.clear()
@@ -115,8 +115,7 @@ def causal_lines(
         f"By experiment (causal): each item given to one seat, against the same games without it or, for an item "
         f"given in place of the seat's own pick, against the average item of its kind; {total:,} paired games over "
         f"{table.height} items (each item's games on its line). Too strong or too weak: significant after a "
-        "Benjamini-Hochberg correction, the estimate on or past the fair band's edge and the interval clear of the "
-        "band's inner half."
+        "Benjamini-Hochberg correction, with the whole interval past the fair band's edge."
     ]
 
     def line(r: dict[str, Any]) -> str:
@@ -155,7 +154,7 @@ def causal_lines(
             rest = f" and {len(needs) - shown} more (every item is in {where})" if len(needs) > shown else ""
             line += (
                 f" Each undecided item, with the paired games it would need to decide (inside the band, or past "
-                f"it, clear of the band's inner half): {named}{rest}. About {more:,} more paired games would decide them all"
+                f"it, clear of the band): {named}{rest}. About {more:,} more paired games would decide them all"
                 + (f" -> {command_line(*measure, '--budget', budget)}" if measure else ".")
             )
         lines.append(line)
@@ -367,8 +366,7 @@ def change_lines(
     then how many more), the seats out of balance, each with a `balance fit`
     command a designer can run as it is. An item is to change where the
     findings call it too strong or too weak (its verdict: one threshold for
-    both sections), and its line says where its interval still reaches into
-    the fair band (a small change may do)."""
+    both sections: the whole interval past the band)."""
     lines: list[str] = []
     band = f"{100 * tolerance:g}"
     if "verdict" in table.columns:
@@ -402,12 +400,9 @@ def change_lines(
                 if free
                 else "(its entry holds no number to fit: change its effects, then run and measure it again)"
             )
-            near = r["ci_low"] <= tolerance if weaken else r["ci_high"] >= -tolerance
             lines.append(
                 f"{what} {names.get(item, item)}: {points(r['change'])} points ({points(r['ci_low'])} to "
-                f"{points(r['ci_high'])}, n={r['games']:,})"
-                + (f", its interval reaching into the +-{band} band: a small change may do" if near else "")
-                + f" {command}"
+                f"{points(r['ci_high'])}, n={r['games']:,}) {command}"
             )
         if rows.height > shown:
             lines.append(rest)

@@ -13,8 +13,9 @@ import polars as pl
 
 from ..analysis import cards as card_analysis
 from ..analysis import drivers, winrate
+from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
-from ..analysis.strength import STRONGER, UNDECIDED, WEAKER
+from ..analysis.strength import STRONGER, UNDECIDED, WEAKER, with_verdicts
 from ..experiments.strong import EXPLOIT, FOLDER, read_strong
 from ..printable import command_line
 from ..units import from_units
@@ -108,8 +109,10 @@ def strong_section(
     card_ids,
     only: bool,
     names: dict[str, str],
+    tolerance: float = FAIR_BAND / 100,
 ) -> dict[str, Any]:
-    """What the page's "Under strong play" section shows, and the tables it writes."""
+    """What the page's "Under strong play" section shows, and the tables it writes (the items' verdicts at
+    `tolerance`, the page's band)."""
     from ..logs import load_manifest, load_run
 
     command = command_line("balance", "strong", run_dir)
@@ -138,8 +141,8 @@ def strong_section(
     # the items by experiment in both fields (balance report --measure, balance strong --measure): labels
     # from a test of the difference, never from whether each field alone is significant
     strong_manifest_now = load_manifest(folder)
-    mine = strength_result(run_dir, manifest)
-    theirs = strength_result(folder, strong_manifest_now, folder / MEASURED)
+    mine = strength_result(run_dir, manifest, tolerance=tolerance)
+    theirs = strength_result(folder, strong_manifest_now, folder / MEASURED, tolerance)
     item_rows, item_title, item_missing = [], "", ""
     if mine and theirs:
         item_title = "causal strength (balance strength) in each field, and the difference tuned minus this field"
@@ -193,12 +196,15 @@ def strong_section(
 
 
 def strength_result(
-    run_dir: Path, manifest: dict, folder: Path | None = None
+    run_dir: Path, manifest: dict, folder: Path | None = None, tolerance: float = FAIR_BAND / 100
 ) -> tuple[pl.DataFrame, dict, Path] | None:
     """A `balance strength` table of the same design as the run: `folder`, else
     RUN/strength/ (balance report --measure), else runs/<name>-strength beside
     the run; used only where its baseline played the same game, field and card
-    database (sha256). (table, its baseline manifest, its folder)."""
+    database (sha256). (table, its baseline manifest, its folder). Its verdicts
+    are read again at `tolerance` (analysis.strength.with_verdicts): a table
+    measured at another band, or stored by an earlier rule, says what today's
+    rule says at the page's band."""
     import json
 
     scenario = manifest.get("scenario", {})
@@ -216,9 +222,7 @@ def strength_result(
         )
         needed = {"card", "change", "ci_low", "ci_high", "games", "significant"}
         if same and needed <= set(table.columns):
-            if "verdict" not in table.columns:  # a table from before verdicts: read as significant or not
-                table = table.with_columns(pl.lit("undecided").alias("verdict"))
-            return table, base, where
+            return with_verdicts(table, tolerance), base, where
     return None
 
 

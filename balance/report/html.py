@@ -620,7 +620,7 @@ def _build_report(
                 "Win rate of players holding each Playbook at the end, with 95% intervals.",
             )
         )
-    strong = headline.strong_section(run, run_dir, manifest, labels, driven, card_ids, only, unique)
+    strong = headline.strong_section(run, run_dir, manifest, labels, driven, card_ids, only, unique, tolerance)
     if not strong["missing"]:
         chart_specs.append(
             (
@@ -703,7 +703,7 @@ def _build_report(
             }
         )
 
-    measured = headline.strength_result(run_dir, manifest, strength_dir)
+    measured = headline.strength_result(run_dir, manifest, strength_dir, tolerance)
     if strength_dir is not None and measured is None:
         raise UserError(
             Problem(
