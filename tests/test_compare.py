@@ -168,3 +168,26 @@ def test_the_table_is_the_same_to_the_last_digit_whatever_order_the_parts_are_re
     assert as_read.equals(reordered)
     unpaired = compare_runs(base, variant, "v", paired=False)
     assert unpaired.equals(compare_runs(shuffled["base"], shuffled["variant"], "v", paired=False))
+
+
+def test_an_effect_list_that_changed_shape_is_one_line_old_list_to_new():
+    """The tenth database's Since the last run read Extended Wheelbase's rewrite position by position:
+    effects.0.op: drive -> hand_size, effects.1.op: hand_size -> (none), effects.1.amount: 1 -> (none), ...
+    An effect list whose shape changed is now one line, old list -> new list as the database writes them; a
+    number changed in place keeps its own path, the one fit and sweep take."""
+    from balance.analysis.database_diff import change_lines
+
+    def card(effects: list[dict], text: str) -> dict:
+        return {"cards": [{"id": "extended_wheelbase", "effects": effects, "text": text}, {"id": "v8", "effects": []}]}
+
+    before = card(
+        [{"op": "drive", "amount": 1}, {"op": "hand_size", "amount": 1, "if": {"min_coins": 5}}], "+1 Drive. If ..."
+    )
+    after = card([{"op": "hand_size", "amount": 1, "if": {"min_coins": 3}}], "If you hold 3 ...")
+    assert change_lines(before, after) == [
+        "cards.extended_wheelbase.effects: [{op: drive, amount: 1}, {op: hand_size, amount: 1, if: {min_coins: 5}}] "
+        "-> [{op: hand_size, amount: 1, if: {min_coins: 3}}]",
+        "cards.extended_wheelbase.text: +1 Drive. If ... -> If you hold 3 ...",
+    ]
+    same_shape = card([{"op": "drive", "amount": 2}, {"op": "hand_size", "amount": 1, "if": {"min_coins": 5}}], "x")
+    assert change_lines(before, same_shape)[0] == "cards.extended_wheelbase.effects.0.amount: 1 -> 2"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import yaml
+
 MISSING = object()
 
 
@@ -45,7 +47,11 @@ def _shown(value: Any) -> str:
 
 def change_lines(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """Each change as "PATH: old -> new"; an item (a card, a Playbook, a rule
-    section's entry) added or removed whole is one line."""
+    section's entry) added or removed whole is one line, and so is an item's
+    effect list whose shape changed (an effect added, removed or given another
+    op), old list -> new list as the database writes them: read position by
+    position, a removed first effect showed every later one renamed
+    (effects.0.op: drive -> hand_size, effects.1.op: hand_size -> (none), ...)."""
     a, b = flatten(before), flatten(after)
 
     def holds(flat: dict[str, Any], item: str) -> bool:
@@ -59,5 +65,34 @@ def change_lines(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                 whole.add(item)
                 lines.append(f"{item}: {'added' if not holds(a, item) else 'removed'}")
             continue
+        if path.startswith(item + ".effects."):
+            effects = [_effects(data, item) for data in (before, after)]
+            if _reshaped(*effects):
+                if item + ".effects" not in whole:
+                    whole.add(item + ".effects")
+                    lines.append(f"{item}.effects: {_written(effects[0])} -> {_written(effects[1])}")
+                continue
         lines.append(f"{path}: {_shown(old)} -> {_shown(new)}")
     return lines
+
+
+def _effects(data: dict[str, Any], item: str) -> list[Any]:
+    """The effect list of the item named `section.id` (empty where it has none)."""
+    section, ident = item.split(".", 1)
+    entries = data.get(section)
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and entry.get("id") == ident:
+            effects = entry.get("effects")
+            return effects if isinstance(effects, list) else []
+    return []
+
+
+def _reshaped(old: list[Any], new: list[Any]) -> bool:
+    """An effect added or removed, or one at the same place given another op."""
+    ops = [[e.get("op") if isinstance(e, dict) else e for e in effects] for effects in (old, new)]
+    return ops[0] != ops[1]
+
+
+def _written(effects: list[Any]) -> str:
+    """An effect list as the database writes it, on one line."""
+    return yaml.safe_dump(effects, default_flow_style=True, sort_keys=False, width=10**6).strip()
