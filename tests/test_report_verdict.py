@@ -174,3 +174,10 @@ def test_a_strength_table_stored_by_an_earlier_rule_reads_as_todays_rule_at_the_
         "hybrid_motor": "too strong",
         "drift_tyres": "fair",  # +1.0, +0.1 to +1.9: inside +-2
     }
+
+
+def test_one_item_outside_is_one_item():
+    (head, *_) = verdict_lines([("the scenario's field", _items("too strong", "fair"), "m")], [], 0.03)
+    assert head.startswith(
+        "Not yet, by experiment at the fair band of +-3 points: outside it, 1 item in the scenario's"
+    )

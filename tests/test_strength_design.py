@@ -379,3 +379,33 @@ def test_the_printed_fit_stays_inside_what_the_game_takes(tmp_path):
     assert fit_lever(database, "dual_mount_frame", weaken=False, accepts=accepts) is None, "nothing it takes to turn"
     assert fit_lever(database, "dual_mount_frame", weaken=True, accepts=accepts) == (path, "1..2")
     assert game_accepts(tmp_path) is None, "no run's scenario to check with: the range as fit_range gives it"
+
+
+def test_what_to_change_names_the_items_on_the_bands_edge_and_the_one_command_that_steps_them():
+    """The tenth database's report, with the flag at the whole interval past the band: nothing to change
+    but Roll Cage, and nine items undecided at +-2.3 to +-3.1, their intervals clear of 0 and reaching past the
+    edge. More games would take millions to place them (Hybrid Motor, +3.1: 560,000); a step toward 0 settles
+    them, and rebalance steps exactly these (analysis.strength.on_the_edge)."""
+    table = _table(
+        [
+            ("hybrid_motor", 0.031, 0.022, 0.041, 8192, True, UNDECIDED),
+            ("sponsorship_deal", -0.027, -0.036, -0.019, 8192, True, UNDECIDED),
+            ("drift_tyres", 0.019, -0.001, 0.039, 2048, False, UNDECIDED),  # reaches 0 too: not placed yet
+            ("v8_block", 0.004, -0.004, 0.012, 8192, False, FAIR),
+        ]
+    )
+    names = {"hybrid_motor": "Hybrid Motor", "sponsorship_deal": "Sponsorship Deal"}
+    lines = change_lines(table, names, 0.03, "s.yaml", {"cards": []}, [])
+    assert lines[0].startswith("No item is too strong or too weak by experiment")
+    assert lines[1] == (
+        "On the band's edge, undecided (2: each interval clear of 0 and reaching past +-3): Hybrid Motor +3.1 "
+        "(+2.2 to +4.1, n=8,192), Sponsorship Deal -2.7 (-3.6 to -1.9, n=8,192). More games only tell which side "
+        "of the edge each sits; a small step toward 0 settles it."
+    )
+    assert lines[2].endswith("-> balance rebalance s.yaml --tolerance 3")
+    assert len(lines) == 3
+    fair = table.filter(pl.col("card") == "v8_block")
+    assert change_lines(fair, names, 0.03, "s.yaml", {"cards": []}, []) == [
+        "No item is too strong or too weak by experiment (fair band +-3 points; balance report --tolerance sets the "
+        "band)."
+    ]

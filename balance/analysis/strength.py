@@ -141,6 +141,13 @@ def verdict(low: float, high: float, tolerance: float, change: float | None = No
     return UNDECIDED
 
 
+def on_the_edge(verdict_: str, low: float, high: float) -> bool:
+    """An undecided item whose interval is clear of 0: neither inside the band nor past it, so it straddles the
+    edge on its own side. More games only tell which side it sits (an item at the edge never decides); a small
+    step toward 0 settles it, and rebalance steps it."""
+    return verdict_ == UNDECIDED and (low > 0 or high < 0)
+
+
 def verdict_counts(table: pl.DataFrame) -> dict[str, int]:
     """How many items each verdict holds (fair, too strong, too weak, undecided)."""
     counts = dict(table["verdict"].value_counts().iter_rows())

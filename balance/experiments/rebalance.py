@@ -65,7 +65,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis.band import FAIR_BAND
-from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, verdict
+from ..analysis.strength import FAIR, STRONGER, WEAKER, on_the_edge, verdict
 from ..errors import Problem, UserError
 from ..games import get_game
 from ..overrides import value_at
@@ -772,13 +772,13 @@ def _moved_by_the_field(lv: Lever | None, values: dict[str, Any], row: dict[str,
 
 
 def _outside(row: dict[str, Any]) -> bool:
-    """A figure rebalance steps: too strong or too weak, or undecided with its interval clear of 0 (estimated
-    inside the band, its interval past the edge: no number of games shows it fair where it stands, a step
-    toward 0 can); or, searched in two fields, outside in either (_mean_of_fields: Slipstream Body at +3.1 in
+    """A figure rebalance steps: too strong or too weak, or on the band's edge (analysis.strength.on_the_edge:
+    undecided with its interval clear of 0; no number of games shows it fair where it stands, a step toward 0
+    can); or, searched in two fields, outside in either (_mean_of_fields: Slipstream Body at +3.1 in
     the scenario's field and +0.5 in the tuned field was fair on its mean, and the report called it too strong)."""
     if row["verdict"] in OUTSIDE or row.get("fields_outside"):
         return True
-    return row["verdict"] == UNDECIDED and (row["ci_low"] > 0 or row["ci_high"] < 0)
+    return on_the_edge(row["verdict"], row["ci_low"], row["ci_high"])
 
 
 def _excess(row: dict[str, Any], tol: float) -> float:

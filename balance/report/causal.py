@@ -17,7 +17,7 @@ import polars as pl
 
 from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
-from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, games_in_rounds, next_z, verdict
+from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, games_in_rounds, next_z, on_the_edge, verdict
 from ..analysis.strength import games_to_decide as item_games_to_decide
 from ..analysis.winrate import from_share
 from ..overrides import resolve_path, split_path, value_at
@@ -411,13 +411,40 @@ def change_lines(
             f"No item is too strong or too weak by experiment (fair band +-{band} points; balance report --tolerance "
             "sets the band)."
         )
-    elif beyond.height > 1 or seat_lines:  # each fix moves the others: one change set for all of them
+    edge = _edge_line(table, names, band) if "verdict" in table.columns else ""
+    if edge:
+        lines.append(edge)
+    if (beyond.height > 1 or seat_lines or edge) and (beyond.height or edge):
+        # each fix moves the others: one change set for all of them
         lines.append(
-            "All of them at once (each fix moves the others: every item outside the band, and the seats and draft "
+            "All of them at once (each fix moves the others: every item outside the band or on its edge, and the "
+            "seats and draft "
             "positions where the rules give them coins, stepped together and measured again, held out) -> "
             + command_line("balance", "rebalance", scenario, "--tolerance", band)
         )
     return lines + seat_lines
+
+
+EDGE_SHOWN = 8  # items named on the edge line, then how many more
+
+
+def _edge_line(table: pl.DataFrame, names: dict[str, str], band: str) -> str:
+    """The items on the band's edge (analysis.strength.on_the_edge), farthest from 0 first: not flagged, not
+    shown fair, and more games only tell which side of the edge each sits; a step toward 0 settles them."""
+    rows = [r for r in table.iter_rows(named=True) if on_the_edge(r["verdict"], r["ci_low"], r["ci_high"])]
+    if not rows:
+        return ""
+    rows.sort(key=lambda r: -abs(r["change"]))
+    named = ", ".join(
+        f"{names.get(r['card'], r['card'])} {points(r['change'])} ({points(r['ci_low'])} to {points(r['ci_high'])}, "
+        f"n={r['games']:,})"
+        for r in rows[:EDGE_SHOWN]
+    )
+    more = f" and {len(rows) - EDGE_SHOWN} more" if len(rows) > EDGE_SHOWN else ""
+    return (
+        f"On the band's edge, undecided ({len(rows)}: each interval clear of 0 and reaching past +-{band}): "
+        f"{named}{more}. More games only tell which side of the edge each sits; a small step toward 0 settles it."
+    )
 
 
 def position_figures(rates: pl.DataFrame, key: str, tolerance: float) -> dict[int, list[dict[str, Any]]]:

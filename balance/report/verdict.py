@@ -32,7 +32,7 @@ def verdict_lines(
         counts = verdict_counts(table)
         strong, weak, fair, open_ = (counts[v] for v in (STRONGER, WEAKER, FAIR, UNDECIDED))
         if strong + weak:
-            outside.append(f"{strong + weak} items in {name}")
+            outside.append(f"{strong + weak} {'item' if strong + weak == 1 else 'items'} in {name}")
         undecided += open_
         lines.append(
             f"In {name}: {fair} of {table.height} items fair, {strong} too strong, {weak} too weak, {open_} "
