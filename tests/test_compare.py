@@ -191,3 +191,37 @@ def test_an_effect_list_that_changed_shape_is_one_line_old_list_to_new():
     ]
     same_shape = card([{"op": "drive", "amount": 2}, {"op": "hand_size", "amount": 1, "if": {"min_coins": 5}}], "x")
     assert change_lines(before, same_shape)[0] == "cards.extended_wheelbase.effects.0.amount: 1 -> 2"
+
+
+def test_an_effect_added_to_a_card_is_told_with_the_cards_other_changes_before_the_next_card():
+    """The eleventh database's Since the last run: Sponsorship Deal gained `draw 1`; the path only the new
+    database holds came after every path of the old one, so its line fell past the page's first eight changes
+    while the card's text said "Draw 1 card"."""
+    from balance.analysis.database_diff import change_lines
+
+    before = {
+        "cards": [
+            {"id": "sponsorship_deal", "effects": [{"op": "coins", "amount": 9}], "text": "Gain 9 coins."},
+            {"id": "bulk_discount", "effects": [{"op": "coins", "amount": 5}], "text": "Gain 5 coins."},
+        ]
+    }
+    after = {
+        "cards": [
+            {
+                "id": "sponsorship_deal",
+                "effects": [{"op": "coins", "amount": 9}, {"op": "draw", "count": 1}],
+                "text": "Gain 9 coins. Draw 1 card.",
+            },
+            {"id": "bulk_discount", "effects": [{"op": "coins", "amount": 6}], "text": "Gain 6 coins."},
+        ]
+    }
+    assert change_lines(before, after) == [
+        "cards.sponsorship_deal.effects: [{op: coins, amount: 9}] -> [{op: coins, amount: 9}, {op: draw, count: 1}]",
+        "cards.sponsorship_deal.text: Gain 9 coins. -> Gain 9 coins. Draw 1 card.",
+        "cards.bulk_discount.effects.0.amount: 5 -> 6",
+        "cards.bulk_discount.text: Gain 5 coins. -> Gain 6 coins.",
+    ]
+    # and an effect taken away, where the old database had it
+    assert change_lines(after, before)[0].startswith(
+        "cards.sponsorship_deal.effects: [{op: coins, amount: 9}, {op: draw"
+    )

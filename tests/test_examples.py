@@ -75,6 +75,8 @@ REDESIGNED = {
     "trade_magazine",
     "race_insurance",
     "lap_cleanup",
+    # the eleventh pass (examples/README.md step 11): the edge cluster stepped toward 0
+    "sponsorship_deal",
 }
 
 # the rule settings the designer added (docs/rules.md 6.1: the box's 18 Debris ran out in every game)

@@ -37,8 +37,23 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, An
     """(path, old, new) for each value that differs, in the order of the
     databases (MISSING where one side lacks the path)."""
     a, b = flatten(before), flatten(after)
-    paths = list(dict.fromkeys([*a, *b]))
-    return [(p, a.get(p, MISSING), b.get(p, MISSING)) for p in paths if a.get(p, MISSING) != b.get(p, MISSING)]
+    return [(p, a.get(p, MISSING), b.get(p, MISSING)) for p in _merged(a, b) if a.get(p, MISSING) != b.get(p, MISSING)]
+
+
+def _merged(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """Every path of either database, in the new one's order, each path only the old one holds where the old one
+    had it: an effect added to a card comes with the card's other changes, before its text (in the order of
+    [*a, *b] it came after every path of the old database, past the page's first few changes)."""
+    old = list(a)
+    place = {p: i for i, p in enumerate(old)}
+    out: list[str] = []
+    done = 0
+    for path in b:
+        if path in place:
+            out += [p for p in old[done : place[path]] if p not in b]
+            done = max(done, place[path] + 1)
+        out.append(path)
+    return out + [p for p in old[done:] if p not in b]
 
 
 def _shown(value: Any) -> str:
