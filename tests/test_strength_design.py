@@ -409,3 +409,11 @@ def test_what_to_change_names_the_items_on_the_bands_edge_and_the_one_command_th
         "No item is too strong or too weak by experiment (fair band +-3 points; balance report --tolerance sets the "
         "band)."
     ]
+
+
+def test_an_item_reopened_behind_the_rounds_target_doubles_its_games_not_jumps_to_the_target():
+    from balance.experiments.strength import round_plan
+
+    games = {"rubber_band": 1024, "hybrid_motor": 4096, "new": 0}
+    assert round_plan(["rubber_band", "hybrid_motor"], games, 8192, 1024) == {"rubber_band": 1024, "hybrid_motor": 4096}
+    assert round_plan(["new"], games, 1024, 1024) == {"new": 1024}, "the first pass: its games"

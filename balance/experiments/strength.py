@@ -129,7 +129,7 @@ def paired_strength(
     base: pl.DataFrame | None = None
     table: pl.DataFrame | None = None
     while todo:
-        plan = {item: target - games[item] for item in todo}
+        plan = round_plan(todo, games, target, design.first)
         cost = sum(plan.values()) + max(0, max(games[i] + plan.get(i, 0) for i in items) - base_games)
         if design.budget is not None and spent and spent + cost > design.budget:
             # as many of the undecided items as fit, those nearest a verdict first: the most half widths of
@@ -201,6 +201,14 @@ def paired_strength(
             break
         target *= 2
     return table
+
+
+def round_plan(todo: list[str], games: dict[str, int], target: int, first: int) -> dict[str, int]:
+    """The games each undecided item plays this round: its games doubled, up to the round's target (the first
+    pass: `first`). An item behind the target (a Playbook read against the average of its kind, decided fair in
+    an early round, reopened when the average moved) doubles too: it asked for the whole target before (Rubber
+    Band in the tuned field, 1,024 games -> 8,192), and the last round's budget left it out."""
+    return {item: min(target, max(2 * games[item], first)) - games[item] for item in todo}
 
 
 def _spans(games: int, size: int) -> list[tuple[int, int]]:
