@@ -225,3 +225,12 @@ def test_an_effect_added_to_a_card_is_told_with_the_cards_other_changes_before_t
     assert change_lines(after, before)[0].startswith(
         "cards.sponsorship_deal.effects: [{op: coins, amount: 9}, {op: draw"
     )
+
+
+def test_an_empty_effect_list_given_an_effect_is_one_line():
+    from balance.analysis.database_diff import change_lines
+
+    before = {"cards": [{"id": "a", "effects": []}]}
+    after = {"cards": [{"id": "a", "effects": [{"op": "draw", "count": 1}]}]}
+    assert change_lines(before, after) == ["cards.a.effects: [] -> [{op: draw, count: 1}]"]
+    assert change_lines(after, before) == ["cards.a.effects: [{op: draw, count: 1}] -> []"]

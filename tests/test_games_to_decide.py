@@ -80,7 +80,7 @@ def test_the_correction_asks_more_of_the_next_item_the_fewer_are_significant():
 def test_the_report_names_each_undecided_item_with_the_games_it_would_need():
     rows = [
         # card, games, change, ci_low, ci_high, verdict, significant
-        ("edge", 2048, 0.021, -0.004, 0.046, UNDECIDED, False),
+        ("edge", 2048, 0.024, -0.001, 0.049, UNDECIDED, False),
         ("past", 2048, 0.035, 0.01, 0.06, UNDECIDED, True),
         ("strong", 2048, 0.08, 0.055, 0.105, STRONGER, True),
         ("fair", 2048, 0.0, -0.012, 0.012, FAIR, False),
@@ -91,8 +91,8 @@ def test_the_report_names_each_undecided_item_with_the_games_it_would_need():
     text = " ".join(causal_lines(table, {"edge": "Edge Card"}, {}, "strength.csv", tolerance=0.02))
     assert "no budget decides" not in text
     z = next_z(table["significant"].to_numpy())
-    edge, past = (games_to_decide(2048, 0.025, c, 0.02, z) for c in (0.021, 0.035))
-    assert past < edge, "the item well past the edge is nearer a verdict than the one on it"
+    edge, past = (games_to_decide(2048, 0.025, c, 0.02, z) for c in (0.024, 0.035))
+    assert past < edge, "the item well past the edge is nearer a verdict than the one near it"
     step = 10 ** (len(str(edge)) - 2)  # the page rounds up to two figures
     assert f"Edge Card ({-(-edge // step) * step:,})" in text and "past (" in text
     assert text.index("past (") < text.index("Edge Card ("), "nearest a verdict first"
@@ -119,6 +119,30 @@ def test_the_printed_budget_pays_for_the_designs_rounds_not_only_the_games_each_
     table = pl.DataFrame(
         rows, schema=["card", "games", "change", "ci_low", "ci_high", "verdict", "significant"], orient="row"
     )
-    more, needs = budget_to_decide(table, 0.03)
+    more, needs, beyond = budget_to_decide(table, 0.03)
+    assert beyond == []
     assert 16384 < needs["near"] <= 32768
     assert more == (32768 - 16384) + (32768 - 16384), "the item's next round and the baseline's growth with it"
+
+
+def test_an_item_so_near_the_edge_that_no_budget_places_it_is_named_apart_from_the_printed_budget():
+    """With the flag at the whole interval past the band, an estimate on the edge itself needs about 10^11 games
+    (the eleventh database's report: Hybrid Motor +3.1 asked 560,000, its printed budget 4,100,000). Such an
+    item is named apart, and the printed budget pays only for the items a budget can place."""
+    rows = [
+        ("on_edge", 8192, 0.0301, 0.021, 0.039, UNDECIDED, True),
+        ("near", 2048, 0.02, 0.002, 0.038, UNDECIDED, True),
+        ("fair", 8192, 0.0, -0.009, 0.009, FAIR, False),
+    ]
+    table = pl.DataFrame(
+        rows, schema=["card", "games", "change", "ci_low", "ci_high", "verdict", "significant"], orient="row"
+    )
+    from balance.report.causal import BUDGET_REACH
+    from balance.report.causal import games_to_decide as budget_to_decide
+
+    more, needs, beyond = budget_to_decide(table, 0.03)
+    assert beyond == ["on_edge"] and list(needs) == ["near"] and needs["near"] <= BUDGET_REACH
+    text = " ".join(causal_lines(table, {"on_edge": "Hybrid Motor"}, {}, "s.csv", tolerance=0.03, measure=("m",)))
+    assert "1 of them so near the band's edge that no budget places them (more than 1,048,576 games each): " in text
+    assert "Hybrid Motor; a step toward 0 settles each (What to change)." in text
+    assert "Hybrid Motor (" not in text, "not priced in the printed budget"

@@ -181,3 +181,13 @@ def test_one_item_outside_is_one_item():
     assert head.startswith(
         "Not yet, by experiment at the fair band of +-3 points: outside it, 1 item in the scenario's"
     )
+
+
+def test_a_stored_row_with_an_empty_interval_reads_undecided():
+    from balance.analysis.strength import with_verdicts
+
+    table = pl.DataFrame(
+        {"card": ["a", "b"], "change": [0.05, None], "ci_low": [0.04, None], "ci_high": [0.06, None]}
+        | {"significant": [True, False]}
+    )
+    assert with_verdicts(table, 0.03)["verdict"].to_list() == ["too strong", "undecided"]

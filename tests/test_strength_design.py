@@ -399,8 +399,9 @@ def test_what_to_change_names_the_items_on_the_bands_edge_and_the_one_command_th
     assert lines[0].startswith("No item is too strong or too weak by experiment")
     assert lines[1] == (
         "On the band's edge, undecided (2: each interval clear of 0 and reaching past +-3): Hybrid Motor +3.1 "
-        "(+2.2 to +4.1, n=8,192), Sponsorship Deal -2.7 (-3.6 to -1.9, n=8,192). More games only tell which side "
-        "of the edge each sits; a small step toward 0 settles it."
+        "(+2.2 to +4.1, n=8,192), Sponsorship Deal -2.7 (-3.6 to -1.9, n=8,192). More games would tell which side "
+        "of the edge each sits, the more the nearer it is (the findings below say how many); a small step toward 0 "
+        "settles it."
     )
     assert lines[2].endswith("-> balance rebalance s.yaml --tolerance 3")
     assert len(lines) == 3

@@ -80,7 +80,7 @@ def change_lines(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                 whole.add(item)
                 lines.append(f"{item}: {'added' if not holds(a, item) else 'removed'}")
             continue
-        if path.startswith(item + ".effects."):
+        if path == item + ".effects" or path.startswith(item + ".effects."):  # `effects: []` is a leaf
             effects = [_effects(data, item) for data in (before, after)]
             if _reshaped(*effects):
                 if item + ".effects" not in whole:

@@ -236,6 +236,9 @@ def with_verdicts(table: pl.DataFrame, tolerance: float) -> pl.DataFrame:
     correction. A table stored by an earlier rule, or measured at another band, reads as today's does."""
     verdicts = []
     for lo, hi, c, s in table.select("ci_low", "ci_high", "change", "significant").iter_rows():
+        if lo is None or hi is None or c is None:  # a hand-edited table's empty cell: nothing to read
+            verdicts.append(UNDECIDED)
+            continue
         v = verdict(lo, hi, tolerance, c)
         verdicts.append(v if s or v in (FAIR, UNDECIDED) else UNDECIDED)
     return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))

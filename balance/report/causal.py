@@ -9,6 +9,7 @@ the bots' taste, in their own section (findings.taste_lines).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -74,26 +75,39 @@ def _contradiction(row: dict[str, Any], seen: dict[str, Any] | None) -> str:
     )
 
 
-def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[str, int]]:
-    """(more paired games, each undecided item's games it would need) for the
+# The most paired games an item is asked to play for a verdict: past it, an item sits so near the band's edge
+# (within a few tenths of a point) that a budget to place it would take hours; a step toward 0 settles it
+# (What to change names it on the band's edge). 2^20: about 4 minutes on 2 cores, with its baseline.
+BUDGET_REACH = 1_048_576
+
+
+def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[str, int], list[str]]:
+    """(more paired games, each undecided item's games it would need, the items past BUDGET_REACH) for the
     undecided items: each needs analysis.strength.games_to_decide at its
     change (inside the band where it is estimated inside, else clear of the band and significant after the
     correction),
     played in the design's rounds (its games doubled until they reach the need: a budget for fewer
-    stops the rounds short), and the baseline grows to the largest item's games."""
+    stops the rounds short), and the baseline grows to the largest item's games. An item that would need
+    more than BUDGET_REACH is left out of the games (with an estimate on the edge itself it needed 10^11)."""
     undecided = table.filter(pl.col("verdict") == UNDECIDED) if "verdict" in table.columns else table.clear()
     if undecided.is_empty():
-        return 0, {}
+        return 0, {}, []
     z = next_z(table["significant"].to_numpy()) if "significant" in table.columns else Z95
     base = largest = int(table["games"].max())
-    more, needs = 0, {}
+    more, needs, beyond = 0, {}, []
     for r in undecided.iter_rows(named=True):
         half = (r["ci_high"] - r["ci_low"]) / 2
-        needs[r["card"]] = needed = item_games_to_decide(r["games"], half, r["change"], tolerance, z)
+        if not math.isfinite(half) or not math.isfinite(r["change"]):
+            continue
+        needed = item_games_to_decide(r["games"], half, r["change"], tolerance, z)
+        if needed > BUDGET_REACH:
+            beyond.append(r["card"])
+            continue
+        needs[r["card"]] = needed
         played = games_in_rounds(r["games"], needed)
         more += played - r["games"]
         largest = max(largest, played)
-    return more + largest - base, dict(sorted(needs.items(), key=lambda kv: kv[1]))
+    return more + largest - base, dict(sorted(needs.items(), key=lambda kv: kv[1])), beyond
 
 
 def causal_lines(
@@ -146,7 +160,13 @@ def causal_lines(
             f"Fair (the whole interval inside the fair band): {verdicts.get('fair', 0)}; undecided within the "
             f"budget: {verdicts.get('undecided', 0)}."
         )
-        more, needs = games_to_decide(table, tolerance)
+        more, needs, beyond = games_to_decide(table, tolerance)
+        if beyond:
+            line += (
+                f" {len(beyond)} of them so near the band's edge that no budget places them (more than "
+                f"{BUDGET_REACH:,} games each): " + ", ".join(names.get(i, i) for i in beyond) + "; a step "
+                "toward 0 settles each (What to change)."
+            )
         if needs:
             spent = int(table["games"].sum() + table["games"].max())
             budget = _round_up(spent + more)
@@ -443,7 +463,8 @@ def _edge_line(table: pl.DataFrame, names: dict[str, str], band: str) -> str:
     more = f" and {len(rows) - EDGE_SHOWN} more" if len(rows) > EDGE_SHOWN else ""
     return (
         f"On the band's edge, undecided ({len(rows)}: each interval clear of 0 and reaching past +-{band}): "
-        f"{named}{more}. More games only tell which side of the edge each sits; a small step toward 0 settles it."
+        f"{named}{more}. More games would tell which side of the edge each sits, the more the nearer it is (the "
+        "findings below say how many); a small step toward 0 settles it."
     )
 
 
