@@ -190,4 +190,15 @@ def test_a_stored_row_with_an_empty_interval_reads_undecided():
         {"card": ["a", "b"], "change": [0.05, None], "ci_low": [0.04, None], "ci_high": [0.06, None]}
         | {"significant": [True, False]}
     )
-    assert with_verdicts(table, 0.03)["verdict"].to_list() == ["too strong", "undecided"]
+    read = with_verdicts(table, 0.03)
+    assert read["verdict"].to_list() == ["too strong", "undecided"]
+    # the page's findings over it: the empty row is counted undecided, priced at no games, and nothing raises
+    from balance.report.causal import at_band, causal_lines
+
+    lines = causal_lines(read.with_columns(pl.lit(2048).alias("games")), {}, {}, "s.csv", tolerance=0.03)
+    assert lines[-1] == "Fair (the whole interval inside the fair band): 0; undecided within the budget: 1."
+    # Since the last run reads a stored row as the page does: a flag stands only where it is significant
+    row = {"change": 0.05, "ci_low": 0.04, "ci_high": 0.06}
+    assert at_band(row, 0.03) == "too strong"
+    assert at_band(row | {"significant": False}, 0.03) == "undecided"
+    assert at_band({"change": None, "ci_low": None, "ci_high": None}, 0.03) == "undecided"

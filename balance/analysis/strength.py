@@ -234,11 +234,17 @@ def with_verdicts(table: pl.DataFrame, tolerance: float) -> pl.DataFrame:
     """The table with each item's verdict read from its interval, estimate and significance (columns ci_low,
     ci_high, change, significant) at this band: a flag stands only where it is significant after the
     correction. A table stored by an earlier rule, or measured at another band, reads as today's does."""
-    verdicts = []
-    for lo, hi, c, s in table.select("ci_low", "ci_high", "change", "significant").iter_rows():
-        if lo is None or hi is None or c is None:  # a hand-edited table's empty cell: nothing to read
-            verdicts.append(UNDECIDED)
-            continue
-        v = verdict(lo, hi, tolerance, c)
-        verdicts.append(v if s or v in (FAIR, UNDECIDED) else UNDECIDED)
+    rows = table.select("ci_low", "ci_high", "change", "significant").iter_rows()
+    verdicts = [read_verdict(lo, hi, tolerance, c, s) for lo, hi, c, s in rows]
     return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))
+
+
+def read_verdict(
+    low: float | None, high: float | None, tolerance: float, change: float | None, significant: bool = True
+) -> str:
+    """One stored item's verdict (verdict), a flag standing only where it is significant after the correction;
+    undecided where a cell is empty (a hand-edited table: nothing to read)."""
+    if low is None or high is None or change is None:
+        return UNDECIDED
+    v = verdict(low, high, tolerance, change)
+    return v if significant or v in (FAIR, UNDECIDED) else UNDECIDED

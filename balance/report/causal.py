@@ -18,7 +18,17 @@ import polars as pl
 
 from ..analysis.band import FAIR_BAND
 from ..analysis.stats import Z95
-from ..analysis.strength import FAIR, STRONGER, UNDECIDED, WEAKER, games_in_rounds, next_z, on_the_edge, verdict
+from ..analysis.strength import (
+    FAIR,
+    STRONGER,
+    UNDECIDED,
+    WEAKER,
+    games_in_rounds,
+    next_z,
+    on_the_edge,
+    read_verdict,
+    verdict,
+)
 from ..analysis.strength import games_to_decide as item_games_to_decide
 from ..analysis.winrate import from_share
 from ..overrides import resolve_path, split_path, value_at
@@ -96,9 +106,10 @@ def games_to_decide(table: pl.DataFrame, tolerance: float) -> tuple[int, dict[st
     base = largest = int(table["games"].max())
     more, needs, beyond = 0, {}, []
     for r in undecided.iter_rows(named=True):
-        half = (r["ci_high"] - r["ci_low"]) / 2
-        if not math.isfinite(half) or not math.isfinite(r["change"]):
+        cells = (r["ci_low"], r["ci_high"], r["change"])
+        if any(c is None or not math.isfinite(c) for c in cells):  # an empty or NaN cell: nothing to price
             continue
+        half = (r["ci_high"] - r["ci_low"]) / 2
         needed = item_games_to_decide(r["games"], half, r["change"], tolerance, z)
         if needed > BUDGET_REACH:
             beyond.append(r["card"])
@@ -434,7 +445,7 @@ def change_lines(
     edge = _edge_line(table, names, band) if "verdict" in table.columns else ""
     if edge:
         lines.append(edge)
-    if (beyond.height > 1 or seat_lines or edge) and (beyond.height or edge):
+    if edge or beyond.height > 1 or (beyond.height and seat_lines):
         # each fix moves the others: one change set for all of them
         lines.append(
             "All of them at once (each fix moves the others: every item outside the band or on its edge, and the "
@@ -600,8 +611,9 @@ def _verdict_move(before: str, after: str) -> str:
 
 
 def at_band(row: dict[str, Any], tolerance: float) -> str:
-    """An item's verdict from its interval and estimate, at this band."""
-    return verdict(row["ci_low"], row["ci_high"], tolerance, row["change"])
+    """An item's verdict from its interval and estimate, at this band, as the page reads a stored table
+    (analysis.strength.read_verdict; significant where the row does not say)."""
+    return read_verdict(row["ci_low"], row["ci_high"], tolerance, row["change"], row.get("significant", True))
 
 
 def strength_moves(
